@@ -1,0 +1,58 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from './config';
+import authPlugin from './plugins/auth';
+import dbPlugin from './plugins/db';
+import errorsPlugin from './plugins/errors';
+import securityPlugin from './plugins/security';
+import sessionPlugin from './plugins/session';
+
+/** Largest request body accepted (DESIGN section 3): a larger one gets 413. */
+export const bodyLimitBytes = 64 * 1024;
+
+export interface BuildOptions {
+  /** Where the built SPA lives; not served when the folder is missing (API-only tests). */
+  webRoot?: string;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Builds the whole server, not listening: `server.ts` listens, tests inject or listen on port 0. */
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? (config.logLevel === 'silent' ? false : { level: config.logLevel }),
+    bodyLimit: bodyLimitBytes,
+    trustProxy: false,
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  await app.register(errorsPlugin);
+  await app.register(dbPlugin, { databasePath: config.databasePath });
+  await app.register(securityPlugin, { config });
+  await app.register(sessionPlugin, { config });
+  await app.register(authPlugin, { staffIdleMinutes: config.staffIdleMinutes });
+
+  app.get('/api/health', async () => ({ ok: true as const }));
+
+  const webRoot = options.webRoot ?? resolve('dist/web');
+  if (existsSync(resolve(webRoot, 'index.html'))) {
+    await app.register(fastifyStatic, {
+      root: webRoot,
+      wildcard: false,
+      index: false,
+      setHeaders(res, path) {
+        // Hashed bundles never change; the HTML shell must always be fresh.
+        res.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+    app.decorate('sendSpa', (reply) => reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html'));
+    app.get('/', (_request, reply) => app.sendSpa(reply));
+  }
+
+  return app;
+}

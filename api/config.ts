@@ -1,0 +1,102 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { z } from 'zod';
+import { defaultStaffIdleMinutes } from './contract/brand';
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', ''])
+  .default('false')
+  .transform((value) => value === 'true' || value === '1');
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((value) => (value ? value : undefined));
+
+/** Every environment variable the server reads, with its default (DESIGN section 2). */
+export const configSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    DATABASE_PATH: z.string().min(1).default('./data/app.db'),
+    SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    ADMIN_EMAIL: z.email().optional(),
+    ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
+    COOKIE_SECURE: booleanFlag,
+    SMTP_URL: optionalString,
+    MAIL_FROM: z.string().default('Lotwise <no-reply@lotwise.example>'),
+    NOTIFY_EMAIL: z
+      .string()
+      .optional()
+      .transform((value) => (value ? value : undefined))
+      .pipe(z.email().optional()),
+    PUBLIC_URL: z.url().default('http://localhost:3000'),
+    STAFF_IDLE_MINUTES: z.coerce.number().positive().max(24 * 60).default(defaultStaffIdleMinutes),
+    RATE_LIMIT_ALLOWLIST: z
+      .string()
+      .default('')
+      .transform((value) =>
+        value
+          .split(',')
+          .map((ip) => ip.trim())
+          .filter(Boolean),
+      ),
+    DATA_DIR: z.string().default('./data'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  })
+  .transform((env) => ({
+    env: env.NODE_ENV,
+    port: env.PORT,
+    host: env.HOST,
+    databasePath: env.DATABASE_PATH === ':memory:' ? ':memory:' : resolve(env.DATABASE_PATH),
+    sessionSecret: env.SESSION_SECRET,
+    adminEmail: env.ADMIN_EMAIL,
+    adminPassword: env.ADMIN_PASSWORD,
+    cookieSecure: env.COOKIE_SECURE,
+    smtpUrl: env.SMTP_URL,
+    mailFrom: env.MAIL_FROM,
+    notifyEmail: env.NOTIFY_EMAIL,
+    publicUrl: env.PUBLIC_URL.replace(/\/$/, ''),
+    staffIdleMinutes: env.STAFF_IDLE_MINUTES,
+    rateLimitAllowlist: env.RATE_LIMIT_ALLOWLIST,
+    dataDir: resolve(env.DATA_DIR),
+    logLevel: env.LOG_LEVEL,
+  }));
+
+export type ParsedConfig = z.infer<typeof configSchema>;
+/** The configuration the app runs with: the session secret is always settled. */
+export type Config = ParsedConfig & { sessionSecret: string };
+
+export class ConfigError extends Error {}
+
+/** Parses the environment once; a bad value names its variable. */
+export function parseConfig(environment: Record<string, string | undefined>): ParsedConfig {
+  const result = configSchema.safeParse(environment);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `  ${issue.path.join('.') || '(environment)'}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return result.data;
+}
+
+/** The session secret from the environment, or one generated once and kept in the data folder. */
+export function settleSessionSecret(config: ParsedConfig): Config {
+  if (config.sessionSecret) return { ...config, sessionSecret: config.sessionSecret };
+  const file = resolve(config.dataDir, 'session-secret');
+  if (existsSync(file)) {
+    const kept = readFileSync(file, 'utf8').trim();
+    if (kept.length >= 32) return { ...config, sessionSecret: kept };
+  }
+  const generated = randomBytes(48).toString('base64url');
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${generated}\n`, { mode: 0o600 });
+  return { ...config, sessionSecret: generated };
+}
+
+/** Reads `.env` when present (the real environment wins), then parses. */
+export function loadConfig(): Config {
+  if (existsSync('.env')) process.loadEnvFile('.env');
+  return settleSessionSecret(parseConfig(process.env));
+}

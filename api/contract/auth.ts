@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { emailField, emailMessage } from './common';
+
+/** Dealer login: username or email, and password; only non-empty is required (spec section 5). */
+export const dealerLoginSchema = z.object({
+  username: z.string({ error: 'Username is required' }).trim().min(1, 'Username is required').max(254, 'Username is too long'),
+  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(200, 'Password is too long'),
+});
+export type DealerLoginInput = z.infer<typeof dealerLoginSchema>;
+
+/** Staff login: the spec's payload names the email `username`. */
+export const adminLoginSchema = z.object({
+  username: z.string({ error: emailMessage }).trim().max(254, emailMessage).pipe(z.email({ error: emailMessage })),
+  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(200, 'Password is too long'),
+});
+export type AdminLoginInput = z.infer<typeof adminLoginSchema>;
+
+export const forgotPasswordSchema = z.object({ email: emailField });
+export type ForgotPasswordInput = z.infer<typeof forgotPasswordSchema>;
+export const forgotPasswordAnswer =
+  'If there is an account associated with that email, then a reset link has been sent';
+
+export const passwordMinLength = 8;
+export const resetPasswordSchema = z.object({
+  token: z.string({ error: 'This reset link is invalid or has expired' }).trim().min(20, 'This reset link is invalid or has expired').max(200, 'This reset link is invalid or has expired'),
+  password: z
+    .string({ error: `Password must be at least ${passwordMinLength} characters` })
+    .min(passwordMinLength, `Password must be at least ${passwordMinLength} characters`)
+    .max(200, 'Password must be at most 200 characters'),
+});
+export type ResetPasswordInput = z.infer<typeof resetPasswordSchema>;
+export const resetPasswordFormSchema = resetPasswordSchema
+  .extend({ confirmPassword: z.string({ error: 'Please confirm your password' }) })
+  .refine((form) => form.password === form.confirmPassword, {
+    message: 'Passwords do not match',
+    path: ['confirmPassword'],
+  });
+
+export const invalidCredentialsMessage = 'Invalid username or password';
+export const notAuthenticatedMessage = 'Not authenticated';
+
+export const sessionSchema = z.object({
+  admin: z.object({ email: z.string() }).nullable(),
+  dealer: z.object({ username: z.string() }).nullable(),
+  staffIdleMinutes: z.number(),
+});
+export type SessionInfo = z.infer<typeof sessionSchema>;
+
+export const dealerLoginAnswerSchema = z.object({
+  message: z.string(),
+  user: z.object({ id: z.number(), username: z.string() }),
+});
+export const adminLoginAnswerSchema = z.object({
+  message: z.string(),
+  admin: z.object({ email: z.string() }),
+  staffIdleMinutes: z.number(),
+});

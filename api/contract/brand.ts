@@ -1,0 +1,35 @@
+/**
+ * Brand values and business constants, in one place for the api and the web.
+ * A deployer changes the brand here (DESIGN section 1); timings are the spec's section 9.
+ */
+export const brand = {
+  product: 'Lotwise',
+  phone: '(512) 555-0147',
+  phoneHref: 'tel:+15125550147',
+  supportEmail: 'support@lotwise.example',
+  feedExportDestinations: ['CarGurus', 'Cars.com', 'AutoTrader', 'Facebook Marketplace'],
+  businessHours: ['Monday-Friday 8:00 AM-6:00 PM CST', 'Saturday 9:00 AM-2:00 PM CST'],
+  legalLastUpdated: 'July 21, 2025',
+  copyrightYear: 2025,
+} as const;
+
+export const timings = {
+  chatPollMs: 3000,
+  chatButtonDelayMs: 2000,
+  chatPanelAnimationMs: 200,
+  staffIdleCheckMs: 30_000,
+  countdownRefreshMs: 1000,
+  dealerLoginRedirectMs: 1000,
+  getStartedRedirectMs: 1500,
+  toastDurationMs: 5000,
+  toastSwipeThresholdPx: 50,
+} as const;
+
+/** The staff idle limit when STAFF_IDLE_MINUTES is not set (spec: 10 minutes). */
+export const defaultStaffIdleMinutes = 10;
+
+export const chatLimits = {
+  messageMaxLength: 2000,
+  sessionIdShownChars: 8,
+  adminReplyRows: 3,
+} as const;

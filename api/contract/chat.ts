@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { chatLimits } from './brand';
+import { controlCharacterMessage, emailMessage, isoDate, rowId } from './common';
+
+// eslint-disable-next-line no-control-regex
+const controlCharacters = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+
+/** `session_` + timestamp + random string in the widget; anything of that alphabet is accepted. */
+export const chatSessionIdSchema = z
+  .string({ error: 'sessionId is required' })
+  .regex(/^[A-Za-z0-9_-]{8,100}$/, 'sessionId must be 8-100 letters, digits, _ or -');
+
+export const chatMessageTextSchema = z
+  .string({ error: 'Message cannot be empty' })
+  .trim()
+  .min(1, 'Message cannot be empty')
+  .max(chatLimits.messageMaxLength, `Message must be at most ${chatLimits.messageMaxLength} characters`)
+  .refine((value) => !controlCharacters.test(value), controlCharacterMessage);
+
+export const clientIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'clientId must be 1-64 letters, digits, _ or -');
+
+/** `POST /api/chat-message` and the socket's `chat:send`: always the visitor's own words. */
+export const chatMessageInputSchema = z.object({
+  sessionId: chatSessionIdSchema,
+  message: chatMessageTextSchema,
+  senderEmail: z
+    .string({ error: emailMessage })
+    .trim()
+    .max(254, emailMessage)
+    .pipe(z.union([z.literal(''), z.email({ error: emailMessage })]))
+    .optional()
+    .transform((value) => value || undefined),
+  senderName: z.string().trim().max(100, 'Name must be at most 100 characters').optional().transform((value) => value || undefined),
+  isFromUser: z.literal(true, { error: 'Visitors can only send their own messages' }).default(true),
+  clientId: clientIdSchema.optional(),
+  /** Where the visitor is, stored on the chat session with its first message. */
+  pageUrl: z.string().max(2000).optional(),
+  referrer: z.string().max(2000).optional(),
+});
+export type ChatMessageInput = z.input<typeof chatMessageInputSchema>;
+
+export const adminChatReplySchema = z.object({
+  sessionId: chatSessionIdSchema,
+  message: chatMessageTextSchema,
+  clientId: clientIdSchema.optional(),
+});
+export type AdminChatReplyInput = z.input<typeof adminChatReplySchema>;
+
+export const chatMessageRecord = z.object({
+  id: rowId,
+  sessionId: z.string(),
+  message: z.string(),
+  senderEmail: z.string().nullable(),
+  senderName: z.string().nullable(),
+  isFromUser: z.boolean(),
+  clientId: z.string().nullable(),
+  createdAt: isoDate,
+});
+export type ChatMessage = z.infer<typeof chatMessageRecord>;
+
+export const chatSessionStatuses = ['open', 'resolved'] as const;
+export const chatSessionStatusSchema = z.enum(chatSessionStatuses);
+export type ChatSessionStatus = z.infer<typeof chatSessionStatusSchema>;
+
+/** One row of `GET /api/chat-sessions`, aggregated in SQL. */
+export const chatSessionSummary = z.object({
+  id: z.string(),
+  senderName: z.string().nullable(),
+  senderEmail: z.string().nullable(),
+  hasCustomerMessage: z.boolean(),
+  lastMessage: z.string(),
+  messageCount: z.number().int(),
+  lastActivity: isoDate,
+  unreadCount: z.number().int(),
+  status: chatSessionStatusSchema,
+  pageUrl: z.string().nullable(),
+  referrer: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  createdAt: isoDate,
+});
+export type ChatSessionSummary = z.infer<typeof chatSessionSummary>;
+
+export const chatSessionPatchSchema = z
+  .object({
+    status: z.enum(chatSessionStatuses, { error: 'Status must be open or resolved' }).optional(),
+    read: z.literal(true, { error: 'read can only be true' }).optional(),
+  })
+  .strict()
+  .refine((patch) => patch.status !== undefined || patch.read !== undefined, {
+    message: 'Nothing to change: send status or read',
+    path: ['status'],
+  });
+export type ChatSessionPatch = z.infer<typeof chatSessionPatchSchema>;
+
+/** Who the sender is, as the staff inbox shows it: email, else name, else Anonymous. */
+export function chatSenderLabel(row: { senderEmail: string | null; senderName: string | null }): string {
+  return row.senderEmail || row.senderName || 'Anonymous';
+}

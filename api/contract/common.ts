@@ -1,0 +1,67 @@
+import { z } from 'zod';
+
+/** The one error body of the API (DESIGN section 3). */
+export const errorBodySchema = z.object({
+  message: z.string(),
+  errors: z.record(z.string(), z.string()).optional(),
+});
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+export const okBodySchema = z.object({ ok: z.literal(true) });
+export const messageBodySchema = z.object({ message: z.string() });
+
+// Control characters other than tab, newline and carriage return are refused in every text field.
+// eslint-disable-next-line no-control-regex
+const controlCharacters = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+export const controlCharacterMessage = 'Contains characters that are not allowed';
+
+/**
+ * A required text field: trimmed, at least `min` characters (else `message`), at most `max`.
+ * A missing or non-string value gets the same message as a too-short one, so the API and the
+ * forms say the spec's words in every case.
+ */
+export function requiredText(min: number, message: string, max: number, label: string) {
+  return z
+    .string({ error: message })
+    .trim()
+    .min(min, message)
+    .max(max, `${label} must be at most ${max} characters`)
+    .refine((value) => !controlCharacters.test(value), controlCharacterMessage);
+}
+
+/** An optional text field: trimmed, at most `max` characters; empty becomes undefined. */
+export function optionalText(max: number, label: string) {
+  return z
+    .string({ error: `${label} must be text` })
+    .trim()
+    .max(max, `${label} must be at most ${max} characters`)
+    .refine((value) => !controlCharacters.test(value), controlCharacterMessage)
+    .optional()
+    .transform((value) => (value ? value : undefined));
+}
+
+export const emailMessage = 'Please enter a valid email address';
+export const emailField = z
+  .string({ error: emailMessage })
+  .trim()
+  .max(254, emailMessage)
+  .pipe(z.email({ error: emailMessage }));
+
+export const phoneMessage = 'Please enter a valid phone number';
+export const phoneField = z
+  .string({ error: phoneMessage })
+  .trim()
+  .min(10, phoneMessage)
+  .max(30, phoneMessage)
+  .regex(/^\+?[\d\s().-]+((x|ext\.?)\s*\d{1,6})?$/i, phoneMessage);
+
+/**
+ * Hidden honeypot field on every public form. People never see it; bots fill it.
+ * A filled honeypot is answered 201 and nothing is stored (DESIGN section 6).
+ */
+export const honeypotField = z.string().max(500).optional();
+export const honeypotName = '_gotcha';
+
+/** ISO-8601 UTC timestamp as the API returns it. */
+export const isoDate = z.string();
+export const rowId = z.number().int().positive();

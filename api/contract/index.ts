@@ -1,0 +1,6 @@
+export * from './auth';
+export * from './brand';
+export * from './chat';
+export * from './common';
+export * from './leads';
+export * from './socket';

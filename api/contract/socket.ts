@@ -1,0 +1,57 @@
+import type { ChatMessage, ChatSessionSummary } from './chat';
+import type { Lead, LeadByKind, LeadKind } from './leads';
+
+export type Ack<T extends object = object> = (answer: ({ ok: true } & T) | { ok: false; error: string }) => void;
+
+export interface TypingPayload {
+  sessionId: string;
+  typing: boolean;
+}
+
+export type SubmissionNew = { [K in LeadKind]: { kind: K; item: LeadByKind[K] } }[LeadKind];
+
+// ---------- namespace "/" (visitors) ----------
+
+export interface VisitorClientToServerEvents {
+  'chat:join': (payload: { sessionId: string }, ack: Ack<{ messages: ChatMessage[] }>) => void;
+  'chat:send': (
+    payload: { sessionId: string; message: string; clientId?: string; senderEmail?: string; pageUrl?: string; referrer?: string },
+    ack: Ack<{ message: ChatMessage }>,
+  ) => void;
+  'chat:typing': (payload: TypingPayload) => void;
+}
+
+export interface VisitorServerToClientEvents {
+  'chat:message': (message: ChatMessage) => void;
+  'chat:typing': (payload: TypingPayload) => void;
+  'staff:presence': (payload: { online: boolean }) => void;
+}
+
+// ---------- namespace "/admin" (staff) ----------
+
+export interface StaffClientToServerEvents {
+  'chat:reply': (payload: { sessionId: string; message: string; clientId?: string }, ack: Ack<{ message: ChatMessage }>) => void;
+  'chat:typing': (payload: TypingPayload) => void;
+}
+
+export interface StaffServerToClientEvents {
+  'chat:message': (message: ChatMessage) => void;
+  'chat:typing': (payload: TypingPayload) => void;
+  'submission:new': (payload: SubmissionNew) => void;
+  'lead:updated': (payload: { kind: LeadKind; item: Lead }) => void;
+  'chat-session:updated': (session: ChatSessionSummary) => void;
+  'session:expired': () => void;
+}
+
+/** Room names: rooms, never lists of sockets held in memory (DESIGN section 5). */
+export const rooms = {
+  chatSession: (sessionId: string) => `chat:${sessionId}`,
+  staff: 'staff',
+} as const;
+
+export const socketLimits = {
+  /** Largest socket payload accepted, in bytes (the REST body limit is 64 KiB too). */
+  maxPayloadBytes: 64 * 1024,
+  /** Chat sends a visitor may make per minute, over REST and socket together. */
+  chatSendsPerMinute: 30,
+} as const;

@@ -1,0 +1,49 @@
+import type { FastifyReply, FastifyRequest, Session } from 'fastify';
+import fp from 'fastify-plugin';
+import { notAuthenticatedMessage } from '../contract/auth';
+import { HttpError } from './errors';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** preHandler: 401 unless the request carries a live staff session; a live one is refreshed. */
+    requireStaff(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+    /** preHandler: 401 unless the request carries a dealer session. */
+    requireDealer(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+    staffIdleMs: number;
+  }
+}
+
+type SessionData = Pick<Session, 'adminId' | 'staffLastActiveAt'>;
+
+/** True while a session holds a staff sign-in that has seen a staff request within the idle limit. */
+export function isLiveStaffSession(session: SessionData | null | undefined, staffIdleMs: number, now = Date.now()): boolean {
+  return Boolean(session?.adminId && session.staffLastActiveAt && now - session.staffLastActiveAt <= staffIdleMs);
+}
+
+/** Forgets the staff sign-in of a session, leaving any dealer sign-in in place. */
+export function clearStaff(session: Session): void {
+  delete session.adminId;
+  delete session.adminEmail;
+  delete session.staffLastActiveAt;
+}
+
+export default fp(
+  async (app, options: { staffIdleMinutes: number }) => {
+    const staffIdleMs = options.staffIdleMinutes * 60 * 1000;
+    app.decorate('staffIdleMs', staffIdleMs);
+
+    app.decorate('requireStaff', async (request: FastifyRequest) => {
+      const { session } = request;
+      if (!isLiveStaffSession(session, staffIdleMs)) {
+        if (session.adminId) clearStaff(session);
+        throw new HttpError(401, notAuthenticatedMessage);
+      }
+      session.staffLastActiveAt = Date.now();
+    });
+
+    app.decorate('requireDealer', async (request: FastifyRequest) => {
+      if (!request.session.dealerId) throw new HttpError(401, notAuthenticatedMessage);
+    });
+  },
+  { name: 'auth', dependencies: ['session'] },
+);

@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import fastifyCookie from '@fastify/cookie';
+import fastifySession from '@fastify/session';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { SqlSessionStore } from '../../db/session-store';
+import type { Config } from '../config';
+
+declare module 'fastify' {
+  interface Session {
+    adminId?: number;
+    adminEmail?: string;
+    /** Milliseconds since the epoch of the staff member's last request (server-side idle expiry). */
+    staffLastActiveAt?: number;
+    dealerId?: number;
+    dealerUsername?: string;
+  }
+  interface FastifyInstance {
+    sessionStore: SqlSessionStore;
+    /** The visitor identity of a raw Cookie header, if it carries a validly signed one. */
+    visitorIdFromCookieHeader(cookieHeader: string | undefined): string | undefined;
+    /** A fresh visitor identity and the Set-Cookie value that issues it. */
+    issueVisitorCookie(): { visitorId: string; setCookie: string };
+  }
+  interface FastifyRequest {
+    /** The visitor identity from the signed visitor cookie, issuing one on this reply if absent. */
+    visitorId(reply: FastifyReply): string;
+  }
+}
+
+export const sessionCookieName = 'lw_session';
+export const visitorCookieName = 'lw_visitor';
+const sessionLifetimeMs = 30 * 24 * 60 * 60 * 1000;
+const visitorLifetimeSeconds = 400 * 24 * 60 * 60;
+const pruneEveryMs = 15 * 60 * 1000;
+
+/**
+ * Cookies and sessions: a signed, httpOnly session cookie backed by the `sessions` table, and a
+ * signed, long-lived visitor cookie that says which chat sessions a visitor owns. A visitor who
+ * never signs in and never chats costs no row.
+ */
+export default fp(
+  async (app, options: { config: Config }) => {
+    const { config } = options;
+    await app.register(fastifyCookie, { secret: config.sessionSecret });
+
+    const store = new SqlSessionStore(app.db);
+    app.decorate('sessionStore', store);
+    await app.register(fastifySession, {
+      secret: config.sessionSecret,
+      cookieName: sessionCookieName,
+      store,
+      saveUninitialized: false,
+      rolling: true,
+      cookie: {
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: config.cookieSecure,
+        path: '/',
+        maxAge: sessionLifetimeMs,
+      },
+    });
+
+    const cookieOptions = {
+      httpOnly: true,
+      sameSite: 'lax' as const,
+      secure: config.cookieSecure,
+      path: '/',
+      maxAge: visitorLifetimeSeconds,
+      signed: true,
+    };
+
+    app.decorate('visitorIdFromCookieHeader', (cookieHeader: string | undefined) => {
+      if (!cookieHeader) return undefined;
+      const raw = app.parseCookie(cookieHeader)[visitorCookieName];
+      if (!raw) return undefined;
+      const unsigned = app.unsignCookie(raw);
+      return unsigned.valid && unsigned.value ? unsigned.value : undefined;
+    });
+
+    app.decorate('issueVisitorCookie', () => {
+      const visitorId = randomBytes(18).toString('base64url');
+      const { signed: _signed, ...serializeOptions } = cookieOptions;
+      const setCookie = app.serializeCookie(visitorCookieName, app.signCookie(visitorId), serializeOptions);
+      return { visitorId, setCookie };
+    });
+
+    app.decorateRequest('visitorId', function visitorId(this: FastifyRequest, reply: FastifyReply) {
+      const existing = app.visitorIdFromCookieHeader(this.headers.cookie);
+      if (existing) return existing;
+      const issued = randomBytes(18).toString('base64url');
+      reply.setCookie(visitorCookieName, issued, cookieOptions);
+      // Later calls in the same request see the identity just issued.
+      this.headers.cookie = `${this.headers.cookie ? `${this.headers.cookie}; ` : ''}${visitorCookieName}=${app.signCookie(issued)}`;
+      return issued;
+    });
+
+    const pruneTimer = setInterval(() => {
+      store.prune().catch((error: unknown) => app.log.warn({ err: error }, 'session prune failed'));
+    }, pruneEveryMs);
+    pruneTimer.unref();
+    app.addHook('onClose', async () => clearInterval(pruneTimer));
+  },
+  { name: 'session', dependencies: ['db'] },
+);

@@ -1,0 +1,45 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll } from 'vitest';
+import { buildApp } from '../app';
+import { parseConfig, type Config } from '../config';
+
+export interface TestServer {
+  app: FastifyInstance;
+  config: Config;
+  dir: string;
+}
+
+/**
+ * A real server on a fresh SQLite file in its own temp folder, as each server test file uses.
+ * `env` overrides the environment (e.g. `{ STAFF_IDLE_MINUTES: '0.05' }`); closed after the file.
+ */
+export async function buildTestServer(env: Record<string, string> = {}, options: { listen?: boolean } = {}): Promise<TestServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'lotwise-test-'));
+  const parsed = parseConfig({
+    NODE_ENV: 'test',
+    DATABASE_PATH: join(dir, 'app.db'),
+    DATA_DIR: dir,
+    LOG_LEVEL: 'silent',
+    PUBLIC_URL: 'http://localhost:3000',
+    ...env,
+  });
+  const config: Config = { ...parsed, sessionSecret: 'test-session-secret-that-is-long-enough-0123456789' };
+  const app = await buildApp(config, { webRoot: join(dir, 'no-web') });
+  if (options.listen) await app.listen({ port: 0, host: '127.0.0.1' });
+  else await app.ready();
+  afterAll(async () => {
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return { app, config, dir };
+}
+
+/** The Cookie header that carries every cookie a response set, for the next request. */
+export function cookiesFrom(response: { cookies: { name: string; value: string }[] }, previous = ''): string {
+  const jar = new Map(previous ? previous.split('; ').map((pair) => pair.split('=') as [string, string]) : []);
+  for (const cookie of response.cookies) jar.set(cookie.name, cookie.value);
+  return [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
+}

@@ -1,0 +1,171 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/**
+ * One interface per table. Columns are camelCase here and snake_case in SQL (CamelCasePlugin).
+ * Timestamps are ISO-8601 UTC text; booleans are 0/1 integers; list columns are JSON text.
+ */
+
+type Id = Generated<number>;
+type SqlBoolean = ColumnType<number, number | undefined, number>;
+
+interface LeadColumns {
+  id: Id;
+  status: ColumnType<string, string | undefined, string>;
+  note: ColumnType<string, string | undefined, string>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface UsersTable {
+  id: Id;
+  username: string;
+  email: string | null;
+  passwordHash: string;
+  createdAt: string;
+}
+
+export interface AdminsTable {
+  id: Id;
+  email: string;
+  passwordHash: string;
+  createdAt: string;
+}
+
+export interface SessionsTable {
+  sid: string;
+  data: string;
+  /** Milliseconds since the epoch. */
+  expiresAt: number;
+}
+
+export interface PasswordResetsTable {
+  id: Id;
+  email: string;
+  /** SHA-256 of the mailed token; the token itself is never stored. */
+  token: string;
+  expiresAt: string;
+  createdAt: string;
+  used: SqlBoolean;
+}
+
+export interface DemoRequestsTable extends LeadColumns {
+  name: string;
+  email: string;
+  company: string;
+  phone: string | null;
+  message: string | null;
+}
+
+export interface ContactSubmissionsTable extends LeadColumns {
+  name: string;
+  email: string;
+  company: string;
+  phone: string;
+  subject: string;
+  message: string;
+}
+
+export interface SupportTicketsTable extends LeadColumns {
+  name: string;
+  email: string;
+  company: string;
+  priority: string;
+  category: string;
+  subject: string;
+  description: string;
+}
+
+export interface GetStartedRequestsTable extends LeadColumns {
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  dealershipName: string;
+  address: string;
+  city: string;
+  state: string;
+  zipCode: string;
+  inventorySize: string;
+  launchDate: string;
+  currentWebsite: string | null;
+  primaryGoals: string;
+  currentWebsiteProvider: string | null;
+  currentStickerPhotoCompany: string | null;
+  currentFeedProvider: string | null;
+  feedExportDestinations: string;
+  additionalFeedDestinations: string | null;
+  additionalInfo: string | null;
+  allowMarketing: SqlBoolean;
+}
+
+export interface TrialSignupsTable {
+  id: Id;
+  email: string;
+  name: string;
+  company: string | null;
+  plan: string;
+  createdAt: string;
+}
+
+export interface ChatSessionsTable {
+  id: string;
+  /** The visitor cookie's identity that started the session; only it may read or write. */
+  visitorId: string;
+  status: ColumnType<string, string | undefined, string>;
+  pageUrl: string | null;
+  referrer: string | null;
+  userAgent: string | null;
+  senderEmail: string | null;
+  /** Highest message id staff have read; visitor messages above it are unread. */
+  lastReadMessageId: ColumnType<number, number | undefined, number>;
+  lastMessageAt: string;
+  createdAt: string;
+}
+
+export interface ChatMessagesTable {
+  id: Id;
+  sessionId: string;
+  message: string;
+  senderEmail: string | null;
+  senderName: string | null;
+  isFromUser: number;
+  /** The sender's own id for the message: makes a retried send idempotent and matches optimistic copies. */
+  clientId: string | null;
+  createdAt: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  admins: AdminsTable;
+  sessions: SessionsTable;
+  passwordResets: PasswordResetsTable;
+  demoRequests: DemoRequestsTable;
+  contactSubmissions: ContactSubmissionsTable;
+  supportTickets: SupportTicketsTable;
+  getStartedRequests: GetStartedRequestsTable;
+  trialSignups: TrialSignupsTable;
+  chatSessions: ChatSessionsTable;
+  chatMessages: ChatMessagesTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type AdminRow = Selectable<AdminsTable>;
+export type PasswordResetRow = Selectable<PasswordResetsTable>;
+export type DemoRequestRow = Selectable<DemoRequestsTable>;
+export type ContactSubmissionRow = Selectable<ContactSubmissionsTable>;
+export type SupportTicketRow = Selectable<SupportTicketsTable>;
+export type GetStartedRequestRow = Selectable<GetStartedRequestsTable>;
+export type ChatSessionRow = Selectable<ChatSessionsTable>;
+export type ChatMessageRow = Selectable<ChatMessagesTable>;
+export type NewChatMessage = Insertable<ChatMessagesTable>;
+export type NewChatSession = Insertable<ChatSessionsTable>;
+export type ChatSessionUpdate = Updateable<ChatSessionsTable>;
+
+/** The four lead tables, by the lead kind of the API. */
+export const leadTables = {
+  contact: 'contactSubmissions',
+  support: 'supportTickets',
+  demo: 'demoRequests',
+  'get-started': 'getStartedRequests',
+} as const;
+export type LeadTable = (typeof leadTables)[keyof typeof leadTables];
