@@ -9,6 +9,7 @@ import dbPlugin from './plugins/db';
 import errorsPlugin from './plugins/errors';
 import securityPlugin from './plugins/security';
 import sessionPlugin from './plugins/session';
+import socketIoPlugin from './plugins/socket-io';
 
 /** Largest request body accepted (DESIGN section 3): a larger one gets 413. */
 export const bodyLimitBytes = 64 * 1024;
@@ -36,6 +37,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(securityPlugin, { config });
   await app.register(sessionPlugin, { config });
   await app.register(authPlugin, { staffIdleMinutes: config.staffIdleMinutes });
+  await app.register(socketIoPlugin);
 
   app.get('/api/health', async () => ({ ok: true as const }));
 

@@ -1,0 +1,48 @@
+import fp from 'fastify-plugin';
+import { type Namespace, Server } from 'socket.io';
+import type {
+  StaffClientToServerEvents,
+  StaffServerToClientEvents,
+  VisitorClientToServerEvents,
+  VisitorServerToClientEvents,
+} from '../contract/socket';
+import { socketLimits } from '../contract/socket';
+
+export type VisitorNamespace = Namespace<VisitorClientToServerEvents, VisitorServerToClientEvents>;
+export type StaffNamespace = Namespace<StaffClientToServerEvents, StaffServerToClientEvents>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    io: Server<VisitorClientToServerEvents, VisitorServerToClientEvents>;
+    /** Namespace `/`: visitors. */
+    visitorSockets: VisitorNamespace;
+    /** Namespace `/admin`: staff only (the chat module installs the connect guard). */
+    staffSockets: StaffNamespace;
+  }
+}
+
+/**
+ * Socket.IO on Fastify's own HTTP server: same port, path `/socket.io`. Modules add their handlers;
+ * pushes go through rooms so a Redis adapter can later spread them over several processes.
+ */
+export default fp(
+  async (app) => {
+    const io = new Server<VisitorClientToServerEvents, VisitorServerToClientEvents>(app.server, {
+      path: '/socket.io',
+      serveClient: false,
+      maxHttpBufferSize: socketLimits.maxPayloadBytes,
+      // Same-origin only: the SPA is served by this server.
+      cors: { origin: false },
+    });
+    app.decorate('io', io);
+    app.decorate('visitorSockets', io.of('/'));
+    app.decorate('staffSockets', io.of('/admin') as unknown as StaffNamespace);
+    app.addHook('preClose', async () => {
+      // Sockets go first so in-flight HTTP requests can finish while no new chat arrives.
+      // io.close() would also close the HTTP server, which is Fastify's to close.
+      io.disconnectSockets(true);
+      io.engine.close();
+    });
+  },
+  { name: 'socket-io' },
+);
