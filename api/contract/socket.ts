@@ -47,6 +47,8 @@ export interface StaffServerToClientEvents {
 export const rooms = {
   chatSession: (sessionId: string) => `chat:${sessionId}`,
   staff: 'staff',
+  /** Every socket of one staff sign-in, so logout and expiry can disconnect them. */
+  staffSession: (sessionId: string) => `staff-session:${sessionId}`,
 } as const;
 
 export const socketLimits = {
