@@ -10,6 +10,10 @@ import errorsPlugin from './plugins/errors';
 import securityPlugin from './plugins/security';
 import sessionPlugin from './plugins/session';
 import socketIoPlugin from './plugins/socket-io';
+import { bootstrapStaff } from './modules/auth/accounts';
+import authRoutes from './modules/auth/auth.routes';
+import leadsRoutes from './modules/leads/leads.routes';
+import mailPlugin from './modules/mail/mail.plugin';
 
 /** Largest request body accepted (DESIGN section 3): a larger one gets 413. */
 export const bodyLimitBytes = 64 * 1024;
@@ -40,6 +44,18 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(socketIoPlugin);
 
   app.get('/api/health', async () => ({ ok: true as const }));
+
+  await app.register(mailPlugin, { config });
+  await bootstrapStaff(app.db, {
+    adminEmail: config.adminEmail,
+    adminPassword: config.adminPassword,
+    // Shown to the person starting the server, once; never in test output.
+    announce: (text) => {
+      if (config.env !== 'test') console.log(text);
+    },
+  });
+  await app.register(authRoutes, { config });
+  await app.register(leadsRoutes, { config });
 
   const webRoot = options.webRoot ?? resolve('dist/web');
   if (existsSync(resolve(webRoot, 'index.html'))) {

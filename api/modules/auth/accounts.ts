@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import type { Db } from '../../../db/client';
+import { passwordMinLength } from '../../contract/auth';
+import * as repository from './auth.repository';
+import { hashPassword } from './password';
+
+export class AccountError extends Error {}
+
+const emailSchema = z.email();
+const usernameSchema = z.string().trim().regex(/^[A-Za-z0-9._@-]{3,64}$/);
+
+function checkPassword(password: string): void {
+  if (password.length < passwordMinLength) throw new AccountError(`Password must be at least ${passwordMinLength} characters`);
+}
+
+/** Creates a staff account, or resets its password when the email already has one. */
+export async function createOrResetStaff(db: Db, email: string, password: string): Promise<'created' | 'updated'> {
+  if (!emailSchema.safeParse(email).success) throw new AccountError(`Not an email address: ${email}`);
+  checkPassword(password);
+  const created = await repository.upsertAdmin(db, email, await hashPassword(password));
+  return created ? 'created' : 'updated';
+}
+
+/** Creates a dealer account; the username and the email must both be free. */
+export async function createDealer(db: Db, input: { username: string; email?: string; password: string }) {
+  const username = input.username.trim();
+  if (!usernameSchema.safeParse(username).success) {
+    throw new AccountError('Username must be 3-64 letters, digits, dots, dashes, underscores or @');
+  }
+  if (input.email !== undefined && !emailSchema.safeParse(input.email).success) throw new AccountError(`Not an email address: ${input.email}`);
+  checkPassword(input.password);
+  if (await repository.findUserByUsername(db, username)) throw new AccountError(`A dealer named ${username} already exists`);
+  if (input.email && (await repository.findUserByEmail(db, input.email))) throw new AccountError(`A dealer with email ${input.email} already exists`);
+  return repository.insertUser(db, { username, email: input.email ?? null, passwordHash: await hashPassword(input.password) });
+}
+
+export interface BootstrapOptions {
+  adminEmail: string | undefined;
+  adminPassword: string | undefined;
+  /** Where the one-time password goes: the console of the person starting the server. */
+  announce: (text: string) => void;
+}
+
+/**
+ * At start: the staff account of `ADMIN_EMAIL`/`ADMIN_PASSWORD` (created or its password reset);
+ * otherwise, when no staff account exists at all, `admin@localhost` with a random password shown once.
+ */
+export async function bootstrapStaff(db: Db, options: BootstrapOptions): Promise<void> {
+  if (options.adminEmail && options.adminPassword) {
+    await createOrResetStaff(db, options.adminEmail, options.adminPassword);
+    return;
+  }
+  if ((await repository.countAdmins(db)) > 0) return;
+  const email = 'admin@localhost';
+  const password = randomBytes(12).toString('base64url');
+  await createOrResetStaff(db, email, password);
+  options.announce(
+    [
+      '',
+      '  A staff account was created for the admin dashboard (/admin):',
+      `    email:    ${email}`,
+      `    password: ${password}`,
+      '  This password is shown only once. Change it with: npm run admin:create -- --email admin@localhost',
+      '',
+    ].join('\n'),
+  );
+}

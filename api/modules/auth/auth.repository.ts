@@ -1,0 +1,83 @@
+import type { Db } from '../../../db/client';
+
+// Emails are stored lower-case, so lookups compare with `=` and use the unique indexes.
+
+export function findAdminByEmail(db: Db, email: string) {
+  return db.selectFrom('admins').select(['id', 'email', 'passwordHash']).where('email', '=', email.toLowerCase()).executeTakeFirst();
+}
+
+export async function countAdmins(db: Db): Promise<number> {
+  const row = await db.selectFrom('admins').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** Creates the staff account, or sets its password if it exists. True when it was created. */
+export async function upsertAdmin(db: Db, email: string, passwordHash: string): Promise<boolean> {
+  const normalized = email.toLowerCase();
+  const existing = await db.selectFrom('admins').select('id').where('email', '=', normalized).executeTakeFirst();
+  if (existing) {
+    await db.updateTable('admins').set({ passwordHash }).where('id', '=', existing.id).execute();
+    return false;
+  }
+  await db.insertInto('admins').values({ email: normalized, passwordHash, createdAt: new Date().toISOString() }).execute();
+  return true;
+}
+
+/** A dealer by username, or by email (the login field takes either). */
+export function findUserByLogin(db: Db, login: string) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'username', 'passwordHash'])
+    .where((eb) => eb.or([eb('username', '=', login), eb('email', '=', login.toLowerCase())]))
+    .orderBy('id')
+    .executeTakeFirst();
+}
+
+export function findUserByEmail(db: Db, email: string) {
+  return db.selectFrom('users').select(['id', 'username', 'email']).where('email', '=', email.toLowerCase()).executeTakeFirst();
+}
+
+export function findUserByUsername(db: Db, username: string) {
+  return db.selectFrom('users').select(['id', 'username', 'email']).where('username', '=', username).executeTakeFirst();
+}
+
+export async function insertUser(db: Db, user: { username: string; email: string | null; passwordHash: string }) {
+  return db
+    .insertInto('users')
+    .values({ username: user.username, email: user.email?.toLowerCase() ?? null, passwordHash: user.passwordHash, createdAt: new Date().toISOString() })
+    .returning(['id', 'username', 'email'])
+    .executeTakeFirstOrThrow();
+}
+
+export async function setUserPassword(db: Db, userId: number, passwordHash: string, email: string | null): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ passwordHash, ...(email ? { email: email.toLowerCase() } : {}) })
+    .where('id', '=', userId)
+    .execute();
+}
+
+export async function insertPasswordReset(db: Db, reset: { email: string; tokenHash: string; expiresAt: string }): Promise<void> {
+  await db
+    .insertInto('passwordResets')
+    .values({ email: reset.email.toLowerCase(), token: reset.tokenHash, expiresAt: reset.expiresAt, createdAt: new Date().toISOString(), used: 0 })
+    .execute();
+}
+
+/** Spends the unused, unexpired reset of this token hash in one statement (two clicks cannot both win). */
+export async function consumeReset(db: Db, tokenHash: string, nowIso: string): Promise<string | undefined> {
+  const row = await db
+    .updateTable('passwordResets')
+    .set({ used: 1 })
+    .where('token', '=', tokenHash)
+    .where('used', '=', 0)
+    .where('expiresAt', '>', nowIso)
+    .returning('email')
+    .executeTakeFirst();
+  return row?.email;
+}
+
+/** Marks every reset of this email used: one reset spends all the links mailed before it. */
+export async function useResetsOf(db: Db, email: string): Promise<void> {
+  await db.updateTable('passwordResets').set({ used: 1 }).where('email', '=', email.toLowerCase()).where('used', '=', 0).execute();
+}

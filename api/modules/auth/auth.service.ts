@@ -1,0 +1,84 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Db } from '../../../db/client';
+import type { Mailer } from '../mail/mail.service';
+import * as repository from './auth.repository';
+import { decoyPasswordHash, hashPassword, verifyPassword } from './password';
+
+export const resetTokenLifetimeMs = 60 * 60 * 1000;
+
+export interface SignedInDealer {
+  id: number;
+  username: string;
+}
+export interface SignedInStaff {
+  id: number;
+  email: string;
+}
+
+/**
+ * Checks a password against an account, or against a decoy hash when there is no such account,
+ * so a failed sign-in takes about as long either way and does not reveal who has an account.
+ */
+async function passwordMatches(passwordHash: string | undefined, password: string): Promise<boolean> {
+  const matches = await verifyPassword(password, passwordHash ?? (await decoyPasswordHash()));
+  return Boolean(passwordHash) && matches;
+}
+
+export async function signInDealer(db: Db, login: string, password: string): Promise<SignedInDealer | null> {
+  const user = await repository.findUserByLogin(db, login);
+  if (!(await passwordMatches(user?.passwordHash, password)) || !user) return null;
+  return { id: user.id, username: user.username };
+}
+
+export async function signInStaff(db: Db, email: string, password: string): Promise<SignedInStaff | null> {
+  const admin = await repository.findAdminByEmail(db, email);
+  if (!(await passwordMatches(admin?.passwordHash, password)) || !admin) return null;
+  return { id: admin.id, email: admin.email };
+}
+
+function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/**
+ * Mails a single-use reset link if a dealer has this email; says nothing either way (the route
+ * answers the same sentence). Only the token's SHA-256 is stored.
+ */
+export async function requestPasswordReset(db: Db, mailer: Mailer, publicUrl: string, email: string): Promise<void> {
+  const user = await repository.findUserByEmail(db, email);
+  if (!user?.email) return;
+  const token = randomBytes(32).toString('base64url');
+  await repository.insertPasswordReset(db, {
+    email: user.email,
+    tokenHash: hashToken(token),
+    expiresAt: new Date(Date.now() + resetTokenLifetimeMs).toISOString(),
+  });
+  const link = `${publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
+  mailer.sendInBackground({
+    to: user.email,
+    subject: 'Reset your Lotwise password',
+    text: [
+      `Hello ${user.username},`,
+      '',
+      'Someone asked to reset the password of your Lotwise dealer account. To choose a new password, open this link within one hour:',
+      '',
+      link,
+      '',
+      'The link works once. If you did not ask for this, ignore this email: your password stays as it is.',
+    ].join('\n'),
+  });
+}
+
+/** Sets a new password from a reset token; false when the token is unknown, used or expired. */
+export async function resetPassword(db: Db, token: string, password: string): Promise<boolean> {
+  const passwordHash = await hashPassword(password);
+  return db.transaction().execute(async (trx) => {
+    const email = await repository.consumeReset(trx, hashToken(token), new Date().toISOString());
+    if (!email) return false;
+    const user = await repository.findUserByEmail(trx, email);
+    if (!user) return false;
+    await repository.setUserPassword(trx, user.id, passwordHash, null);
+    await repository.useResetsOf(trx, email);
+    return true;
+  });
+}

@@ -1,0 +1,18 @@
+/**
+ * CSV for spreadsheets (RFC 4180: every cell quoted, CRLF lines, UTF-8 with a BOM so Excel reads
+ * accents). A cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR first) gets a
+ * leading apostrophe: a visitor's text stays text on the staff member's machine (OWASP CSV injection).
+ */
+export function toCsv(columns: readonly string[], rows: readonly Record<string, unknown>[]): string {
+  const lines = [columns.map(csvCell), ...rows.map((row) => columns.map((column) => csvCell(row[column])))];
+  return `\uFEFF${lines.map((cells) => cells.join(',')).join('\r\n')}\r\n`;
+}
+
+export function csvCell(value: unknown): string {
+  let text: string;
+  if (value === null || value === undefined) text = '';
+  else if (Array.isArray(value)) text = value.map(String).join('; ');
+  else text = String(value);
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return `"${text.replace(/"/g, '""')}"`;
+}

@@ -1,0 +1,154 @@
+import { type Expression, type Insertable, type SqlBool, sql } from 'kysely';
+import type { Db } from '../../../db/client';
+import {
+  type ContactSubmissionRow,
+  type ContactSubmissionsTable,
+  type DemoRequestRow,
+  type DemoRequestsTable,
+  type GetStartedRequestRow,
+  type GetStartedRequestsTable,
+  leadTables,
+  type SupportTicketRow,
+  type SupportTicketsTable,
+} from '../../../db/schema';
+import type { LeadKind, LeadStatus } from '../../contract/leads';
+
+export interface LeadRowByKind {
+  contact: ContactSubmissionRow;
+  support: SupportTicketRow;
+  demo: DemoRequestRow;
+  'get-started': GetStartedRequestRow;
+}
+export type LeadRow = LeadRowByKind[LeadKind];
+
+export interface NewLeadRowByKind {
+  contact: Insertable<ContactSubmissionsTable>;
+  support: Insertable<SupportTicketsTable>;
+  demo: Insertable<DemoRequestsTable>;
+  'get-started': Insertable<GetStartedRequestsTable>;
+}
+
+/** The columns `?q=` searches, per kind: who sent it and what about (DESIGN section 3). */
+const searchColumns: Record<LeadKind, readonly string[]> = {
+  contact: ['name', 'email', 'company', 'subject'],
+  support: ['name', 'email', 'company', 'subject'],
+  demo: ['name', 'email', 'company'],
+  'get-started': ['firstName', 'lastName', 'email', 'dealershipName'],
+};
+
+export interface LeadFilter {
+  /** Rows strictly older than this `(createdAt, id)` keyset cursor. */
+  before?: { createdAt: string; id: number };
+  /** Case-insensitive substring of any search column. */
+  q?: string;
+  /** Absent: every matching row (CSV export). */
+  limit?: number;
+}
+
+/** `%`, `_` and the escape character itself match literally in a LIKE pattern. */
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}
+
+// Plain SQL that PostgreSQL runs as well: lower() ... LIKE ... ESCAPE, and a row-wise keyset written out.
+function listConditions(kind: LeadKind, filter: LeadFilter): Expression<SqlBool>[] {
+  const conditions: Expression<SqlBool>[] = [];
+  if (filter.before) {
+    const { createdAt, id } = filter.before;
+    conditions.push(sql<SqlBool>`(${sql.ref('createdAt')} < ${createdAt} or (${sql.ref('createdAt')} = ${createdAt} and ${sql.ref('id')} < ${id}))`);
+  }
+  if (filter.q) {
+    const pattern = likePattern(filter.q);
+    const matches = searchColumns[kind].map((column) => sql<SqlBool>`lower(${sql.ref(column)}) like lower(${pattern}) escape '\\'`);
+    conditions.push(sql<SqlBool>`(${sql.join(matches, sql` or `)})`);
+  }
+  return conditions;
+}
+
+/**
+ * The table of a kind, typed as one lead table: the generic queries below touch only the columns
+ * all four share (id, status, note, createdAt, updatedAt), and Kysely cannot type a union of tables.
+ */
+function sharedColumnsOf(kind: LeadKind): 'contactSubmissions' {
+  return leadTables[kind] as 'contactSubmissions';
+}
+
+/** Newest first, by keyset on `(createdAt, id)` (served by the `<table>_created_at_id` indexes). */
+export async function listLeadRows<K extends LeadKind>(db: Db, kind: K, filter: LeadFilter): Promise<LeadRowByKind[K][]> {
+  const conditions = listConditions(kind, filter);
+  let query = db
+    .selectFrom(sharedColumnsOf(kind))
+    .selectAll()
+    .orderBy('createdAt', 'desc')
+    .orderBy('id', 'desc');
+  if (conditions.length > 0) query = query.where((eb) => eb.and(conditions));
+  if (filter.limit !== undefined) query = query.limit(filter.limit);
+  return (await query.execute()) as unknown as LeadRowByKind[K][];
+}
+
+export async function insertLeadRow<K extends LeadKind>(db: Db, kind: K, values: NewLeadRowByKind[K]): Promise<LeadRowByKind[K]> {
+  // One statement per kind keeps each insert fully typed against its own table.
+  const insert = () => {
+    switch (kind) {
+      case 'contact':
+        return db.insertInto('contactSubmissions').values(values as NewLeadRowByKind['contact']).returningAll().executeTakeFirstOrThrow();
+      case 'support':
+        return db.insertInto('supportTickets').values(values as NewLeadRowByKind['support']).returningAll().executeTakeFirstOrThrow();
+      case 'demo':
+        return db.insertInto('demoRequests').values(values as NewLeadRowByKind['demo']).returningAll().executeTakeFirstOrThrow();
+      default:
+        return db.insertInto('getStartedRequests').values(values as NewLeadRowByKind['get-started']).returningAll().executeTakeFirstOrThrow();
+    }
+  };
+  return (await insert()) as LeadRowByKind[K];
+}
+
+export async function updateLeadRow<K extends LeadKind>(
+  db: Db,
+  kind: K,
+  id: number,
+  change: { status?: LeadStatus; note?: string },
+): Promise<LeadRowByKind[K] | undefined> {
+  const row = await db
+    .updateTable(sharedColumnsOf(kind))
+    .set({ ...change, updatedAt: new Date().toISOString() })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+  return row as LeadRowByKind[K] | undefined;
+}
+
+/** Every count card of the dashboard in one round trip, counted by the database. */
+export async function countAll(db: Db) {
+  const row = await db
+    .selectNoFrom((eb) => [
+      eb.selectFrom('contactSubmissions').select((c) => c.fn.countAll<number>().as('n')).as('contact'),
+      eb.selectFrom('supportTickets').select((c) => c.fn.countAll<number>().as('n')).as('support'),
+      eb.selectFrom('demoRequests').select((c) => c.fn.countAll<number>().as('n')).as('demo'),
+      eb.selectFrom('getStartedRequests').select((c) => c.fn.countAll<number>().as('n')).as('getStarted'),
+      eb.selectFrom('chatSessions').select((c) => c.fn.countAll<number>().as('n')).as('chatSessions'),
+      // A session is unread while it holds a visitor message newer than the last one staff read.
+      eb
+        .selectFrom('chatSessions as s')
+        .where(({ exists, selectFrom }) =>
+          exists(
+            selectFrom('chatMessages as m')
+              .select('m.id')
+              .whereRef('m.sessionId', '=', 's.id')
+              .where('m.isFromUser', '=', 1)
+              .whereRef('m.id', '>', 's.lastReadMessageId'),
+          ),
+        )
+        .select((c) => c.fn.countAll<number>().as('n'))
+        .as('unreadChats'),
+    ])
+    .executeTakeFirstOrThrow();
+  return {
+    contact: Number(row.contact),
+    support: Number(row.support),
+    demo: Number(row.demo),
+    getStarted: Number(row.getStarted),
+    chatSessions: Number(row.chatSessions),
+    unreadChats: Number(row.unreadChats),
+  };
+}

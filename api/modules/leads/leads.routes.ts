@@ -1,0 +1,114 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { okBodySchema } from '../../contract/common';
+import {
+  adminCountsSchema,
+  contactSubmissionSchema,
+  demoRequestSchema,
+  getStartedRequestSchema,
+  type Lead,
+  type LeadKind,
+  leadPatchParamsSchema,
+  leadPatchSchema,
+  leadRecordByKind,
+  listCursor,
+  listQuerySchema,
+  supportTicketSchema,
+} from '../../contract/leads';
+import type { Config } from '../../config';
+import { HttpError } from '../../plugins/errors';
+import { createLeadsService, type LeadInputByKind } from './leads.service';
+
+const minuteMs = 60 * 1000;
+/** Per IP and per form: far above what a person types, low enough to blunt a flood. */
+const formPostsPerIp = { max: 20, timeWindow: minuteMs };
+
+const inputSchemas = {
+  contact: contactSubmissionSchema,
+  support: supportTicketSchema,
+  demo: demoRequestSchema,
+  'get-started': getStartedRequestSchema,
+} as const;
+
+/** Spec section 7's paths: one create and one staff list per kind. */
+export const leadPaths: Record<LeadKind, { create: string; list: string; csvName: string }> = {
+  contact: { create: '/api/contact-submission', list: '/api/contact-submissions', csvName: 'contact-submissions' },
+  support: { create: '/api/support-ticket', list: '/api/support-tickets', csvName: 'support-tickets' },
+  demo: { create: '/api/demo-request', list: '/api/demo-requests', csvName: 'demo-requests' },
+  'get-started': { create: '/api/get-started-request', list: '/api/get-started-requests', csvName: 'get-started-requests' },
+};
+
+/** Header of a full page: the cursor for `?before=` that fetches the next (older) one. */
+export const nextCursorHeader = 'x-next-cursor';
+
+/** The four public forms, the staff lists, lead updates and the dashboard counts. */
+export default async function leadsRoutes(app: FastifyInstance, options: { config: Config }) {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const leads = createLeadsService({
+    db: app.db,
+    staffSockets: app.staffSockets,
+    mailer: app.mailer,
+    notifyEmail: options.config.notifyEmail,
+    log: app.log,
+  });
+
+  const registerKind = (kind: LeadKind) => {
+    const paths = leadPaths[kind];
+    const record: z.ZodType<Lead> = leadRecordByKind[kind];
+    const body: z.ZodType<LeadInputByKind[LeadKind], unknown> = inputSchemas[kind];
+
+    routes.post(
+      paths.create,
+      {
+        schema: { body, response: { 201: z.union([record, okBodySchema]) } },
+        config: { rateLimit: formPostsPerIp },
+      },
+      async (request, reply) => {
+        const input = request.body;
+        reply.code(201);
+        // A filled honeypot is a bot: it gets a success answer and nothing is stored.
+        if (input._gotcha) {
+          request.log.info({ kind }, 'honeypot filled: submission dropped');
+          return { ok: true as const };
+        }
+        return leads.create(kind, input);
+      },
+    );
+
+    routes.get(
+      paths.list,
+      { onRequest: app.requireStaff, schema: { querystring: listQuerySchema, response: { 200: z.union([z.array(record), z.string().describe('CSV with ?format=csv')]) } } },
+      async (request, reply) => {
+        const { limit, before, q, format } = request.query;
+        if (format === 'csv') {
+          const csv = await leads.csv(kind, { q });
+          const date = new Date().toISOString().slice(0, 10);
+          return reply
+            .type('text/csv; charset=utf-8')
+            .header('content-disposition', `attachment; filename="${paths.csvName}-${date}.csv"`)
+            .send(csv);
+        }
+        const page = await leads.list(kind, { limit, before, q });
+        const last = page.at(-1);
+        if (last && page.length === limit) reply.header(nextCursorHeader, listCursor(last));
+        return page;
+      },
+    );
+  };
+  for (const kind of Object.keys(leadPaths) as LeadKind[]) registerKind(kind);
+
+  routes.patch(
+    '/api/leads/:kind/:id',
+    { onRequest: app.requireStaff, schema: { params: leadPatchParamsSchema, body: leadPatchSchema } },
+    async (request) => {
+      const lead = await leads.update(request.params.kind, request.params.id, request.body);
+      if (!lead) throw new HttpError(404, 'Lead not found');
+      return lead;
+    },
+  );
+
+  routes.get('/api/admin/counts', { onRequest: app.requireStaff, schema: { response: { 200: adminCountsSchema } } }, () =>
+    leads.counts(),
+  );
+}

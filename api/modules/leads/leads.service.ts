@@ -1,0 +1,187 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { z } from 'zod';
+import type { Db } from '../../../db/client';
+import {
+  type ContactSubmission,
+  type ContactSubmissionInput,
+  contactSubmissionSchema,
+  type DemoRequest,
+  demoRequestSchema,
+  type GetStartedRequest,
+  getStartedRequestSchema,
+  type Lead,
+  type LeadByKind,
+  type LeadKind,
+  type LeadPatch,
+  leadRecordByKind,
+  type LeadStatus,
+  leadStatuses,
+  type SupportTicket,
+  supportTicketSchema,
+} from '../../contract/leads';
+import type { AdminCounts } from '../../contract/leads';
+import type { SubmissionNew } from '../../contract/socket';
+import type { StaffNamespace } from '../../plugins/socket-io';
+import type { Mailer } from '../mail/mail.service';
+import { toCsv } from './leads.csv';
+import * as repository from './leads.repository';
+import type { LeadFilter, LeadRowByKind, NewLeadRowByKind } from './leads.repository';
+
+/** The parsed (trimmed, defaulted) body of each form, as the routes hand it over. */
+export interface LeadInputByKind {
+  contact: z.infer<typeof contactSubmissionSchema>;
+  support: z.infer<typeof supportTicketSchema>;
+  demo: z.infer<typeof demoRequestSchema>;
+  'get-started': z.infer<typeof getStartedRequestSchema>;
+}
+
+export const leadKindLabels: Record<LeadKind, string> = {
+  contact: 'Contact form',
+  support: 'Support ticket',
+  demo: 'Demo request',
+  'get-started': 'Get started request',
+};
+
+function status(value: string): LeadStatus {
+  return (leadStatuses as readonly string[]).includes(value) ? (value as LeadStatus) : 'new';
+}
+
+function jsonList(text: string): string[] {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return Array.isArray(parsed) ? parsed.map(String) : [];
+  } catch {
+    return [];
+  }
+}
+
+// ---------- rows to API objects (the service boundary) ----------
+
+const toApi: { [K in LeadKind]: (row: LeadRowByKind[K]) => LeadByKind[K] } = {
+  contact: (row): ContactSubmission => ({ ...row, status: status(row.status) }),
+  support: (row): SupportTicket => ({ ...row, status: status(row.status) }),
+  demo: (row): DemoRequest => ({ ...row, status: status(row.status) }),
+  'get-started': (row): GetStartedRequest => ({
+    ...row,
+    status: status(row.status),
+    primaryGoals: jsonList(row.primaryGoals),
+    feedExportDestinations: jsonList(row.feedExportDestinations),
+    allowMarketing: row.allowMarketing === 1,
+  }),
+};
+
+function toLead<K extends LeadKind>(kind: K, row: LeadRowByKind[K]): LeadByKind[K] {
+  return (toApi[kind] as (row: LeadRowByKind[K]) => LeadByKind[K])(row);
+}
+
+// ---------- API inputs to rows ----------
+
+function newRow<K extends LeadKind>(kind: K, input: LeadInputByKind[K], now: string): NewLeadRowByKind[K] {
+  const stamps = { createdAt: now, updatedAt: now };
+  // The honeypot never reaches the database.
+  const { _gotcha: _honeypot, ...fields } = input;
+  if (kind === 'get-started') {
+    const form = fields as Omit<LeadInputByKind['get-started'], '_gotcha'>;
+    const { agreeToTerms: _agreed, primaryGoals, feedExportDestinations, allowMarketing, ...rest } = form;
+    const row: NewLeadRowByKind['get-started'] = {
+      ...rest,
+      currentWebsite: rest.currentWebsite ?? null,
+      currentWebsiteProvider: rest.currentWebsiteProvider ?? null,
+      currentStickerPhotoCompany: rest.currentStickerPhotoCompany ?? null,
+      currentFeedProvider: rest.currentFeedProvider ?? null,
+      additionalFeedDestinations: rest.additionalFeedDestinations ?? null,
+      additionalInfo: rest.additionalInfo ?? null,
+      primaryGoals: JSON.stringify(primaryGoals),
+      feedExportDestinations: JSON.stringify(feedExportDestinations),
+      allowMarketing: allowMarketing ? 1 : 0,
+      ...stamps,
+    };
+    return row as NewLeadRowByKind[K];
+  }
+  if (kind === 'demo') {
+    const form = fields as Omit<LeadInputByKind['demo'], '_gotcha'>;
+    return { ...form, phone: form.phone ?? null, message: form.message ?? null, ...stamps } as NewLeadRowByKind[K];
+  }
+  return { ...(fields as Omit<ContactSubmissionInput, '_gotcha'>), ...stamps } as NewLeadRowByKind[K];
+}
+
+// ---------- notification mail ----------
+
+/** `dealershipName` -> `Dealership name`. */
+function fieldLabel(key: string): string {
+  const words = key.replace(/([A-Z])/g, ' $1').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function leadName(lead: Lead): string {
+  return 'firstName' in lead ? `${lead.firstName} ${lead.lastName}` : lead.name;
+}
+
+const notMailed = new Set(['id', 'status', 'note', 'updatedAt']);
+
+/** Plain text, so nothing a visitor typed can become markup in a staff member's mail client. */
+export function notificationText(kind: LeadKind, lead: Lead): string {
+  const lines = Object.entries(lead)
+    .filter(([key]) => !notMailed.has(key))
+    .map(([key, value]) => {
+      const shown = Array.isArray(value) ? value.join(', ') : typeof value === 'boolean' ? (value ? 'yes' : 'no') : (value ?? '');
+      return `${fieldLabel(key)}: ${String(shown)}`;
+    });
+  return [`A new ${leadKindLabels[kind].toLowerCase()} came in on the website.`, '', ...lines, ''].join('\n');
+}
+
+export interface LeadsServiceDeps {
+  db: Db;
+  staffSockets: StaffNamespace;
+  mailer: Mailer;
+  notifyEmail: string | undefined;
+  log: FastifyBaseLogger;
+}
+
+/** Leads from the four public forms, and the staff's work on them. */
+export function createLeadsService(deps: LeadsServiceDeps) {
+  const { db, staffSockets, mailer, notifyEmail } = deps;
+
+  return {
+    /** Stores a lead, then tells staff: live on their sockets, and by mail when NOTIFY_EMAIL is set. */
+    async create<K extends LeadKind>(kind: K, input: LeadInputByKind[K]): Promise<LeadByKind[K]> {
+      const row = await repository.insertLeadRow(db, kind, newRow(kind, input, new Date().toISOString()));
+      const lead = toLead(kind, row);
+      staffSockets.emit('submission:new', { kind, item: lead } as SubmissionNew);
+      if (notifyEmail) {
+        mailer.sendInBackground({
+          to: notifyEmail,
+          subject: `${leadKindLabels[kind]}: ${leadName(lead)}`,
+          text: notificationText(kind, lead),
+        });
+      }
+      return lead;
+    },
+
+    async list<K extends LeadKind>(kind: K, filter: LeadFilter): Promise<LeadByKind[K][]> {
+      const rows = await repository.listLeadRows(db, kind, filter);
+      return rows.map((row) => toLead(kind, row));
+    },
+
+    /** Every matching row as CSV, columns in the order of the API record. */
+    async csv(kind: LeadKind, filter: Omit<LeadFilter, 'limit' | 'before'>): Promise<string> {
+      const leads = await this.list(kind, filter);
+      return toCsv(Object.keys(leadRecordByKind[kind].shape), leads as unknown as Record<string, unknown>[]);
+    },
+
+    /** Changes status and/or note; staff sockets get the changed row. Undefined when there is no such lead. */
+    async update<K extends LeadKind>(kind: K, id: number, patch: LeadPatch): Promise<LeadByKind[K] | undefined> {
+      const row = await repository.updateLeadRow(db, kind, id, patch);
+      if (!row) return undefined;
+      const lead = toLead(kind, row);
+      staffSockets.emit('lead:updated', { kind, item: lead });
+      return lead;
+    },
+
+    counts(): Promise<AdminCounts> {
+      return repository.countAll(db);
+    },
+  };
+}
+
+export type LeadsService = ReturnType<typeof createLeadsService>;

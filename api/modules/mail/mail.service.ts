@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import nodemailer, { type Transporter } from 'nodemailer';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  /** Plain text only: nothing a visitor typed is ever rendered as HTML, mail included. */
+  text: string;
+}
+
+export interface MailerOptions {
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  /** Where `.eml` files go when there is no SMTP server. */
+  outboxDir: string;
+  log: FastifyBaseLogger;
+}
+
+/** One line for a header: a line break in a subject would end the header early. */
+function headerText(value: string): string {
+  return value.replace(/[\r\n\t]+/g, ' ').trim().slice(0, 200);
+}
+
+/**
+ * Outgoing mail: SMTP when `SMTP_URL` is set, otherwise each message is written as an `.eml` file to
+ * the outbox folder (a developer opens it in any mail client). Background sends are tracked so a
+ * graceful shutdown waits for them.
+ */
+export class Mailer {
+  private readonly transport: Transporter;
+  private readonly pending = new Set<Promise<void>>();
+
+  constructor(private readonly options: MailerOptions) {
+    this.transport = options.smtpUrl
+      ? nodemailer.createTransport(options.smtpUrl)
+      : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  }
+
+  get outboxDir(): string {
+    return this.options.outboxDir;
+  }
+
+  async send(message: MailMessage): Promise<void> {
+    const info = await this.transport.sendMail({
+      from: this.options.mailFrom,
+      to: message.to,
+      subject: headerText(message.subject),
+      text: message.text,
+    });
+    if (this.options.smtpUrl) return;
+    const raw = (info as { message?: unknown }).message;
+    if (!Buffer.isBuffer(raw)) throw new Error('mail transport returned no message');
+    await mkdir(this.options.outboxDir, { recursive: true });
+    const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`;
+    // Written whole, then renamed: a reader of the outbox never sees half a message.
+    const temporary = join(this.options.outboxDir, `.${name}.tmp`);
+    await writeFile(temporary, raw);
+    await rename(temporary, join(this.options.outboxDir, name));
+  }
+
+  /** Sends without holding up the caller; a failure is logged, never thrown at a visitor. */
+  sendInBackground(message: MailMessage): void {
+    const sending = this.send(message)
+      .catch((error: unknown) => this.options.log.error({ err: error, subject: message.subject }, 'mail not sent'))
+      .finally(() => this.pending.delete(sending));
+    this.pending.add(sending);
+  }
+
+  /** Waits for every background send (graceful shutdown, tests). */
+  async drain(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  }
+
+  close(): void {
+    this.transport.close();
+  }
+}
