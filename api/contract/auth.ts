@@ -8,9 +8,15 @@ export const dealerLoginSchema = z.object({
 });
 export type DealerLoginInput = z.infer<typeof dealerLoginSchema>;
 
+/**
+ * A staff email as a browser's `type=email` accepts it: the generated first account is
+ * `admin@localhost` (DESIGN section 2), which has no dot in its domain.
+ */
+export const staffEmailSchema = z.email({ pattern: z.regexes.html5Email, error: emailMessage });
+
 /** Staff login: the spec's payload names the email `username`. */
 export const adminLoginSchema = z.object({
-  username: z.string({ error: emailMessage }).trim().max(254, emailMessage).pipe(z.email({ error: emailMessage })),
+  username: z.string({ error: emailMessage }).trim().max(254, emailMessage).pipe(staffEmailSchema),
   password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(200, 'Password is too long'),
 });
 export type AdminLoginInput = z.infer<typeof adminLoginSchema>;

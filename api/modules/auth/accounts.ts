@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Db } from '../../../db/client';
-import { passwordMinLength } from '../../contract/auth';
+import { passwordMinLength, staffEmailSchema } from '../../contract/auth';
 import * as repository from './auth.repository';
 import { hashPassword } from './password';
 
@@ -16,7 +16,7 @@ function checkPassword(password: string): void {
 
 /** Creates a staff account, or resets its password when the email already has one. */
 export async function createOrResetStaff(db: Db, email: string, password: string): Promise<'created' | 'updated'> {
-  if (!emailSchema.safeParse(email).success) throw new AccountError(`Not an email address: ${email}`);
+  if (!staffEmailSchema.safeParse(email).success) throw new AccountError(`Not an email address: ${email}`);
   checkPassword(password);
   const created = await repository.upsertAdmin(db, email, await hashPassword(password));
   return created ? 'created' : 'updated';

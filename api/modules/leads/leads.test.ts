@@ -1,0 +1,287 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { LeadKind } from '../../contract/leads';
+import { staffEnv, signInStaff, validInput } from '../../test/factories';
+import { buildTestServer } from '../../test/helper';
+import { connectStaffSocket, nextEvent } from '../../test/staff-socket';
+import { leadPaths, nextCursorHeader } from './leads.routes';
+
+const kinds = Object.keys(leadPaths) as LeadKind[];
+const tableOf = {
+  contact: 'contactSubmissions',
+  support: 'supportTickets',
+  demo: 'demoRequests',
+  'get-started': 'getStartedRequests',
+} as const;
+
+describe('lead forms and staff lists', async () => {
+  const { app, dir } = await buildTestServer(
+    { ...staffEnv, NOTIFY_EMAIL: 'leads@lotwise.example', RATE_LIMIT_ALLOWLIST: '127.0.0.1' },
+    { listen: true },
+  );
+  const staffCookie = await signInStaff(app);
+  const staffSocket = await connectStaffSocket(app, staffCookie);
+  afterAll(() => {
+    staffSocket.disconnect();
+  });
+
+  const rowCount = async (kind: LeadKind) => {
+    const row = await app.db.selectFrom(tableOf[kind]).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  };
+  const post = (kind: LeadKind, payload: unknown) => app.inject({ method: 'POST', url: leadPaths[kind].create, payload: payload as object });
+  const staffGet = (url: string) => app.inject({ method: 'GET', url, headers: { cookie: staffCookie } });
+
+  describe.each(kinds)('%s form', (kind) => {
+    it('stores a valid submission, answers 201 with the record and pushes it to staff sockets', async () => {
+      const pushed = nextEvent(staffSocket, 'submission:new');
+      const response = await post(kind, validInput[kind]());
+      expect(response.statusCode).toBe(201);
+      const record = response.json();
+      expect(record).toMatchObject({ id: expect.any(Number), status: 'new', note: '', email: validInput[kind]().email });
+      expect(new Date(record.createdAt).toISOString()).toBe(record.createdAt);
+      await expect(pushed).resolves.toEqual({ kind, item: record });
+
+      const list = await staffGet(leadPaths[kind].list);
+      expect(list.statusCode).toBe(200);
+      expect(list.json()).toContainEqual(record);
+    });
+
+    it('answers a filled honeypot with 201 and stores nothing', async () => {
+      const before = await rowCount(kind);
+      const response = await post(kind, { ...validInput[kind](), _gotcha: 'http://spam.example' });
+      expect(response.statusCode).toBe(201);
+      expect(await rowCount(kind)).toBe(before);
+    });
+
+    it('refuses the staff list to an anonymous caller', async () => {
+      const response = await app.inject({ method: 'GET', url: leadPaths[kind].list });
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toEqual({ message: 'Not authenticated' });
+    });
+  });
+
+  it('returns get-started lists and booleans as JSON, not as stored text', async () => {
+    const response = await post('get-started', validInput['get-started']());
+    expect(response.json()).toMatchObject({
+      primaryGoals: ['Increase online leads', 'Mobile-friendly website'],
+      feedExportDestinations: ['CarGurus', 'AutoTrader'],
+      allowMarketing: true,
+    });
+    expect(response.json()).not.toHaveProperty('agreeToTerms');
+    expect(response.json()).not.toHaveProperty('_gotcha');
+  });
+
+  it('mails NOTIFY_EMAIL a plain-text notice with the fields of each new lead', async () => {
+    await post('contact', { ...validInput.contact(), name: 'Mailed <b>Person</b>', message: 'Please mail this one to staff' });
+    await app.mailer.drain();
+    const outbox = join(dir, 'outbox');
+    const files = (await readdir(outbox)).filter((name) => name.endsWith('.eml'));
+    const mails = await Promise.all(files.map((name) => readFile(join(outbox, name), 'utf8')));
+    const mail = mails.find((text) => text.includes('Mailed <b>Person</b>'));
+    expect(mail).toBeDefined();
+    expect(mail).toContain('To: leads@lotwise.example');
+    expect(mail).toContain('Subject: Contact form: Mailed <b>Person</b>');
+    expect(mail).toContain('Message: Please mail this one to staff');
+    expect(mail).toContain('Content-Type: text/plain');
+    expect(mail).not.toContain('text/html');
+  });
+
+  describe('validation messages of spec section 5', () => {
+    const cases: [LeadKind, string, unknown, string][] = [
+      ['demo', 'name', 'A', 'Name must be at least 2 characters'],
+      ['demo', 'email', 'not-an-email', 'Please enter a valid email address'],
+      ['demo', 'company', 'X', 'Company name must be at least 2 characters'],
+      ['contact', 'name', ' A ', 'Name must be at least 2 characters'],
+      ['contact', 'email', 'sam@', 'Please enter a valid email address'],
+      ['contact', 'company', '', 'Company name must be at least 2 characters'],
+      ['contact', 'phone', '12345', 'Please enter a valid phone number'],
+      ['contact', 'subject', '', 'Please select a subject'],
+      ['contact', 'message', 'Too short', 'Message must be at least 10 characters'],
+      ['support', 'name', '', 'Name must be at least 2 characters'],
+      ['support', 'email', 'lee.example', 'Please enter a valid email address'],
+      ['support', 'company', 'P', 'Company name must be at least 2 characters'],
+      ['support', 'priority', '', 'Please select a priority level'],
+      ['support', 'category', '', 'Please select a category'],
+      ['support', 'subject', 'Help', 'Subject must be at least 5 characters'],
+      ['support', 'description', 'It is broken.', 'Description must be at least 20 characters'],
+      ['get-started', 'firstName', 'A', 'First name must be at least 2 characters'],
+      ['get-started', 'lastName', 'M', 'Last name must be at least 2 characters'],
+      ['get-started', 'email', 'alex', 'Please enter a valid email address'],
+      ['get-started', 'phone', '555', 'Please enter a valid phone number'],
+      ['get-started', 'dealershipName', 'M', 'Dealership name must be at least 2 characters'],
+      ['get-started', 'address', '12 Main', 'Please enter a complete address'],
+      ['get-started', 'city', 'A', 'City is required'],
+      ['get-started', 'state', 'T', 'State is required'],
+      ['get-started', 'zipCode', '787', 'ZIP code must be at least 5 characters'],
+      ['get-started', 'inventorySize', '', 'Please select your inventory size'],
+      ['get-started', 'launchDate', '', 'Please select your preferred launch date'],
+      ['get-started', 'primaryGoals', [], 'Please select at least one goal'],
+      ['get-started', 'agreeToTerms', false, 'You must agree to the terms'],
+    ];
+
+    it.each(cases)('%s: %s = %j gets "%s" and stores nothing', async (kind, field, value, message) => {
+      const before = await rowCount(kind);
+      const response = await post(kind, { ...validInput[kind](), [field]: value });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ message: 'Validation failed', errors: { [field]: message } });
+      expect(await rowCount(kind)).toBe(before);
+    });
+
+    it.each(cases.filter(([, field]) => field !== 'agreeToTerms'))('%s: a missing %s gets the same message', async (kind, field, _value, message) => {
+      const payload: Record<string, unknown> = validInput[kind]();
+      delete payload[field];
+      const response = await post(kind, payload);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().errors[field]).toBe(message);
+    });
+
+    it('reports every failing field at once', async () => {
+      const response = await post('support', {});
+      expect(response.statusCode).toBe(400);
+      expect(Object.keys(response.json().errors).sort()).toEqual(['category', 'company', 'description', 'email', 'name', 'priority', 'subject']);
+    });
+  });
+});
+
+describe('paging, search, CSV and lead updates', async () => {
+  const { app } = await buildTestServer({ ...staffEnv, RATE_LIMIT_ALLOWLIST: '127.0.0.1' }, { listen: true });
+  const cookie = await signInStaff(app);
+  const staffGet = (url: string) => app.inject({ method: 'GET', url, headers: { cookie } });
+
+  const names = ['Ann Lee', 'Bob 100% Motors', 'Cara_Smith', 'Dee O"Neil', '=HYPERLINK("http://evil.example")', 'Eve Stone'];
+  const created: { id: number; name: string; createdAt: string }[] = [];
+  for (const name of names) {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/contact-submission',
+      payload: { ...validInput.contact(), name, company: `${name.slice(0, 8)} Co` },
+    });
+    created.push(response.json());
+  }
+  const newestFirst = [...created].reverse();
+
+  it('pages newest first by keyset cursor, with the next cursor in a header', async () => {
+    const first = await staffGet('/api/contact-submissions?limit=4');
+    expect(first.json().map((row: { id: number }) => row.id)).toEqual(newestFirst.slice(0, 4).map((row) => row.id));
+    const cursor = first.headers[nextCursorHeader];
+    expect(cursor).toBe(`${newestFirst[3]!.createdAt},${newestFirst[3]!.id}`);
+
+    const second = await staffGet(`/api/contact-submissions?limit=4&before=${encodeURIComponent(String(cursor))}`);
+    expect(second.json().map((row: { id: number }) => row.id)).toEqual(newestFirst.slice(4).map((row) => row.id));
+    expect(second.headers[nextCursorHeader]).toBeUndefined();
+  });
+
+  it('answers a bad limit or cursor with 400', async () => {
+    expect((await staffGet('/api/contact-submissions?limit=0')).statusCode).toBe(400);
+    expect((await staffGet('/api/contact-submissions?limit=501')).statusCode).toBe(400);
+    const bad = await staffGet('/api/contact-submissions?before=yesterday');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors.before).toBe('before must be a cursor of the form <createdAt>,<id>');
+  });
+
+  it('searches name, email, company and subject case-insensitively, with % and _ taken literally', async () => {
+    const found = async (q: string) =>
+      (await staffGet(`/api/contact-submissions?q=${encodeURIComponent(q)}`)).json().map((row: { name: string }) => row.name);
+    expect(await found('ann lee')).toEqual(['Ann Lee']);
+    expect(await found('EVE')).toEqual(['Eve Stone']);
+    expect(await found('100%')).toEqual(['Bob 100% Motors']);
+    expect(await found('%')).toEqual(['Bob 100% Motors']);
+    expect(await found('a_s')).toEqual(['Cara_Smith']);
+    expect(await found('carter-autos')).toHaveLength(names.length);
+    expect(await found('nobody-at-all')).toEqual([]);
+  });
+
+  it('exports every matching row as CSV, quoted, with formulas neutralised', async () => {
+    const response = await staffGet('/api/contact-submissions?format=csv&limit=1');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(response.headers['content-disposition']).toMatch(/^attachment; filename="contact-submissions-\d{4}-\d\d-\d\d\.csv"$/);
+    const lines = response.body.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+    expect(lines[0]).toBe('"id","status","note","createdAt","updatedAt","name","email","company","phone","subject","message"');
+    expect(lines).toHaveLength(names.length + 1);
+    expect(response.body).toContain('"Dee O""Neil"');
+    expect(response.body).toContain(`"'=HYPERLINK(""http://evil.example"")"`);
+    expect(response.body).not.toMatch(/(^|,)"=/m);
+
+    const filtered = await staffGet('/api/contact-submissions?format=csv&q=stone');
+    expect(filtered.body.trimEnd().split('\r\n')).toHaveLength(2);
+  });
+
+  it('updates a lead status and note, pushing lead:updated to staff', async () => {
+    const socket = await connectStaffSocket(app, cookie);
+    try {
+      const target = created[0]!;
+      const pushed = nextEvent(socket, 'lead:updated');
+      const response = await app.inject({
+        method: 'PATCH',
+        url: `/api/leads/contact/${target.id}`,
+        headers: { cookie },
+        payload: { status: 'contacted', note: 'Called on Monday' },
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toMatchObject({ id: target.id, status: 'contacted', note: 'Called on Monday' });
+      expect(response.json().updatedAt >= target.createdAt).toBe(true);
+      await expect(pushed).resolves.toEqual({ kind: 'contact', item: response.json() });
+
+      const listed = (await staffGet('/api/contact-submissions')).json().find((row: { id: number }) => row.id === target.id);
+      expect(listed).toMatchObject({ status: 'contacted', note: 'Called on Monday' });
+    } finally {
+      socket.disconnect();
+    }
+  });
+
+  it('refuses a lead PATCH that is anonymous, unknown, empty or invalid', async () => {
+    const id = created[1]!.id;
+    const anonymous = await app.inject({ method: 'PATCH', url: `/api/leads/contact/${id}`, payload: { status: 'closed' } });
+    expect(anonymous.statusCode).toBe(401);
+    const patch = (url: string, payload: unknown) => app.inject({ method: 'PATCH', url, headers: { cookie }, payload: payload as object });
+    expect((await patch('/api/leads/contact/999999', { status: 'closed' })).statusCode).toBe(404);
+    expect((await patch(`/api/leads/nonsense/${id}`, { status: 'closed' })).statusCode).toBe(400);
+    const badStatus = await patch(`/api/leads/contact/${id}`, { status: 'won' });
+    expect(badStatus.statusCode).toBe(400);
+    expect(badStatus.json().errors.status).toBe('Status must be new, contacted or closed');
+    expect((await patch(`/api/leads/contact/${id}`, {})).statusCode).toBe(400);
+    expect((await staffGet('/api/contact-submissions')).json().find((row: { id: number }) => row.id === id).status).toBe('new');
+  });
+
+  it('counts every kind and the chat sessions in SQL', async () => {
+    const now = new Date().toISOString();
+    await app.db
+      .insertInto('chatSessions')
+      .values([
+        { id: 'session_read_0001', visitorId: 'v1', lastMessageAt: now, createdAt: now },
+        { id: 'session_unread_01', visitorId: 'v2', lastMessageAt: now, createdAt: now },
+      ])
+      .execute();
+    const [first] = await app.db
+      .insertInto('chatMessages')
+      .values([
+        { sessionId: 'session_read_0001', message: 'hello', isFromUser: 1, senderEmail: null, senderName: null, clientId: null, createdAt: now },
+        { sessionId: 'session_unread_01', message: 'anyone?', isFromUser: 1, senderEmail: null, senderName: null, clientId: null, createdAt: now },
+      ])
+      .returning('id')
+      .execute();
+    await app.db.updateTable('chatSessions').set({ lastReadMessageId: first!.id }).where('id', '=', 'session_read_0001').execute();
+
+    const response = await staffGet('/api/admin/counts');
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ contact: names.length, support: 0, demo: 0, getStarted: 0, chatSessions: 2, unreadChats: 1 });
+    expect((await app.inject({ method: 'GET', url: '/api/admin/counts' })).statusCode).toBe(401);
+  });
+});
+
+describe('form rate limit', async () => {
+  const { app } = await buildTestServer();
+
+  it('answers 429 with a clear message after 20 posts a minute from one IP, and counts IPs apart', async () => {
+    const post = (remoteAddress: string) =>
+      app.inject({ method: 'POST', url: '/api/demo-request', payload: validInput.demo(), remoteAddress });
+    for (let i = 0; i < 20; i += 1) expect((await post('10.0.0.1')).statusCode).toBe(201);
+    const refused = await post('10.0.0.1');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().message).toMatch(/^Too many requests: please wait \d+ seconds and try again$/);
+    expect((await post('10.0.0.2')).statusCode).toBe(201);
+  });
+});
