@@ -1,0 +1,89 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createDb } from '../db/client';
+import { verifyPassword } from '../api/modules/auth/password';
+import { runScript, startServerProcess } from '../api/test/process';
+
+describe('command-line tools', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lotwise-cli-'));
+  const env = { DATABASE_PATH: join(dir, 'app.db'), DATA_DIR: dir };
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const rows = async <T>(read: (db: ReturnType<typeof createDb>['db']) => Promise<T>): Promise<T> => {
+    const { db } = createDb(env.DATABASE_PATH);
+    try {
+      return await read(db);
+    } finally {
+      await db.destroy();
+    }
+  };
+
+  it('db:migrate creates the database, then finds it up to date', async () => {
+    const first = await runScript('scripts/db-migrate.ts', [], env);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('Applied 2026-11-21T0000_initial');
+    const second = await runScript('scripts/db-migrate.ts', [], env);
+    expect(second.stdout).toContain('is up to date');
+  });
+
+  it('admin:create creates a staff account from stdin, then resets its password from --password, never printing it', async () => {
+    const created = await runScript('scripts/admin-create.ts', ['--email', 'Boss@Lotwise.example'], env, 'stdin-secret-123\n');
+    expect(created.code).toBe(0);
+    expect(created.stdout).toContain('Created staff account boss@lotwise.example');
+    expect(created.stdout + created.stderr).not.toContain('stdin-secret-123');
+    const hash = await rows((db) => db.selectFrom('admins').select('passwordHash').where('email', '=', 'boss@lotwise.example').executeTakeFirstOrThrow());
+    expect(await verifyPassword('stdin-secret-123', hash.passwordHash)).toBe(true);
+
+    const reset = await runScript('scripts/admin-create.ts', ['--email', 'boss@lotwise.example', '--password', 'flag-secret-456'], env);
+    expect(reset.stdout).toContain('Reset the password of staff account boss@lotwise.example');
+    expect(reset.stdout + reset.stderr).not.toContain('flag-secret-456');
+    const after = await rows((db) => db.selectFrom('admins').select('passwordHash').where('email', '=', 'boss@lotwise.example').executeTakeFirstOrThrow());
+    expect(await verifyPassword('flag-secret-456', after.passwordHash)).toBe(true);
+  });
+
+  it('user:create creates a dealer and refuses a taken username, a short password and unknown options', async () => {
+    const created = await runScript('scripts/user-create.ts', ['--username', 'reyes-motors', '--email', 'owner@reyes.example', '--password', 'dealer-pass-1'], env);
+    expect(created.code).toBe(0);
+    expect(created.stdout).toContain('Created dealer account reyes-motors <owner@reyes.example>');
+    const user = await rows((db) => db.selectFrom('users').selectAll().where('username', '=', 'reyes-motors').executeTakeFirstOrThrow());
+    expect(user.email).toBe('owner@reyes.example');
+    expect(await verifyPassword('dealer-pass-1', user.passwordHash)).toBe(true);
+
+    const taken = await runScript('scripts/user-create.ts', ['--username', 'reyes-motors', '--password', 'dealer-pass-2'], env);
+    expect(taken.code).toBe(1);
+    expect(taken.stderr.trim()).toBe('A dealer named reyes-motors already exists');
+    const short = await runScript('scripts/user-create.ts', ['--username', 'another'], env, 'short\n');
+    expect(short.code).toBe(1);
+    expect(short.stderr.trim()).toBe('Password must be at least 8 characters');
+    const unknown = await runScript('scripts/user-create.ts', ['--name', 'x'], env);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("Unknown option '--name'");
+  });
+
+  it('a first start with no staff account prints a generated admin@localhost password once, and it signs in', async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'lotwise-bootstrap-'));
+    const serverEnv = { DATABASE_PATH: join(fresh, 'app.db'), DATA_DIR: fresh };
+    try {
+      const server = await startServerProcess(serverEnv);
+      const printed = server.output().match(/email:\s+(admin@localhost)\s+password:\s+(\S+)/);
+      expect(printed).not.toBeNull();
+      const signIn = await fetch(`${server.baseUrl}/api/admin-login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: printed![1], password: printed![2] }),
+      });
+      expect(signIn.status).toBe(200);
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+
+      const again = await startServerProcess(serverEnv);
+      expect(again.output()).not.toContain('admin@localhost');
+      again.child.kill('SIGTERM');
+      await again.exited;
+    } finally {
+      rmSync(fresh, { recursive: true, force: true });
+    }
+  });
+});
