@@ -1,0 +1,82 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createDb } from '../db/client';
+import { contactSubmission, staffEmail, staffEnv, staffPassword } from './test/factories';
+import { startServerProcess } from './test/process';
+
+/** The real server process, as `npm start` runs it, on a data folder that outlives it. */
+describe('durability of the real server process', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lotwise-durable-'));
+  const env = { ...staffEnv, DATABASE_PATH: join(dir, 'app.db'), DATA_DIR: dir, RATE_LIMIT_ALLOWLIST: '127.0.0.1' };
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const postJson = (baseUrl: string, path: string, body: unknown, cookie?: string) =>
+    fetch(`${baseUrl}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+      body: JSON.stringify(body),
+    });
+
+  it('keeps data and signed-in sessions across a restart', async () => {
+    const first = await startServerProcess(env);
+    const created = await postJson(first.baseUrl, '/api/contact-submission', contactSubmission({ name: 'Before Restart' }));
+    expect(created.status).toBe(201);
+    const signIn = await postJson(first.baseUrl, '/api/admin-login', { username: staffEmail, password: staffPassword });
+    const cookie = signIn.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+    expect(cookie).toContain('lw_session=');
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+
+    const second = await startServerProcess(env);
+    try {
+      const session = await (await fetch(`${second.baseUrl}/api/session`, { headers: { cookie } })).json();
+      expect(session.admin).toEqual({ email: staffEmail });
+      const list = await fetch(`${second.baseUrl}/api/contact-submissions`, { headers: { cookie } });
+      expect(list.status).toBe(200);
+      expect((await list.json()).map((row: { name: string }) => row.name)).toContain('Before Restart');
+    } finally {
+      second.child.kill('SIGTERM');
+      await second.exited;
+    }
+  });
+
+  it('loses no acknowledged submission when killed with SIGKILL under write load', async () => {
+    const server = await startServerProcess(env);
+    const acknowledged = new Map<number, string>();
+    let sent = 0;
+    let stop = false;
+    const worker = async (workerId: number) => {
+      while (!stop) {
+        const name = `Load ${workerId}-${sent++}`;
+        try {
+          const response = await postJson(server.baseUrl, '/api/contact-submission', contactSubmission({ name }));
+          if (response.status === 201) acknowledged.set(((await response.json()) as { id: number }).id, name);
+        } catch {
+          // The connection died with the process: not acknowledged, so not owed.
+        }
+      }
+    };
+    const workers = Array.from({ length: 12 }, (_, id) => worker(id));
+    // Kill in the middle of the load, with requests in flight.
+    while (acknowledged.size < 200) await sleep(20);
+    server.child.kill('SIGKILL');
+    expect(await server.exited).toBe('SIGKILL');
+    stop = true;
+    await Promise.all(workers);
+
+    const { db } = createDb(env.DATABASE_PATH);
+    try {
+      const stored = new Map(
+        (await db.selectFrom('contactSubmissions').select(['id', 'name']).execute()).map((row) => [row.id, row.name] as const),
+      );
+      const missing = [...acknowledged].filter(([id, name]) => stored.get(id) !== name);
+      expect(acknowledged.size).toBeGreaterThanOrEqual(200);
+      expect(missing).toEqual([]);
+    } finally {
+      await db.destroy();
+    }
+  });
+});
