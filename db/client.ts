@@ -1,10 +1,34 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { CamelCasePlugin, Kysely, SqliteDialect } from 'kysely';
+import { CamelCasePlugin, Kysely, SqliteDialect, type SqliteDatabase } from 'kysely';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database>;
+
+const cachedStatementsMax = 200;
+
+/**
+ * Kysely prepares every query afresh; the same few statements run on every request, so keep them
+ * prepared (the SQL text is the key, parameters stay parameters). A statement still busy with an
+ * iteration is never handed out twice.
+ */
+function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sqlText: string) {
+      const cached = statements.get(sqlText);
+      if (cached && !cached.busy) return cached;
+      const statement = sqlite.prepare(sqlText);
+      if (!cached) {
+        if (statements.size >= cachedStatementsMax) statements.delete(statements.keys().next().value!);
+        statements.set(sqlText, statement);
+      }
+      return statement;
+    },
+  };
+}
 
 /**
  * Opens the SQLite file (creating its folder), with WAL, foreign keys and a busy timeout, on one
@@ -19,7 +43,7 @@ export function createDb(path: string): { db: Db; sqlite: SQLite.Database } {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: sqlite }),
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
     plugins: [new CamelCasePlugin()],
   });
   return { db, sqlite };

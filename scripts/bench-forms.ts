@@ -1,0 +1,120 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import autocannon from 'autocannon';
+import { freePort } from '../api/test/process';
+
+/**
+ * `npm run bench:forms`: `POST /api/contact-submission` on the real server against a bare Fastify
+ * route doing the same single-row insert (DESIGN section 8: at least 0.6x its throughput). Both run
+ * as their own processes on their own SQLite files with the same pragmas; rounds alternate A/B and
+ * B/A so drift on a shared machine hits both; the medians are compared.
+ */
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const target = 0.6;
+
+const body = JSON.stringify({
+  name: 'Sam Carter',
+  email: 'sam@carter-autos.example',
+  company: 'Carter Autos',
+  phone: '(512) 555-0102',
+  subject: 'pricing',
+  message: 'How much for 80 cars on the lot?',
+});
+
+interface Side {
+  label: string;
+  url: string;
+  child: ChildProcess;
+  throughput: number[];
+  p99: number[];
+}
+
+async function start(label: string, script: string, path: string, env: Record<string, string>): Promise<Side> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}${path}`;
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      if (response.status === 201) break;
+      throw new Error(`${label} answered ${response.status}: ${await response.text()}`);
+    } catch (error) {
+      if (attempt > 200 || (error instanceof Error && error.message.includes('answered'))) throw error;
+      await sleep(100);
+    }
+  }
+  return { label, url, child, throughput: [], p99: [] };
+}
+
+async function load(side: Side, duration: number): Promise<autocannon.Result> {
+  const result = await autocannon({
+    url: side.url,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+    connections,
+    duration,
+  });
+  if (result.non2xx > 0 || result.errors > 0) {
+    throw new Error(`${side.label}: ${result.non2xx} non-2xx answers and ${result.errors} errors`);
+  }
+  return result;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+const dir = mkdtempSync(join(tmpdir(), 'lotwise-bench-'));
+const sides: Side[] = [];
+try {
+  const api = await start('api', 'api/server.ts', '/api/contact-submission', {
+    DATA_DIR: join(dir, 'api'),
+    DATABASE_PATH: join(dir, 'api', 'app.db'),
+    RATE_LIMIT_ALLOWLIST: '127.0.0.1',
+    ADMIN_EMAIL: 'bench@lotwise.example',
+    ADMIN_PASSWORD: 'bench-password-123',
+  });
+  sides.push(api);
+  const bare = await start('bare', 'scripts/bench/bare-forms-server.ts', '/bare/contact-submission', {
+    DATABASE_PATH: join(dir, 'bare', 'app.db'),
+  });
+  sides.push(bare);
+
+  console.log(`bench:forms: ${rounds} rounds of ${seconds} s per side, ${connections} connections, A/B interleaved`);
+  await load(api, 2);
+  await load(bare, 2);
+  for (let round = 1; round <= rounds; round += 1) {
+    const order = round % 2 ? [api, bare] : [bare, api];
+    for (const side of order) {
+      const result = await load(side, seconds);
+      side.throughput.push(result.requests.average);
+      side.p99.push(result.latency.p99);
+    }
+    console.log(
+      `  round ${round}: api ${api.throughput.at(-1)!.toFixed(0)} req/s p99 ${api.p99.at(-1)} ms | ` +
+        `bare ${bare.throughput.at(-1)!.toFixed(0)} req/s p99 ${bare.p99.at(-1)} ms`,
+    );
+  }
+
+  const ratio = median(api.throughput) / median(bare.throughput);
+  console.log('');
+  console.log(`POST /api/contact-submission: median ${median(api.throughput).toFixed(0)} req/s, p99 ${median(api.p99)} ms`);
+  console.log(`bare Fastify insert:          median ${median(bare.throughput).toFixed(0)} req/s, p99 ${median(bare.p99)} ms`);
+  console.log(`throughput ratio api/bare: ${ratio.toFixed(2)} (target >= ${target}) ${ratio >= target ? 'OK' : 'BELOW TARGET'}`);
+  process.exitCode = ratio >= target ? 0 : 1;
+} finally {
+  for (const side of sides) side.child.kill('SIGTERM');
+  await sleep(500);
+  rmSync(dir, { recursive: true, force: true });
+}
