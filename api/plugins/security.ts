@@ -28,6 +28,8 @@ export default fp(
   async (app, options: { config: Config }) => {
     const { config } = options;
     await app.register(helmet, {
+      // Applied below from a copy made once: @fastify/helmet would rebuild every header on every request.
+      global: false,
       contentSecurityPolicy: {
         useDefaults: false,
         directives: {
@@ -47,6 +49,22 @@ export default fp(
       },
       // The site is served over plain HTTP in development; HSTS only makes sense behind HTTPS.
       hsts: config.cookieSecure,
+    });
+
+    // The headers are the same for every response (no per-request nonces), so helmet runs once and
+    // its output is replayed.
+    let securityHeaders: Record<string, string | number | string[]> | undefined;
+    app.addHook('onRequest', async (_request, reply) => {
+      if (!securityHeaders) {
+        const before = new Set(reply.raw.getHeaderNames());
+        await reply.helmet();
+        securityHeaders = {};
+        for (const [name, value] of Object.entries(reply.raw.getHeaders())) {
+          if (!before.has(name) && value !== undefined) securityHeaders[name] = value;
+        }
+        return;
+      }
+      reply.headers(securityHeaders);
     });
 
     await app.register(rateLimit, {
