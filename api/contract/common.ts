@@ -14,6 +14,9 @@ export const messageBodySchema = z.object({ message: z.string() });
 // eslint-disable-next-line no-control-regex
 const controlCharacters = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 export const controlCharacterMessage = 'Contains characters that are not allowed';
+export function hasControlCharacters(value: string): boolean {
+  return controlCharacters.test(value);
+}
 
 /**
  * A required text field: trimmed, at least `min` characters (else `message`), at most `max`.

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { brand } from './brand';
 import {
+  controlCharacterMessage,
   emailField,
+  hasControlCharacters,
   honeypotField,
   isoDate,
   optionalText,
@@ -238,7 +240,11 @@ export const leadRecordByKind = {
 export const leadPatchSchema = z
   .object({
     status: z.enum(leadStatuses, { error: 'Status must be new, contacted or closed' }).optional(),
-    note: z.string({ error: 'Note must be text' }).max(5000, 'Note must be at most 5000 characters').optional(),
+    note: z
+      .string({ error: 'Note must be text' })
+      .max(5000, 'Note must be at most 5000 characters')
+      .refine((value) => !hasControlCharacters(value), controlCharacterMessage)
+      .optional(),
   })
   .strict()
   .refine((patch) => patch.status !== undefined || patch.note !== undefined, {

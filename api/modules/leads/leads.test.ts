@@ -243,6 +243,8 @@ describe('paging, search, CSV and lead updates', async () => {
     expect(badStatus.statusCode).toBe(400);
     expect(badStatus.json().errors.status).toBe('Status must be new, contacted or closed');
     expect((await patch(`/api/leads/contact/${id}`, {})).statusCode).toBe(400);
+    const control = await patch(`/api/leads/contact/${id}`, { note: 'bell \u0007 here' });
+    expect(control.json()).toEqual({ message: 'Validation failed', errors: { note: 'Contains characters that are not allowed' } });
     expect((await staffGet('/api/contact-submissions')).json().find((row: { id: number }) => row.id === id).status).toBe('new');
   });
 
