@@ -2,9 +2,11 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { forgotPasswordAnswer } from '../../contract/auth';
+import { rooms } from '../../contract/socket';
 import { signInStaff, staffEmail, staffEnv, staffPassword } from '../../test/factories';
 import { buildTestServer, cookiesFrom } from '../../test/helper';
 import { readOutbox } from '../../test/outbox';
+import { connectStaffSocket } from '../../test/staff-socket';
 import { createDealer } from './accounts';
 import { passwordResetDoneMessage, resetLinkInvalidMessage } from './auth.routes';
 
@@ -265,5 +267,33 @@ describe('sign-in and reset limits', async () => {
       statuses.push((await post('/api/forgot-password', { email: 'limit@dealer.example' }, `10.3.0.${i + 1}`)).statusCode);
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+  });
+});
+
+describe('staff sign-out and live sockets', async () => {
+  const { app } = await buildTestServer({ ...staffEnv, RATE_LIMIT_ALLOWLIST: '127.0.0.1' }, { listen: true });
+
+  it('disconnects the staff sockets of that sign-in, and only those', async () => {
+    const leaving = await signInStaff(app);
+    const staying = await signInStaff(app);
+    const sessionIdOf = (cookie: string) => decodeURIComponent(/lw_session=([^;.]+)/.exec(cookie)![1]!);
+    // Each staff socket sits in the room of its sign-in (the chat module's connect handler does this).
+    app.staffSockets.on('connection', (socket) => {
+      const sessionId = sessionIdOf(socket.handshake.headers.cookie ?? '');
+      void socket.join(rooms.staffSession(sessionId));
+    });
+    const leavingSocket = await connectStaffSocket(app, leaving);
+    const stayingSocket = await connectStaffSocket(app, staying);
+    try {
+      const disconnected = new Promise<string>((resolve) => leavingSocket.once('disconnect', resolve));
+      const response = await app.inject({ method: 'POST', url: '/api/admin-logout', headers: { cookie: leaving } });
+      expect(response.statusCode).toBe(200);
+      await expect(disconnected).resolves.toBe('io server disconnect');
+      await sleep(100);
+      expect(stayingSocket.connected).toBe(true);
+    } finally {
+      leavingSocket.disconnect();
+      stayingSocket.disconnect();
+    }
   });
 });
