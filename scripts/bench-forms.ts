@@ -15,6 +15,7 @@ import { freePort } from '../api/test/process';
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 5);
 const target = 0.6;
 
 const body = JSON.stringify({
@@ -92,8 +93,9 @@ try {
   sides.push(bare);
 
   console.log(`bench:forms: ${rounds} rounds of ${seconds} s per side, ${connections} connections, A/B interleaved`);
-  await load(api, 2);
-  await load(bare, 2);
+  // Warm both up until the JIT has settled, so round 1 measures the same code as round 5.
+  await load(api, warmupSeconds);
+  await load(bare, warmupSeconds);
   for (let round = 1; round <= rounds; round += 1) {
     const order = round % 2 ? [api, bare] : [bare, api];
     for (const side of order) {
@@ -108,7 +110,10 @@ try {
   }
 
   const ratio = median(api.throughput) / median(bare.throughput);
+  // Each round's pair ran seconds apart, so its ratio is the least disturbed by load elsewhere.
+  const roundRatios = api.throughput.map((value, index) => value / bare.throughput[index]!);
   console.log('');
+  console.log(`per-round ratios: ${roundRatios.map((value) => value.toFixed(2)).join(' ')} (median ${median(roundRatios).toFixed(2)})`);
   console.log(`POST /api/contact-submission: median ${median(api.throughput).toFixed(0)} req/s, p99 ${median(api.p99)} ms`);
   console.log(`bare Fastify insert:          median ${median(bare.throughput).toFixed(0)} req/s, p99 ${median(bare.p99)} ms`);
   console.log(`throughput ratio api/bare: ${ratio.toFixed(2)} (target >= ${target}) ${ratio >= target ? 'OK' : 'BELOW TARGET'}`);
