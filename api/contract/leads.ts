@@ -237,6 +237,12 @@ export const leadRecordByKind = {
   'get-started': getStartedRequestRecord,
 } as const;
 
+/**
+ * Any lead, for answers that serve every kind (the PATCH). Most specific first: a union keeps the
+ * first schema that fits and strips the rest, and a contact row would also fit the demo schema.
+ */
+export const anyLeadRecord = z.union([getStartedRequestRecord, supportTicketRecord, contactSubmissionRecord, demoRequestRecord]);
+
 export const leadPatchSchema = z
   .object({
     status: z.enum(leadStatuses, { error: 'Status must be new, contacted or closed' }).optional(),
@@ -262,6 +268,9 @@ export const leadPatchParamsSchema = z.object({
 
 export const listLimitDefault = 100;
 export const listLimitMax = 500;
+
+/** Response header of a full page: the `?before=` cursor that fetches the next, older page. */
+export const nextCursorHeader = 'x-next-cursor';
 
 /** A keyset cursor is `<createdAt>,<id>` of the last row of the previous page. */
 export function listCursor(row: { createdAt: string; id: number }): string {

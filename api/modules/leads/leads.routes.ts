@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { okBodySchema } from '../../contract/common';
 import {
   adminCountsSchema,
+  anyLeadRecord,
   contactSubmissionSchema,
   demoRequestSchema,
   getStartedRequestSchema,
@@ -14,6 +15,7 @@ import {
   leadRecordByKind,
   listCursor,
   listQuerySchema,
+  nextCursorHeader,
   supportTicketSchema,
 } from '../../contract/leads';
 import type { Config } from '../../config';
@@ -38,9 +40,6 @@ export const leadPaths: Record<LeadKind, { create: string; list: string; csvName
   demo: { create: '/api/demo-request', list: '/api/demo-requests', csvName: 'demo-requests' },
   'get-started': { create: '/api/get-started-request', list: '/api/get-started-requests', csvName: 'get-started-requests' },
 };
-
-/** Header of a full page: the cursor for `?before=` that fetches the next (older) one. */
-export const nextCursorHeader = 'x-next-cursor';
 
 /** The four public forms, the staff lists, lead updates and the dashboard counts. */
 export default async function leadsRoutes(app: FastifyInstance, options: { config: Config }) {
@@ -100,7 +99,7 @@ export default async function leadsRoutes(app: FastifyInstance, options: { confi
 
   routes.patch(
     '/api/leads/:kind/:id',
-    { onRequest: app.requireStaff, schema: { params: leadPatchParamsSchema, body: leadPatchSchema } },
+    { onRequest: app.requireStaff, schema: { params: leadPatchParamsSchema, body: leadPatchSchema, response: { 200: anyLeadRecord } } },
     async (request) => {
       const lead = await leads.update(request.params.kind, request.params.id, request.body);
       if (!lead) throw new HttpError(404, 'Lead not found');

@@ -5,7 +5,8 @@ import type { LeadKind } from '../../contract/leads';
 import { staffEnv, signInStaff, validInput } from '../../test/factories';
 import { buildTestServer } from '../../test/helper';
 import { connectStaffSocket, nextEvent } from '../../test/staff-socket';
-import { leadPaths, nextCursorHeader } from './leads.routes';
+import { nextCursorHeader } from '../../contract/leads';
+import { leadPaths } from './leads.routes';
 
 const kinds = Object.keys(leadPaths) as LeadKind[];
 const tableOf = {
@@ -232,6 +233,13 @@ describe('paging, search, CSV and lead updates', async () => {
     }
   });
 
+  it.each(kinds)('answers a %s PATCH with the whole record of its kind', async (kind) => {
+    const created = (await app.inject({ method: 'POST', url: leadPaths[kind].create, payload: validInput[kind]() })).json();
+    const response = await app.inject({ method: 'PATCH', url: `/api/leads/${kind}/${created.id}`, headers: { cookie }, payload: { status: 'closed' } });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ ...created, status: 'closed', updatedAt: expect.any(String) });
+  });
+
   it('refuses a lead PATCH that is anonymous, unknown, empty or invalid', async () => {
     const id = created[1]!.id;
     const anonymous = await app.inject({ method: 'PATCH', url: `/api/leads/contact/${id}`, payload: { status: 'closed' } });
@@ -269,7 +277,7 @@ describe('paging, search, CSV and lead updates', async () => {
 
     const response = await staffGet('/api/admin/counts');
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ contact: names.length, support: 0, demo: 0, getStarted: 0, chatSessions: 2, unreadChats: 1 });
+    expect(response.json()).toEqual({ contact: names.length + 1, support: 1, demo: 1, getStarted: 1, chatSessions: 2, unreadChats: 1 });
     expect((await app.inject({ method: 'GET', url: '/api/admin/counts' })).statusCode).toBe(401);
   });
 });
