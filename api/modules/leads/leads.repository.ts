@@ -1,5 +1,6 @@
 import { type Expression, type Insertable, type SqlBool, sql } from 'kysely';
 import type { Db } from '../../../db/client';
+import { insertReturning } from '../../../db/insert-returning';
 import {
   type ContactSubmissionRow,
   type ContactSubmissionsTable,
@@ -7,6 +8,8 @@ import {
   type DemoRequestsTable,
   type GetStartedRequestRow,
   type GetStartedRequestsTable,
+  type Database,
+  type LeadTable,
   leadTables,
   type SupportTicketRow,
   type SupportTicketsTable,
@@ -87,20 +90,8 @@ export async function listLeadRows<K extends LeadKind>(db: Db, kind: K, filter: 
 }
 
 export async function insertLeadRow<K extends LeadKind>(db: Db, kind: K, values: NewLeadRowByKind[K]): Promise<LeadRowByKind[K]> {
-  // One statement per kind keeps each insert fully typed against its own table.
-  const insert = () => {
-    switch (kind) {
-      case 'contact':
-        return db.insertInto('contactSubmissions').values(values as NewLeadRowByKind['contact']).returningAll().executeTakeFirstOrThrow();
-      case 'support':
-        return db.insertInto('supportTickets').values(values as NewLeadRowByKind['support']).returningAll().executeTakeFirstOrThrow();
-      case 'demo':
-        return db.insertInto('demoRequests').values(values as NewLeadRowByKind['demo']).returningAll().executeTakeFirstOrThrow();
-      default:
-        return db.insertInto('getStartedRequests').values(values as NewLeadRowByKind['get-started']).returningAll().executeTakeFirstOrThrow();
-    }
-  };
-  return (await insert()) as LeadRowByKind[K];
+  const table: LeadTable = leadTables[kind];
+  return (await insertReturning(db, table, values as Insertable<Database[LeadTable]>)) as LeadRowByKind[K];
 }
 
 export async function updateLeadRow<K extends LeadKind>(
