@@ -14,6 +14,7 @@ import { bootstrapStaff } from './modules/auth/accounts';
 import authRoutes from './modules/auth/auth.routes';
 import leadsRoutes from './modules/leads/leads.routes';
 import mailPlugin from './modules/mail/mail.plugin';
+import chatModule from './modules/chat';
 
 /** Largest request body accepted (DESIGN section 3): a larger one gets 413. */
 export const bodyLimitBytes = 64 * 1024;
@@ -56,6 +57,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   await app.register(authRoutes, { config });
   await app.register(leadsRoutes, { config });
+  await app.register(chatModule, { config });
 
   const webRoot = options.webRoot ?? resolve('dist/web');
   if (existsSync(resolve(webRoot, 'index.html'))) {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { chatLimits } from './brand';
 import { controlCharacterMessage, emailMessage, isoDate, rowId } from './common';
+import { listQuerySchema } from './leads';
 
 // eslint-disable-next-line no-control-regex
 const controlCharacters = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
@@ -95,4 +96,43 @@ export type ChatSessionPatch = z.infer<typeof chatSessionPatchSchema>;
 /** Who the sender is, as the staff inbox shows it: email, else name, else Anonymous. */
 export function chatSenderLabel(row: { senderEmail: string | null; senderName: string | null }): string {
   return row.senderEmail || row.senderName || 'Anonymous';
+}
+
+// ---------- REST params, list queries and errors of the chat endpoints ----------
+
+export const chatSessionParamsSchema = z.object({ sessionId: chatSessionIdSchema });
+
+/** `GET /api/chat-messages` (staff): every message, newest first, keyset on `createdAt,id` like the lead lists. */
+export const chatMessageListQuerySchema = listQuerySchema.pick({ limit: true, before: true });
+export type ChatMessageListQuery = z.infer<typeof chatMessageListQuerySchema>;
+
+/** A chat-session cursor is `<lastActivity>,<sessionId>` of the last row of the previous page. */
+export function chatSessionCursor(row: { lastActivity: string; id: string }): string {
+  return `${row.lastActivity},${row.id}`;
+}
+
+/** `GET /api/chat-sessions` (staff): newest activity first, keyset on `lastActivity,id`, `?q=` search. */
+export const chatSessionListQuerySchema = z.object({
+  limit: listQuerySchema.shape.limit,
+  before: z
+    .string()
+    .regex(/^\d{4}-\d\d-\d\dT[\d:.]+Z,[A-Za-z0-9_-]{8,100}$/, 'before must be a cursor of the form <lastActivity>,<sessionId>')
+    .transform((cursor) => {
+      const comma = cursor.indexOf(',');
+      return { lastActivity: cursor.slice(0, comma), id: cursor.slice(comma + 1) };
+    })
+    .optional(),
+  q: listQuerySchema.shape.q,
+});
+export type ChatSessionListQuery = z.infer<typeof chatSessionListQuerySchema>;
+
+export const chatTypingSchema = z.object({
+  sessionId: chatSessionIdSchema,
+  typing: z.boolean({ error: 'typing must be true or false' }),
+});
+
+/** A stranger's session and a session that does not exist get the same answer (DESIGN section 3). */
+export const chatSessionNotFoundMessage = 'Chat session not found';
+export function chatRateLimitedMessage(retryAfterSeconds: number): string {
+  return `Too many messages: please wait ${retryAfterSeconds} seconds and try again`;
 }

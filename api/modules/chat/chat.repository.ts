@@ -1,0 +1,201 @@
+import { type ExpressionBuilder, sql } from 'kysely';
+import type { Db } from '../../../db/client';
+import type { ChatMessageRow, ChatSessionRow, Database, NewChatMessage, NewChatSession } from '../../../db/schema';
+
+type Executor = Pick<Db, 'selectFrom' | 'insertInto' | 'updateTable'>;
+
+export async function findSession(db: Executor, id: string): Promise<ChatSessionRow | undefined> {
+  return db.selectFrom('chatSessions').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Creates the session unless another request created it first; either way answers the stored row. */
+export async function createSessionIfAbsent(db: Executor, session: NewChatSession): Promise<{ row: ChatSessionRow; created: boolean }> {
+  const inserted = await db
+    .insertInto('chatSessions')
+    .values(session)
+    .onConflict((conflict) => conflict.column('id').doNothing())
+    .returningAll()
+    .executeTakeFirst();
+  if (inserted) return { row: inserted, created: true };
+  const existing = await findSession(db, session.id);
+  if (!existing) throw new Error(`chat session ${session.id} vanished during creation`);
+  return { row: existing, created: false };
+}
+
+/**
+ * Stores a message once per `(sessionId, clientId)`: a retried send answers the row stored the first
+ * time, with `created: false`.
+ */
+export async function insertMessage(db: Executor, message: NewChatMessage): Promise<{ row: ChatMessageRow; created: boolean }> {
+  const inserted = await db
+    .insertInto('chatMessages')
+    .values(message)
+    .onConflict((conflict) => conflict.columns(['sessionId', 'clientId']).where('clientId', 'is not', null).doNothing())
+    .returningAll()
+    .executeTakeFirst();
+  if (inserted) return { row: inserted, created: true };
+  const existing = await db
+    .selectFrom('chatMessages')
+    .selectAll()
+    .where('sessionId', '=', message.sessionId)
+    .where('clientId', '=', message.clientId ?? null)
+    .executeTakeFirstOrThrow();
+  return { row: existing, created: false };
+}
+
+export async function touchSession(
+  db: Executor,
+  id: string,
+  change: { lastMessageAt: string; senderEmail?: string; reopen?: boolean; readUpTo?: number },
+): Promise<void> {
+  await db
+    .updateTable('chatSessions')
+    .set({
+      lastMessageAt: change.lastMessageAt,
+      ...(change.senderEmail ? { senderEmail: change.senderEmail } : {}),
+      ...(change.reopen ? { status: 'open' } : {}),
+      ...(change.readUpTo !== undefined ? { lastReadMessageId: change.readUpTo } : {}),
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function listSessionMessages(db: Executor, sessionId: string): Promise<ChatMessageRow[]> {
+  return db.selectFrom('chatMessages').selectAll().where('sessionId', '=', sessionId).orderBy('id').execute();
+}
+
+export async function listAllMessages(
+  db: Executor,
+  page: { limit: number; before?: { createdAt: string; id: number } },
+): Promise<ChatMessageRow[]> {
+  let query = db.selectFrom('chatMessages').selectAll();
+  if (page.before) {
+    const { createdAt, id } = page.before;
+    query = query.where((eb) => eb.or([eb('createdAt', '<', createdAt), eb.and([eb('createdAt', '=', createdAt), eb('id', '<', id)])]));
+  }
+  return query.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(page.limit).execute();
+}
+
+export async function updateSession(
+  db: Executor,
+  id: string,
+  change: { status?: string; markRead?: boolean },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('chatSessions')
+    .set((eb) => ({
+      ...(change.status ? { status: change.status } : {}),
+      ...(change.markRead
+        ? {
+            lastReadMessageId: eb.fn.coalesce(
+              eb.selectFrom('chatMessages').select((inner) => inner.fn.max('chatMessages.id').as('maxId')).where('chatMessages.sessionId', '=', id),
+              eb.lit(0),
+            ),
+          }
+        : {}),
+    }))
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** One inbox row per session, every figure computed by the database for just the rows of the page. */
+export interface ChatSessionSummaryRow {
+  id: string;
+  status: string;
+  pageUrl: string | null;
+  referrer: string | null;
+  userAgent: string | null;
+  createdAt: string;
+  lastActivity: string;
+  senderEmail: string | null;
+  senderName: string | null;
+  hasCustomerMessage: number;
+  lastMessage: string | null;
+  messageCount: number;
+  unreadCount: number;
+}
+
+function summaryQuery(db: Executor) {
+  const messagesOf = (eb: ExpressionBuilder<Database, 'chatSessions'>) =>
+    eb.selectFrom('chatMessages as m').whereRef('m.sessionId', '=', 'chatSessions.id');
+  return db
+    .selectFrom('chatSessions')
+    .select((eb) => [
+      'chatSessions.id',
+      'chatSessions.status',
+      'chatSessions.pageUrl',
+      'chatSessions.referrer',
+      'chatSessions.userAgent',
+      'chatSessions.createdAt',
+      'chatSessions.lastMessageAt as lastActivity',
+      eb.fn
+        .coalesce(
+          'chatSessions.senderEmail',
+          messagesOf(eb).select('m.senderEmail').where('m.senderEmail', 'is not', null).orderBy('m.id', 'desc').limit(1),
+        )
+        .as('senderEmail'),
+      messagesOf(eb)
+        .select('m.senderName')
+        .where('m.isFromUser', '=', 1)
+        .where('m.senderName', 'is not', null)
+        .orderBy('m.id', 'desc')
+        .limit(1)
+        .as('senderName'),
+      eb.fn.coalesce(messagesOf(eb).select(sql.lit(1).as('one')).where('m.isFromUser', '=', 1).limit(1), sql.lit(0)).as('hasCustomerMessage'),
+      messagesOf(eb).select('m.message').orderBy('m.id', 'desc').limit(1).as('lastMessage'),
+      messagesOf(eb)
+        .select((inner) => inner.fn.countAll<number>().as('count'))
+        .as('messageCount'),
+      messagesOf(eb)
+        .select((inner) => inner.fn.countAll<number>().as('count'))
+        .where('m.isFromUser', '=', 1)
+        .whereRef('m.id', '>', 'chatSessions.lastReadMessageId')
+        .as('unreadCount'),
+    ]);
+}
+
+/** `like` pattern for a case-insensitive "contains", with the wildcards of the search text escaped. */
+function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}
+
+export async function listSessionSummaries(
+  db: Executor,
+  page: { limit: number; before?: { lastActivity: string; id: string }; q?: string },
+): Promise<ChatSessionSummaryRow[]> {
+  let query = summaryQuery(db);
+  if (page.before) {
+    const { lastActivity, id } = page.before;
+    query = query.where((eb) =>
+      eb.or([
+        eb('chatSessions.lastMessageAt', '<', lastActivity),
+        eb.and([eb('chatSessions.lastMessageAt', '=', lastActivity), eb('chatSessions.id', '<', id)]),
+      ]),
+    );
+  }
+  if (page.q) {
+    const pattern = containsPattern(page.q);
+    const matches = (column: string) => sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+    query = query.where((eb) =>
+      eb.or([
+        matches('chatSessions.senderEmail'),
+        matches('chatSessions.id'),
+        eb.exists(
+          eb
+            .selectFrom('chatMessages as s')
+            .select(sql.lit(1).as('one'))
+            .whereRef('s.sessionId', '=', 'chatSessions.id')
+            .where((inner) => inner.or([matches('s.message'), matches('s.senderEmail'), matches('s.senderName')])),
+        ),
+      ]),
+    );
+  }
+  const rows = await query.orderBy('chatSessions.lastMessageAt', 'desc').orderBy('chatSessions.id', 'desc').limit(page.limit).execute();
+  return rows as ChatSessionSummaryRow[];
+}
+
+export async function findSessionSummary(db: Executor, id: string): Promise<ChatSessionSummaryRow | undefined> {
+  const row = await summaryQuery(db).where('chatSessions.id', '=', id).executeTakeFirst();
+  return row as ChatSessionSummaryRow | undefined;
+}

@@ -1,0 +1,86 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { isLiveStaffSession } from '../../plugins/auth';
+import {
+  adminChatReplySchema,
+  chatMessageInputSchema,
+  chatMessageListQuerySchema,
+  chatMessageRecord,
+  chatSessionListQuerySchema,
+  chatSessionNotFoundMessage,
+  chatSessionParamsSchema,
+  chatSessionPatchSchema,
+  chatSessionSummary,
+} from '../../contract/chat';
+import { errorBodySchema } from '../../contract/common';
+import { HttpError } from '../../plugins/errors';
+import type { ChatService } from './chat.service';
+
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema };
+
+/** The chat's REST calls (spec section 7, DESIGN section 3): thin, every rule lives in the service. */
+export async function chatRoutes(instance: FastifyInstance, options: { chat: ChatService }): Promise<void> {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
+  const { chat } = options;
+
+  app.post(
+    '/api/chat-message',
+    { schema: { body: chatMessageInputSchema, response: { 200: chatMessageRecord, 201: chatMessageRecord, ...errors } } },
+    async (request, reply) => {
+      const { isFromUser: _isFromUser, ...input } = request.body;
+      const visitor = { visitorId: request.visitorId(reply), userAgent: request.headers['user-agent'], ip: request.ip };
+      const { message, created } = await chat.sendVisitorMessage(visitor, input);
+      return reply.code(created ? 201 : 200).send(message);
+    },
+  );
+
+  app.get(
+    '/api/chat-messages/:sessionId',
+    { schema: { params: chatSessionParamsSchema, response: { 200: z.array(chatMessageRecord), ...errors } } },
+    async (request, reply) => {
+      const { sessionId } = request.params;
+      // Staff read any session; a visitor only their own, and a session nobody started is not found either.
+      if (isLiveStaffSession(request.session, app.staffIdleMs)) return chat.staffHistory(sessionId);
+      const history = await chat.visitorHistory(request.visitorId(reply), sessionId);
+      if (history.isNew) throw new HttpError(404, chatSessionNotFoundMessage);
+      return history.messages;
+    },
+  );
+
+  app.get(
+    '/api/chat-messages',
+    { preHandler: app.requireStaff, schema: { querystring: chatMessageListQuerySchema, response: { 200: z.array(chatMessageRecord), ...errors } } },
+    async (request) => chat.allMessages(request.query),
+  );
+
+  app.post(
+    '/api/admin-chat-reply',
+    { preHandler: app.requireStaff, schema: { body: adminChatReplySchema, response: { 200: chatMessageRecord, 201: chatMessageRecord, ...errors } } },
+    async (request, reply) => {
+      const { message, created } = await chat.replyAsStaff(request.body);
+      return reply.code(created ? 201 : 200).send(message);
+    },
+  );
+
+  app.get(
+    '/api/chat-sessions',
+    { preHandler: app.requireStaff, schema: { querystring: chatSessionListQuerySchema, response: { 200: z.array(chatSessionSummary), ...errors } } },
+    async (request) => chat.sessions(request.query),
+  );
+
+  app.get(
+    '/api/chat-sessions/:sessionId',
+    { preHandler: app.requireStaff, schema: { params: chatSessionParamsSchema, response: { 200: chatSessionSummary, ...errors } } },
+    async (request) => chat.session(request.params.sessionId),
+  );
+
+  app.patch(
+    '/api/chat-sessions/:sessionId',
+    {
+      preHandler: app.requireStaff,
+      schema: { params: chatSessionParamsSchema, body: chatSessionPatchSchema, response: { 200: chatSessionSummary, ...errors } },
+    },
+    async (request) => chat.patchSession(request.params.sessionId, request.body),
+  );
+}

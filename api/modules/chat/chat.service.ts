@@ -1,0 +1,211 @@
+import type { Db } from '../../../db/client';
+import type { ChatMessageRow } from '../../../db/schema';
+import {
+  type ChatMessage,
+  type ChatMessageListQuery,
+  type ChatSessionListQuery,
+  type ChatSessionPatch,
+  type ChatSessionStatus,
+  type ChatSessionSummary,
+  chatRateLimitedMessage,
+  chatSessionNotFoundMessage,
+  chatSessionStatusSchema,
+} from '../../contract/chat';
+import { HttpError } from '../../plugins/errors';
+import * as repository from './chat.repository';
+import type { WindowRateLimiter } from './chat.rate-limit';
+
+/** What the service tells the realtime layer; Socket.IO rooms behind it (chat.socket.ts). */
+export interface ChatPushes {
+  /** A newly stored message, for its session's room and every staff socket. `newOwner` is set on a session's first message. */
+  message(message: ChatMessage, newOwner?: string): Promise<void> | void;
+  sessionUpdated(session: ChatSessionSummary): void;
+}
+
+/** Who sends a visitor message: the visitor cookie's identity and what the transport knows. */
+export interface VisitorContext {
+  visitorId: string;
+  userAgent?: string;
+  /** The client address, for the rate-limit allowlist. */
+  ip?: string;
+}
+
+/** A visitor message as the REST body and the `chat:send` payload carry it, already validated. */
+export interface VisitorMessage {
+  sessionId: string;
+  message: string;
+  senderEmail?: string;
+  senderName?: string;
+  clientId?: string;
+  pageUrl?: string;
+  referrer?: string;
+}
+
+export interface StaffReply {
+  sessionId: string;
+  message: string;
+  clientId?: string;
+}
+
+export function toChatMessage(row: ChatMessageRow): ChatMessage {
+  return {
+    id: row.id,
+    sessionId: row.sessionId,
+    message: row.message,
+    senderEmail: row.senderEmail,
+    senderName: row.senderName,
+    isFromUser: row.isFromUser === 1,
+    clientId: row.clientId,
+    createdAt: row.createdAt,
+  };
+}
+
+function toSummary(row: repository.ChatSessionSummaryRow): ChatSessionSummary {
+  const status = chatSessionStatusSchema.safeParse(row.status);
+  return {
+    id: row.id,
+    senderName: row.senderName,
+    senderEmail: row.senderEmail,
+    hasCustomerMessage: Number(row.hasCustomerMessage) === 1,
+    lastMessage: row.lastMessage ?? '',
+    messageCount: Number(row.messageCount),
+    lastActivity: row.lastActivity,
+    unreadCount: Number(row.unreadCount),
+    status: status.success ? status.data : 'open',
+    pageUrl: row.pageUrl,
+    referrer: row.referrer,
+    userAgent: row.userAgent,
+    createdAt: row.createdAt,
+  };
+}
+
+const userAgentMaxLength = 500;
+
+/**
+ * The one chat service behind `POST /api/chat-message`, `chat:send`, `POST /api/admin-chat-reply` and
+ * `chat:reply`: every message is checked, stored once and pushed the same way whichever path it took.
+ */
+export class ChatService {
+  constructor(
+    private readonly db: Db,
+    private readonly pushes: ChatPushes,
+    private readonly visitorLimiter: WindowRateLimiter,
+    private readonly rateLimitAllowlist: readonly string[] = [],
+  ) {}
+
+  /**
+   * Stores a visitor's message. The first message of a new session id binds the session to the
+   * visitor and keeps where they were; a session of someone else is answered as if it did not exist.
+   */
+  async sendVisitorMessage(visitor: VisitorContext, input: VisitorMessage): Promise<{ message: ChatMessage; created: boolean }> {
+    if (!visitor.ip || !this.rateLimitAllowlist.includes(visitor.ip)) {
+      const allowed = this.visitorLimiter.hit(visitor.visitorId);
+      if (!allowed.ok) throw new HttpError(429, chatRateLimitedMessage(allowed.retryAfterSeconds));
+    }
+    const now = new Date().toISOString();
+    const result = await this.db.transaction().execute(async (trx) => {
+      const session = await repository.createSessionIfAbsent(trx, {
+        id: input.sessionId,
+        visitorId: visitor.visitorId,
+        pageUrl: input.pageUrl ?? null,
+        referrer: input.referrer ?? null,
+        userAgent: visitor.userAgent?.slice(0, userAgentMaxLength) ?? null,
+        senderEmail: input.senderEmail ?? null,
+        lastMessageAt: now,
+        createdAt: now,
+      });
+      if (session.row.visitorId !== visitor.visitorId) throw new HttpError(404, chatSessionNotFoundMessage);
+      const stored = await repository.insertMessage(trx, {
+        sessionId: input.sessionId,
+        message: input.message,
+        senderEmail: input.senderEmail ?? null,
+        senderName: input.senderName ?? null,
+        isFromUser: 1,
+        clientId: input.clientId ?? null,
+        createdAt: now,
+      });
+      if (stored.created && !session.created) {
+        await repository.touchSession(trx, input.sessionId, { lastMessageAt: now, senderEmail: input.senderEmail, reopen: true });
+      }
+      return { stored, sessionCreated: session.created };
+    });
+    const message = toChatMessage(result.stored.row);
+    if (result.stored.created) await this.pushes.message(message, result.sessionCreated ? visitor.visitorId : undefined);
+    return { message, created: result.stored.created };
+  }
+
+  /** A staff reply: the session must exist; replying also marks the visitor's messages read. */
+  async replyAsStaff(input: StaffReply): Promise<{ message: ChatMessage; created: boolean }> {
+    const now = new Date().toISOString();
+    const stored = await this.db.transaction().execute(async (trx) => {
+      const session = await repository.findSession(trx, input.sessionId);
+      if (!session) throw new HttpError(404, chatSessionNotFoundMessage);
+      const inserted = await repository.insertMessage(trx, {
+        sessionId: input.sessionId,
+        message: input.message,
+        senderEmail: null,
+        senderName: null,
+        isFromUser: 0,
+        clientId: input.clientId ?? null,
+        createdAt: now,
+      });
+      if (inserted.created) await repository.touchSession(trx, input.sessionId, { lastMessageAt: now, readUpTo: inserted.row.id });
+      return inserted;
+    });
+    const message = toChatMessage(stored.row);
+    if (stored.created) await this.pushes.message(message);
+    return { message, created: stored.created };
+  }
+
+  /** True when the visitor started this session; false for a stranger's or a session not started yet. */
+  async visitorOwns(visitorId: string, sessionId: string): Promise<boolean> {
+    const session = await repository.findSession(this.db, sessionId);
+    return session?.visitorId === visitorId;
+  }
+
+  /**
+   * A visitor's history: their own session's messages, `[]` for a session id nobody has used yet
+   * (`isNew`), and a 404 for someone else's.
+   */
+  async visitorHistory(visitorId: string, sessionId: string): Promise<{ messages: ChatMessage[]; isNew: boolean }> {
+    const session = await repository.findSession(this.db, sessionId);
+    if (!session) return { messages: [], isNew: true };
+    if (session.visitorId !== visitorId) throw new HttpError(404, chatSessionNotFoundMessage);
+    const rows = await repository.listSessionMessages(this.db, sessionId);
+    return { messages: rows.map(toChatMessage), isNew: false };
+  }
+
+  /** Staff read any session; one that does not exist is a 404. */
+  async staffHistory(sessionId: string): Promise<ChatMessage[]> {
+    const session = await repository.findSession(this.db, sessionId);
+    if (!session) throw new HttpError(404, chatSessionNotFoundMessage);
+    const rows = await repository.listSessionMessages(this.db, sessionId);
+    return rows.map(toChatMessage);
+  }
+
+  async allMessages(query: ChatMessageListQuery): Promise<ChatMessage[]> {
+    const rows = await repository.listAllMessages(this.db, query);
+    return rows.map(toChatMessage);
+  }
+
+  async sessions(query: ChatSessionListQuery): Promise<ChatSessionSummary[]> {
+    const rows = await repository.listSessionSummaries(this.db, query);
+    return rows.map(toSummary);
+  }
+
+  async session(sessionId: string): Promise<ChatSessionSummary> {
+    const row = await repository.findSessionSummary(this.db, sessionId);
+    if (!row) throw new HttpError(404, chatSessionNotFoundMessage);
+    return toSummary(row);
+  }
+
+  /** Staff change a session's status or mark it read; every staff screen hears of it. */
+  async patchSession(sessionId: string, patch: ChatSessionPatch): Promise<ChatSessionSummary> {
+    const status: ChatSessionStatus | undefined = patch.status;
+    const updated = await repository.updateSession(this.db, sessionId, { status, markRead: patch.read === true });
+    if (!updated) throw new HttpError(404, chatSessionNotFoundMessage);
+    const summary = await this.session(sessionId);
+    this.pushes.sessionUpdated(summary);
+    return summary;
+  }
+}

@@ -1,0 +1,262 @@
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance, Session } from 'fastify';
+import type { Socket } from 'socket.io';
+import type { z } from 'zod';
+import { adminChatReplySchema, chatMessageInputSchema, chatSessionParamsSchema, chatTypingSchema } from '../../contract/chat';
+import { notAuthenticatedMessage } from '../../contract/auth';
+import { timings } from '../../contract/brand';
+import {
+  type Ack,
+  rooms,
+  type StaffClientToServerEvents,
+  type StaffServerToClientEvents,
+  type VisitorClientToServerEvents,
+  type VisitorServerToClientEvents,
+} from '../../contract/socket';
+import { isLiveStaffSession } from '../../plugins/auth';
+import { HttpError } from '../../plugins/errors';
+import { sessionCookieName } from '../../plugins/session';
+import type { ChatPushes, ChatService } from './chat.service';
+
+interface VisitorSocketData {
+  visitorId: string;
+  budget: EventBudget;
+}
+interface StaffSocketData {
+  /** The cookie session's id: logout and expiry find the socket by it. */
+  sid: string;
+  budget: EventBudget;
+}
+type VisitorSocket = Socket<VisitorClientToServerEvents, VisitorServerToClientEvents, Record<string, never>, VisitorSocketData>;
+type StaffSocket = Socket<StaffClientToServerEvents, StaffServerToClientEvents, Record<string, never>, StaffSocketData>;
+
+/** Events one socket may send: a burst of 20, then 10 a second. Chat sends also count against the visitor's limit. */
+const eventBurst = 20;
+const eventsPerSecond = 10;
+const tooManyEventsMessage = 'Too many events: please slow down';
+
+/** A token bucket per socket, so one socket cannot flood the server with joins or typing. */
+class EventBudget {
+  private tokens = eventBurst;
+  private refilledAt = Date.now();
+
+  take(now = Date.now()): boolean {
+    this.tokens = Math.min(eventBurst, this.tokens + ((now - this.refilledAt) / 1000) * eventsPerSecond);
+    this.refilledAt = now;
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
+}
+
+/** The first message of a payload's zod issues, as an ack error. */
+function parsePayload<T extends z.ZodType>(schema: T, payload: unknown): { ok: true; data: z.infer<T> } | { ok: false; error: string } {
+  const result = schema.safeParse(payload);
+  if (result.success) return { ok: true, data: result.data };
+  return { ok: false, error: result.error.issues[0]?.message ?? 'Invalid payload' };
+}
+
+/** Runs an acked handler: client mistakes and refusals become `{ ok: false, error }`, never a crash. */
+async function answer<T extends object>(app: FastifyInstance, ack: unknown, work: () => Promise<{ ok: true } & T>): Promise<void> {
+  const reply: Ack<T> = typeof ack === 'function' ? (ack as Ack<T>) : () => {};
+  try {
+    reply(await work());
+  } catch (error) {
+    if (error instanceof HttpError) return reply({ ok: false, error: error.message });
+    app.log.error({ err: error }, 'socket handler failed');
+    reply({ ok: false, error: 'Something went wrong on our side. Please try again.' });
+  }
+}
+
+class Refusal extends HttpError {}
+
+/** The pushes of the chat service, through rooms only (DESIGN section 5: nothing a second process would miss). */
+export function socketPushes(app: FastifyInstance): ChatPushes {
+  return {
+    async message(message, newOwner) {
+      const room = rooms.chatSession(message.sessionId);
+      if (newOwner) {
+        // Someone may have joined this id before anyone owned it; now that it is owned, only the owner stays.
+        for (const socket of await app.visitorSockets.in(room).fetchSockets()) {
+          if ((socket.data as Partial<VisitorSocketData>).visitorId !== newOwner) socket.leave(room);
+        }
+      }
+      app.visitorSockets.to(room).emit('chat:message', message);
+      app.staffSockets.to(rooms.staff).emit('chat:message', message);
+    },
+    sessionUpdated(session) {
+      app.staffSockets.to(rooms.staff).emit('chat-session:updated', session);
+    },
+  };
+}
+
+/**
+ * The realtime half of the chat (DESIGN section 4): visitors on `/` by their visitor cookie, staff on
+ * `/admin` by a live staff session of the same session store as REST. Every write goes through the
+ * chat service, so the REST and socket paths store and push alike.
+ */
+export async function chatSocket(app: FastifyInstance, options: { chat: ChatService }): Promise<void> {
+  const { chat } = options;
+  const visitors = app.visitorSockets;
+  const staff = app.staffSockets;
+
+  // ---------- visitor identity: the signed visitor cookie, issued in the handshake when absent ----------
+  const issuedInHandshake = new WeakMap<IncomingMessage, string>();
+  app.io.engine.on('initial_headers', (headers: Record<string, string | string[]>, request: IncomingMessage) => {
+    if (app.visitorIdFromCookieHeader(request.headers.cookie)) return;
+    const { visitorId, setCookie } = app.issueVisitorCookie();
+    issuedInHandshake.set(request, visitorId);
+    headers['set-cookie'] = setCookie;
+  });
+
+  visitors.use((socket, next) => {
+    const visitorId = app.visitorIdFromCookieHeader(socket.request.headers.cookie) ?? issuedInHandshake.get(socket.request);
+    if (!visitorId) return next(new Error('Visitor identity missing: enable cookies'));
+    socket.data = { visitorId, budget: new EventBudget() } satisfies VisitorSocketData;
+    next();
+  });
+
+  const staffOnline = async () => (await staff.in(rooms.staff).fetchSockets()).length > 0;
+  const broadcastPresence = async () => {
+    visitors.emit('staff:presence', { online: await staffOnline() });
+  };
+
+  visitors.on('connection', (rawSocket) => {
+    const socket = rawSocket as VisitorSocket;
+    const { visitorId, budget } = socket.data;
+    const userAgent = socket.handshake.headers['user-agent'];
+    const ip = socket.handshake.address;
+    const overBudget = (ack: unknown) => {
+      if (budget.take()) return false;
+      if (typeof ack === 'function') (ack as Ack)({ ok: false, error: tooManyEventsMessage });
+      return true;
+    };
+
+    void staffOnline().then((online) => socket.emit('staff:presence', { online }));
+
+    socket.on('chat:join', (payload, ack) => {
+      if (overBudget(ack)) return;
+      void answer(app, ack, async () => {
+        const parsed = parsePayload(chatSessionParamsSchema, payload);
+        if (!parsed.ok) throw new Refusal(400, parsed.error);
+        // Throws 404 for a stranger's session; a new id is joined so its first replies arrive here.
+        const { messages } = await chat.visitorHistory(visitorId, parsed.data.sessionId);
+        await socket.join(rooms.chatSession(parsed.data.sessionId));
+        return { ok: true as const, messages };
+      });
+    });
+
+    socket.on('chat:send', (payload, ack) => {
+      if (overBudget(ack)) return;
+      void answer(app, ack, async () => {
+        const parsed = parsePayload(chatMessageInputSchema, payload);
+        if (!parsed.ok) throw new Refusal(400, parsed.error);
+        const { isFromUser: _isFromUser, ...input } = parsed.data;
+        const { message } = await chat.sendVisitorMessage({ visitorId, userAgent, ip }, input);
+        await socket.join(rooms.chatSession(message.sessionId));
+        return { ok: true as const, message };
+      });
+    });
+
+    socket.on('chat:typing', (payload) => {
+      if (overBudget(undefined)) return;
+      const parsed = parsePayload(chatTypingSchema, payload);
+      if (!parsed.ok) return;
+      void chat.visitorOwns(visitorId, parsed.data.sessionId).then(
+        (owns) => {
+          if (owns) staff.to(rooms.staff).emit('chat:typing', parsed.data);
+        },
+        (error: unknown) => app.log.error({ err: error }, 'typing check failed'),
+      );
+    });
+  });
+
+  // ---------- staff: a live staff session of the cookie-session store, checked at connect and after ----------
+  const loadSession = (sid: string) =>
+    new Promise<Session | null>((resolve, reject) => {
+      app.sessionStore.get(sid, (error, session) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(session ?? null)));
+    });
+
+  const expire = (sid: string) => {
+    const room = rooms.staffSession(sid);
+    staff.to(room).emit('session:expired');
+    staff.in(room).disconnectSockets(true);
+  };
+
+  staff.use((socket, next) => {
+    const raw = socket.request.headers.cookie ? app.parseCookie(socket.request.headers.cookie)[sessionCookieName] : undefined;
+    const unsigned = raw ? app.unsignCookie(raw) : undefined;
+    const sid = unsigned?.valid ? unsigned.value : null;
+    if (!sid) return next(new Error(notAuthenticatedMessage));
+    loadSession(sid).then(
+      (session) => {
+        if (!isLiveStaffSession(session, app.staffIdleMs)) return next(new Error(notAuthenticatedMessage));
+        socket.data = { sid, budget: new EventBudget() } satisfies StaffSocketData;
+        next();
+      },
+      (error: unknown) => {
+        app.log.error({ err: error }, 'staff socket session check failed');
+        next(new Error('Could not check the session: please try again'));
+      },
+    );
+  });
+
+  staff.on('connection', (rawSocket) => {
+    const socket = rawSocket as StaffSocket;
+    const { sid, budget } = socket.data;
+    void socket.join([rooms.staff, rooms.staffSession(sid)]);
+    void broadcastPresence();
+    socket.on('disconnect', () => void broadcastPresence());
+
+    /**
+     * Same rule as REST: a reply needs a live staff session, checked now, not just at connect. (The
+     * idle clock is refreshed by the dashboard's REST calls; writing the session from here could
+     * bring back one that a logout just destroyed.)
+     */
+    const requireLiveSession = async () => {
+      const session = await loadSession(sid);
+      if (!isLiveStaffSession(session, app.staffIdleMs)) {
+        setImmediate(() => expire(sid));
+        throw new Refusal(401, notAuthenticatedMessage);
+      }
+    };
+
+    socket.on('chat:reply', (payload, ack) => {
+      if (!budget.take()) return void (typeof ack === 'function' && ack({ ok: false, error: tooManyEventsMessage }));
+      void answer(app, ack, async () => {
+        const parsed = parsePayload(adminChatReplySchema, payload);
+        if (!parsed.ok) throw new Refusal(400, parsed.error);
+        await requireLiveSession();
+        const { message } = await chat.replyAsStaff(parsed.data);
+        return { ok: true as const, message };
+      });
+    });
+
+    socket.on('chat:typing', (payload) => {
+      if (!budget.take()) return;
+      const parsed = parsePayload(chatTypingSchema, payload);
+      if (!parsed.ok) return;
+      visitors.to(rooms.chatSession(parsed.data.sessionId)).emit('chat:typing', parsed.data);
+    });
+  });
+
+  // Idle staff sessions end server-side; their sockets are told, then closed.
+  const checkEveryMs = Math.min(timings.staffIdleCheckMs, Math.max(250, app.staffIdleMs / 2));
+  const expiryTimer = setInterval(() => {
+    const sids = new Set<string>();
+    for (const socket of staff.sockets.values()) {
+      const sid = (socket.data as Partial<StaffSocketData>).sid;
+      if (sid) sids.add(sid);
+    }
+    for (const sid of sids) {
+      loadSession(sid).then(
+        (session) => {
+          if (!isLiveStaffSession(session, app.staffIdleMs)) expire(sid);
+        },
+        (error: unknown) => app.log.warn({ err: error }, 'staff session expiry check failed'),
+      );
+    }
+  }, checkEveryMs);
+  expiryTimer.unref();
+  app.addHook('onClose', async () => clearInterval(expiryTimer));
+}

@@ -1,0 +1,109 @@
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { io as connect, type Socket } from 'socket.io-client';
+import type {
+  StaffClientToServerEvents,
+  StaffServerToClientEvents,
+  VisitorClientToServerEvents,
+  VisitorServerToClientEvents,
+} from '../../contract/socket';
+import { sessionCookieName } from '../../plugins/session';
+
+export type VisitorClient = Socket<VisitorServerToClientEvents, VisitorClientToServerEvents>;
+export type StaffClient = Socket<StaffServerToClientEvents, StaffClientToServerEvents>;
+
+let staffCount = 0;
+
+/**
+ * A staff sign-in for tests: the real `POST /api/admin-login` when the auth module is there, else a
+ * session written to the same store the login would write to. Returns the Cookie header.
+ */
+export async function signInStaff(app: FastifyInstance): Promise<{ cookie: string; sid: string }> {
+  staffCount += 1;
+  const email = `staff${staffCount}@lotwise.example`;
+  const now = new Date().toISOString();
+  const { id } = await app.db
+    .insertInto('admins')
+    .values({ email, passwordHash: 'unused-in-tests', createdAt: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const sid = randomBytes(24).toString('base64url');
+  const expires = Date.now() + 24 * 60 * 60 * 1000;
+  const data = {
+    cookie: { originalMaxAge: 24 * 60 * 60 * 1000, expires: new Date(expires).toISOString(), httpOnly: true, path: '/', sameSite: 'lax', secure: false },
+    adminId: id,
+    adminEmail: email,
+    staffLastActiveAt: Date.now(),
+  };
+  await app.db.insertInto('sessions').values({ sid, data: JSON.stringify(data), expiresAt: expires }).execute();
+  return { cookie: `${sessionCookieName}=${encodeURIComponent(app.signCookie(sid))}`, sid };
+}
+
+/** A visitor identity's Cookie header, signed as the server signs it. */
+export function visitorCookie(app: FastifyInstance): string {
+  return app.issueVisitorCookie().setCookie.split(';')[0]!;
+}
+
+export function serverUrl(app: FastifyInstance): string {
+  const address = app.server.address() as AddressInfo;
+  return `http://127.0.0.1:${address.port}`;
+}
+
+const openClients: Socket[] = [];
+
+/** A real socket.io-client on the websocket transport; `cookie` is sent in the handshake. */
+export function visitorClient(app: FastifyInstance, cookie?: string): VisitorClient {
+  const socket: VisitorClient = connect(serverUrl(app), {
+    transports: ['websocket'],
+    forceNew: true,
+    reconnection: false,
+    extraHeaders: cookie ? { cookie } : {},
+  });
+  openClients.push(socket);
+  return socket;
+}
+
+export function staffClient(app: FastifyInstance, cookie?: string): StaffClient {
+  const socket: StaffClient = connect(`${serverUrl(app)}/admin`, {
+    transports: ['websocket'],
+    forceNew: true,
+    reconnection: false,
+    extraHeaders: cookie ? { cookie } : {},
+  });
+  openClients.push(socket);
+  return socket;
+}
+
+export function closeClients(): void {
+  for (const socket of openClients.splice(0)) socket.disconnect();
+}
+
+/** Resolves once connected, rejects with the server's refusal. */
+export function connected(socket: Socket): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (socket.connected) return resolve();
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', (error) => reject(error));
+  });
+}
+
+/** The next event of that name, or a rejection after `ms`. */
+export function nextEvent<T>(socket: Socket, event: string, ms = 3000): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ${event} within ${ms} ms`)), ms);
+    socket.once(event, (payload: T) => {
+      clearTimeout(timer);
+      resolve(payload);
+    });
+  });
+}
+
+/** Collects every event of that name from now on. */
+export function collect<T>(socket: Socket, event: string): T[] {
+  const seen: T[] = [];
+  socket.on(event, (payload: T) => seen.push(payload));
+  return seen;
+}
+
+export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
