@@ -1,0 +1,17 @@
+import type { ChatMessage } from '../../../api/contract/chat';
+import { api, ApiError } from '../../lib/api-client';
+import type { OutgoingMessage } from './transport';
+
+/** The session's history by REST (the poll while the socket is down); a session not started yet has none. */
+export async function fetchChatHistory(sessionId: string): Promise<ChatMessage[]> {
+  try {
+    return await api.get<ChatMessage[]>(`/api/chat-messages/${encodeURIComponent(sessionId)}`);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return [];
+    throw error;
+  }
+}
+
+export function postChatMessage(message: OutgoingMessage): Promise<ChatMessage> {
+  return api.post<ChatMessage>('/api/chat-message', { ...message, isFromUser: true });
+}

@@ -1,0 +1,310 @@
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ChatMessage } from '../../../../api/contract/chat';
+import { ChatRefusedError, type ChatTransport, type OutgoingMessage, type TransportHandlers } from '../transport';
+import { ChatWidget, welcomeText } from './chat-widget';
+
+/** A stand-in for the socket side, driven by the test: connect, drop, push. */
+class FakeTransport implements ChatTransport {
+  handlers!: TransportHandlers;
+  connected = false;
+  history: ChatMessage[] = [];
+  sent: OutgoingMessage[] = [];
+  joins = 0;
+  sendResult: ((message: OutgoingMessage) => Promise<ChatMessage>) | null = null;
+  nextId = 100;
+
+  start(handlers: TransportHandlers) {
+    this.handlers = handlers;
+  }
+  stop() {}
+  isConnected() {
+    return this.connected;
+  }
+  async join() {
+    this.joins += 1;
+    return this.history;
+  }
+  async send(message: OutgoingMessage) {
+    this.sent.push(message);
+    if (this.sendResult) return this.sendResult(message);
+    return row({ id: (this.nextId += 1), message: message.message, clientId: message.clientId });
+  }
+  typing() {}
+
+  connect() {
+    this.connected = true;
+    this.handlers.onConnect();
+  }
+  drop() {
+    this.connected = false;
+    this.handlers.onDisconnect();
+  }
+}
+
+let sessionId = '';
+function row(fields: Partial<ChatMessage> & { id: number; message: string }): ChatMessage {
+  return {
+    sessionId,
+    senderEmail: null,
+    senderName: null,
+    isFromUser: true,
+    clientId: null,
+    createdAt: new Date().toISOString(),
+    ...fields,
+  };
+}
+
+const jsonResponse = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+let fetchMock: ReturnType<typeof vi.fn<typeof fetch>>;
+const getCalls = () => fetchMock.mock.calls.filter(([, init]) => (init?.method ?? 'GET') === 'GET');
+const postCalls = () => fetchMock.mock.calls.filter(([, init]) => init?.method === 'POST');
+
+async function advance(ms: number) {
+  await act(async () => {
+    await vi.advanceTimersByTimeAsync(ms);
+  });
+}
+
+async function renderWidget(transport: FakeTransport) {
+  render(<ChatWidget transport={transport} />);
+  sessionId = localStorage.getItem('chatSessionId') ?? '';
+  await advance(0);
+}
+
+async function openPanel() {
+  fireEvent.click(screen.getByRole('button', { name: /^Open chat/ }));
+  await advance(0);
+}
+
+function typeAndEnter(text: string) {
+  const input = screen.getByRole('textbox', { name: 'Message' });
+  fireEvent.change(input, { target: { value: text } });
+  fireEvent.keyDown(input, { key: 'Enter' });
+}
+
+const shown = (text: string) => screen.queryAllByText(text).length;
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+  fetchMock = vi.fn<typeof fetch>(async () => jsonResponse({ message: 'Chat session not found' }, 404));
+  vi.stubGlobal('fetch', fetchMock);
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('chat widget', () => {
+  it('keeps a session id of the form session_<timestamp>_<random> in local storage', async () => {
+    await renderWidget(new FakeTransport());
+    expect(sessionId).toMatch(/^session_\d+_[a-z0-9]+$/);
+  });
+
+  it('shows "Loading messages..." and then the welcome message when the history is empty', async () => {
+    let answer: (response: Response) => void = () => {};
+    fetchMock.mockImplementationOnce(() => new Promise<Response>((resolve) => (answer = resolve)));
+    await renderWidget(new FakeTransport());
+    await openPanel();
+    expect(screen.getByText('Loading messages...')).toBeInTheDocument();
+    await act(async () => answer(jsonResponse([])));
+    await advance(0);
+    expect(screen.queryByText('Loading messages...')).not.toBeInTheDocument();
+    expect(screen.getByText(welcomeText)).toBeInTheDocument();
+    expect(welcomeText).toBe("Hi! I'm here to help you learn more about Lotwise. How can I assist you today?");
+  });
+
+  it('shows the welcome message when the load fails, and logs the failure', async () => {
+    fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
+    await renderWidget(new FakeTransport());
+    await openPanel();
+    expect(screen.getByText(welcomeText)).toBeInTheDocument();
+    expect(console.error).toHaveBeenCalled();
+  });
+
+  it('shows the history instead of the welcome when there is one', async () => {
+    const transport = new FakeTransport();
+    await renderWidget(transport);
+    transport.history = [row({ id: 1, message: 'Earlier question' }), row({ id: 2, message: 'Earlier answer', isFromUser: false })];
+    transport.connect();
+    await openPanel();
+    expect(screen.getByText('Earlier question')).toBeInTheDocument();
+    expect(screen.getByText('Earlier answer')).toBeInTheDocument();
+    expect(screen.queryByText(welcomeText)).not.toBeInTheDocument();
+  });
+
+  it('polls every 3 s only while the socket is disconnected and the panel is open', async () => {
+    const transport = new FakeTransport();
+    await renderWidget(transport);
+    await advance(10_000);
+    expect(getCalls()).toHaveLength(0); // closed panel: no poll
+
+    await openPanel();
+    const afterOpen = getCalls().length;
+    expect(afterOpen).toBe(1); // the load on open
+    await advance(9_000);
+    expect(getCalls().length).toBe(afterOpen + 3);
+
+    transport.connect();
+    await advance(0);
+    const whileConnected = getCalls().length;
+    await advance(12_000);
+    expect(getCalls().length).toBe(whileConnected);
+
+    transport.drop();
+    await advance(6_000);
+    expect(getCalls().length).toBe(whileConnected + 2);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Close chat' }));
+    const whenClosed = getCalls().length;
+    await advance(12_000);
+    expect(getCalls().length).toBe(whenClosed);
+  });
+
+  it('re-joins on reconnect and shows what arrived meanwhile, each message once', async () => {
+    const transport = new FakeTransport();
+    await renderWidget(transport);
+    transport.history = [row({ id: 1, message: 'before the cut' })];
+    transport.connect();
+    await openPanel();
+    transport.drop();
+    transport.history = [row({ id: 1, message: 'before the cut' }), row({ id: 2, message: 'answered while cut', isFromUser: false })];
+    transport.connect();
+    await advance(0);
+    expect(transport.joins).toBe(2);
+    expect(shown('before the cut')).toBe(1);
+    expect(shown('answered while cut')).toBe(1);
+  });
+
+  it('sends on Enter: the message shows at once, the input clears, and push + ack + poll show it once', async () => {
+    const transport = new FakeTransport();
+    let release: (message: ChatMessage) => void = () => {};
+    transport.sendResult = () => new Promise((resolve) => (release = resolve));
+    await renderWidget(transport);
+    transport.connect();
+    await openPanel();
+
+    typeAndEnter('  Do you integrate with CarGurus?  ');
+    expect(screen.getByText('Do you integrate with CarGurus?')).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Message' })).toHaveValue('');
+    const clientId = transport.sent[0]!.clientId;
+    expect(transport.sent[0]).toMatchObject({ sessionId, message: 'Do you integrate with CarGurus?' });
+
+    const stored = row({ id: 7, message: 'Do you integrate with CarGurus?', clientId });
+    await act(async () => transport.handlers.onMessage(stored)); // the push arrives before the ack
+    await act(async () => release(stored));
+    await act(async () => transport.handlers.onMessage(stored)); // and again, from a second path
+    expect(shown('Do you integrate with CarGurus?')).toBe(1);
+  });
+
+  it('does not send a blank message', async () => {
+    const transport = new FakeTransport();
+    await renderWidget(transport);
+    transport.connect();
+    await openPanel();
+    typeAndEnter('    ');
+    fireEvent.click(screen.getByRole('button', { name: 'Send message' }));
+    expect(transport.sent).toHaveLength(0);
+    expect(postCalls()).toHaveLength(0);
+  });
+
+  it('sends by REST while disconnected, marks a failed send with Retry, and a retry stores it once with the same clientId', async () => {
+    const transport = new FakeTransport();
+    await renderWidget(transport);
+    await openPanel();
+    fetchMock.mockImplementation(async (_url, init) => {
+      if (init?.method === 'POST') throw new TypeError('Failed to fetch');
+      return jsonResponse([]);
+    });
+    typeAndEnter('Hello while offline');
+    await advance(0);
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument();
+    expect(screen.getByText('Not sent')).toBeInTheDocument();
+
+    const firstBody = JSON.parse(String(postCalls()[0]![1]!.body)) as { clientId: string };
+    fetchMock.mockImplementation(async (_url, init) => {
+      if (init?.method === 'POST') {
+        const body = JSON.parse(String(init.body)) as { clientId: string; message: string };
+        return jsonResponse(row({ id: 9, message: body.message, clientId: body.clientId }), 201);
+      }
+      return jsonResponse([row({ id: 9, message: 'Hello while offline', clientId: firstBody.clientId })]);
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    await advance(0);
+    const retryBody = JSON.parse(String(postCalls().at(-1)![1]!.body)) as { clientId: string; isFromUser: boolean };
+    expect(retryBody.clientId).toBe(firstBody.clientId);
+    expect(retryBody.isFromUser).toBe(true);
+    expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
+    await advance(3_000); // a poll brings the same row back
+    expect(shown('Hello while offline')).toBe(1);
+  });
+
+  it('shows the server’s reason when it refuses a message', async () => {
+    const transport = new FakeTransport();
+    transport.sendResult = async () => {
+      throw new ChatRefusedError('Too many messages: please wait 40 seconds and try again');
+    };
+    await renderWidget(transport);
+    transport.connect();
+    await openPanel();
+    typeAndEnter('spam');
+    await advance(0);
+    expect(screen.getByText('Too many messages: please wait 40 seconds and try again')).toBeInTheDocument();
+    expect(postCalls()).toHaveLength(0);
+  });
+
+  it('follows staff presence; with nobody online it offers an email field sent as senderEmail', async () => {
+    const transport = new FakeTransport();
+    await renderWidget(transport);
+    transport.connect();
+    await act(async () => transport.handlers.onPresence(true));
+    await openPanel();
+    expect(screen.getByText('Online now')).toBeInTheDocument();
+    expect(screen.queryByLabelText(/Your email/)).not.toBeInTheDocument();
+
+    await act(async () => transport.handlers.onPresence(false));
+    expect(screen.getByText('No one is online right now')).toBeInTheDocument();
+    fireEvent.change(screen.getByLabelText(/Your email/), { target: { value: 'pat@dealer.example' } });
+    typeAndEnter('Please email me');
+    expect(transport.sent[0]!.senderEmail).toBe('pat@dealer.example');
+  });
+
+  it('shows a typing indicator while staff type', async () => {
+    const transport = new FakeTransport();
+    await renderWidget(transport);
+    transport.connect();
+    await openPanel();
+    await act(async () => transport.handlers.onTyping({ sessionId, typing: true }));
+    expect(screen.getByText('Support is typing…')).toBeInTheDocument();
+    await act(async () => transport.handlers.onTyping({ sessionId, typing: false }));
+    expect(screen.queryByText('Support is typing…')).not.toBeInTheDocument();
+  });
+
+  it('counts staff replies on the closed bubble and clears them on open', async () => {
+    const transport = new FakeTransport();
+    await renderWidget(transport);
+    transport.connect();
+    await advance(0);
+    await act(async () => transport.handlers.onMessage(row({ id: 50, message: 'We replied', isFromUser: false })));
+    await act(async () => transport.handlers.onMessage(row({ id: 51, message: 'Still there?', isFromUser: false })));
+    await act(async () => transport.handlers.onMessage(row({ id: 51, message: 'Still there?', isFromUser: false })));
+    expect(screen.getByRole('button', { name: 'Open chat, 2 unread messages' })).toBeInTheDocument();
+    await openPanel();
+    expect(screen.getByText('We replied')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Close chat' }));
+    expect(screen.getByRole('button', { name: 'Open chat' })).toBeInTheDocument();
+  });
+
+  it('ignores messages of another session', async () => {
+    const transport = new FakeTransport();
+    await renderWidget(transport);
+    transport.connect();
+    await openPanel();
+    await act(async () => transport.handlers.onMessage({ ...row({ id: 60, message: 'not for you', isFromUser: false }), sessionId: 'session_other_1' }));
+    expect(shown('not for you')).toBe(0);
+  });
+});

@@ -1,0 +1,72 @@
+import type { ChatMessage } from '../../../api/contract/chat';
+import type { TypingPayload } from '../../../api/contract/socket';
+import { connectVisitorSocket } from '../../lib/socket';
+
+/** A visitor message as the widget sends it, over the socket or REST alike. */
+export interface OutgoingMessage {
+  sessionId: string;
+  message: string;
+  clientId: string;
+  senderEmail?: string;
+  pageUrl?: string;
+  referrer?: string;
+}
+
+export interface TransportHandlers {
+  onConnect(): void;
+  onDisconnect(): void;
+  onMessage(message: ChatMessage): void;
+  onTyping(payload: TypingPayload): void;
+  onPresence(online: boolean): void;
+}
+
+/** The realtime side of the widget: Socket.IO in the browser, a stand-in in component tests. */
+export interface ChatTransport {
+  start(handlers: TransportHandlers): void;
+  stop(): void;
+  isConnected(): boolean;
+  /** The session's history; joins its room so replies are pushed here. */
+  join(sessionId: string): Promise<ChatMessage[]>;
+  send(message: OutgoingMessage): Promise<ChatMessage>;
+  typing(payload: TypingPayload): void;
+}
+
+/** An answer from the server that refused the message: retrying by REST would not help. */
+export class ChatRefusedError extends Error {}
+
+const ackTimeoutMs = 5000;
+
+export function socketTransport(): ChatTransport {
+  let socket: ReturnType<typeof connectVisitorSocket> | null = null;
+  return {
+    start(handlers) {
+      socket = connectVisitorSocket();
+      socket.on('connect', handlers.onConnect);
+      socket.on('disconnect', handlers.onDisconnect);
+      socket.on('chat:message', handlers.onMessage);
+      socket.on('chat:typing', handlers.onTyping);
+      socket.on('staff:presence', ({ online }) => handlers.onPresence(online));
+    },
+    stop() {
+      socket?.removeAllListeners();
+      socket?.disconnect();
+      socket = null;
+    },
+    isConnected: () => socket?.connected ?? false,
+    async join(sessionId) {
+      if (!socket) throw new Error('not started');
+      const answer = await socket.timeout(ackTimeoutMs).emitWithAck('chat:join', { sessionId });
+      if (!answer.ok) throw new ChatRefusedError(answer.error);
+      return answer.messages;
+    },
+    async send(message) {
+      if (!socket) throw new Error('not started');
+      const answer = await socket.timeout(ackTimeoutMs).emitWithAck('chat:send', message);
+      if (!answer.ok) throw new ChatRefusedError(answer.error);
+      return answer.message;
+    },
+    typing(payload) {
+      if (socket?.connected) socket.emit('chat:typing', payload);
+    },
+  };
+}
