@@ -104,16 +104,20 @@ export class ChatService {
     }
     const now = new Date().toISOString();
     const result = await this.db.transaction().execute(async (trx) => {
-      const session = await repository.createSessionIfAbsent(trx, {
-        id: input.sessionId,
-        visitorId: visitor.visitorId,
-        pageUrl: input.pageUrl ?? null,
-        referrer: input.referrer ?? null,
-        userAgent: visitor.userAgent?.slice(0, userAgentMaxLength) ?? null,
-        senderEmail: input.senderEmail ?? null,
-        lastMessageAt: now,
-        createdAt: now,
-      });
+      // Most sends go to a session that exists: look first, create only when absent.
+      const existing = await repository.findSession(trx, input.sessionId);
+      const session = existing
+        ? { row: existing, created: false }
+        : await repository.createSessionIfAbsent(trx, {
+            id: input.sessionId,
+            visitorId: visitor.visitorId,
+            pageUrl: input.pageUrl ?? null,
+            referrer: input.referrer ?? null,
+            userAgent: visitor.userAgent?.slice(0, userAgentMaxLength) ?? null,
+            senderEmail: input.senderEmail ?? null,
+            lastMessageAt: now,
+            createdAt: now,
+          });
       if (session.row.visitorId !== visitor.visitorId) throw new HttpError(404, chatSessionNotFoundMessage);
       const stored = await repository.insertMessage(trx, {
         sessionId: input.sessionId,

@@ -1,0 +1,233 @@
+/**
+ * `npm run bench:chat` (DESIGN section 8): N visitor sockets each send one message every 5 s while one
+ * staff socket receives them all; visitor→staff latency of a stored, pushed message, messages/s and
+ * server memory, beside a bare Socket.IO relay (no storage, no checks) measured in the same run,
+ * interleaved A/B, median of the rounds. Then 10,000 idle visitor sockets and the server's RSS.
+ *
+ * Env: BENCH_SIZES (default "500,2000"), BENCH_ROUNDS (2), BENCH_SECONDS (measured seconds per run, 15),
+ * BENCH_IDLE (10000; 0 skips).
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { resolve } from 'node:path';
+import { io, type Socket } from 'socket.io-client';
+
+type Mode = 'full' | 'bare';
+interface Ready {
+  type: 'ready';
+  port: number;
+  staffCookie?: string;
+}
+
+const sizes = (process.env.BENCH_SIZES ?? '500,2000').split(',').map(Number);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
+const measureSeconds = Number(process.env.BENCH_SECONDS ?? 15);
+const warmupSeconds = 3;
+const idleSockets = Number(process.env.BENCH_IDLE ?? 10_000);
+const sendEveryMs = 5000;
+
+const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+async function startServer(mode: Mode | 'full'): Promise<{ child: ChildProcess; ready: Ready; rss(): Promise<number>; stop(): Promise<void> }> {
+  const child = fork(resolve('scripts/bench/chat-server.ts'), [mode], {
+    execArgv: ['--import', 'tsx', '--expose-gc', '--max-old-space-size=1024'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const ready = await new Promise<Ready>((done, fail) => {
+    child.once('error', fail);
+    child.once('exit', (code) => fail(new Error(`bench server exited with ${code}`)));
+    child.on('message', (message: { type: string }) => message.type === 'ready' && done(message as Ready));
+  });
+  const rss = () =>
+    new Promise<number>((done) => {
+      const listener = (message: { type: string; rss?: number }) => {
+        if (message.type !== 'rss') return;
+        child.off('message', listener);
+        done(message.rss ?? 0);
+      };
+      child.on('message', listener);
+      child.send({ type: 'rss' });
+    });
+  const stop = () =>
+    new Promise<void>((done) => {
+      child.removeAllListeners('exit');
+      child.once('exit', () => done());
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+    });
+  return { child, ready, rss, stop };
+}
+
+function connectSocket(url: string, cookie?: string): Promise<Socket> {
+  const socket = io(url, { transports: ['websocket'], forceNew: true, reconnection: false, extraHeaders: cookie ? { cookie } : {} });
+  return new Promise((done, fail) => {
+    socket.once('connect', () => done(socket));
+    socket.once('connect_error', fail);
+  });
+}
+
+async function connectMany(url: string, count: number, batch = 200): Promise<Socket[]> {
+  const sockets: Socket[] = [];
+  for (let start = 0; start < count; start += batch) {
+    const size = Math.min(batch, count - start);
+    sockets.push(...(await Promise.all(Array.from({ length: size }, () => connectSocket(url)))));
+  }
+  return sockets;
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const mb = (bytes: number) => bytes / 1024 / 1024;
+
+interface RunResult {
+  mode: Mode;
+  visitors: number;
+  p50: number;
+  p99: number;
+  messagesPerSecond: number;
+  delivered: number;
+  sent: number;
+  errors: number;
+  rssIdleMb: number;
+  rssLoadMb: number;
+  kbPerSocket: number;
+}
+
+async function runLoad(mode: Mode, visitors: number, round: number): Promise<RunResult> {
+  const server = await startServer(mode);
+  const base = `http://127.0.0.1:${server.ready.port}`;
+  try {
+    const rssBefore = await server.rss();
+    const staff = await connectSocket(`${base}/admin`, server.ready.staffCookie);
+    const sockets = await connectMany(base, visitors);
+    await pause(500);
+    const rssIdle = await server.rss();
+
+    const sentAt = new Map<string, number>();
+    const latencies: number[] = [];
+    let measuring = false;
+    let delivered = 0;
+    let sent = 0;
+    let errors = 0;
+    staff.on('chat:message', (message: { clientId: string | null }) => {
+      const started = message.clientId ? sentAt.get(message.clientId) : undefined;
+      if (started === undefined) return;
+      sentAt.delete(message.clientId!);
+      if (!measuring) return;
+      latencies.push(performance.now() - started);
+      delivered += 1;
+    });
+
+    const timers: NodeJS.Timeout[] = [];
+    sockets.forEach((socket, index) => {
+      const sessionId = `session_bench_${round}_${index}_${mode}`;
+      let count = 0;
+      const sendOne = () => {
+        count += 1;
+        const clientId = `v${index}m${count}`;
+        sentAt.set(clientId, performance.now());
+        if (measuring) sent += 1;
+        socket.emit('chat:send', { sessionId, message: `Benchmark message ${count} from visitor ${index}`, clientId }, (answer: { ok: boolean }) => {
+          if (!answer.ok) errors += 1;
+        });
+      };
+      // Spread the visitors evenly over the 5 s period: N/5 messages every second.
+      const start = setTimeout(() => {
+        sendOne();
+        timers.push(setInterval(sendOne, sendEveryMs));
+      }, (index / visitors) * sendEveryMs);
+      timers.push(start);
+    });
+
+    await pause(warmupSeconds * 1000);
+    measuring = true;
+    const measureStart = performance.now();
+    await pause(measureSeconds * 1000);
+    const rssLoad = await server.rss();
+    measuring = false;
+    const elapsed = (performance.now() - measureStart) / 1000;
+    for (const timer of timers) clearTimeout(timer);
+    await pause(500);
+    for (const socket of sockets) socket.disconnect();
+    staff.disconnect();
+
+    const sorted = latencies.sort((a, b) => a - b);
+    return {
+      mode,
+      visitors,
+      p50: percentile(sorted, 50),
+      p99: percentile(sorted, 99),
+      messagesPerSecond: delivered / elapsed,
+      delivered,
+      sent,
+      errors,
+      rssIdleMb: mb(rssIdle),
+      rssLoadMb: mb(rssLoad),
+      kbPerSocket: (rssIdle - rssBefore) / 1024 / visitors,
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+async function runIdle(count: number): Promise<{ rssBeforeMb: number; rssMb: number; kbPerSocket: number }> {
+  const server = await startServer('full');
+  const base = `http://127.0.0.1:${server.ready.port}`;
+  try {
+    const rssBefore = await server.rss();
+    const sockets = await connectMany(base, count, 250);
+    await pause(2000);
+    const rss = await server.rss();
+    for (const socket of sockets) socket.disconnect();
+    return { rssBeforeMb: mb(rssBefore), rssMb: mb(rss), kbPerSocket: (rss - rssBefore) / 1024 / count };
+  } finally {
+    await server.stop();
+  }
+}
+
+const fixed = (value: number, digits = 2) => value.toFixed(digits);
+
+async function main(): Promise<void> {
+  console.log(`bench:chat: sizes ${sizes.join(', ')}; ${rounds} interleaved rounds of bare relay vs full app; ${measureSeconds} s measured each`);
+  const summary: string[] = [];
+  for (const visitors of sizes) {
+    const results: Record<Mode, RunResult[]> = { bare: [], full: [] };
+    for (let round = 1; round <= rounds; round += 1) {
+      for (const mode of ['bare', 'full'] as const) {
+        const result = await runLoad(mode, visitors, round);
+        results[mode].push(result);
+        console.log(
+          `  N=${visitors} round ${round} ${mode.padEnd(4)}: p50 ${fixed(result.p50)} ms, p99 ${fixed(result.p99)} ms, ` +
+            `${fixed(result.messagesPerSecond, 0)} msg/s (${result.delivered}/${result.sent} delivered, ${result.errors} errors), ` +
+            `RSS ${fixed(result.rssIdleMb, 0)} MB idle / ${fixed(result.rssLoadMb, 0)} MB under load, ${fixed(result.kbPerSocket, 1)} KB per socket`,
+        );
+      }
+    }
+    const p99 = { bare: median(results.bare.map((r) => r.p99)), full: median(results.full.map((r) => r.p99)) };
+    const p50 = { bare: median(results.bare.map((r) => r.p50)), full: median(results.full.map((r) => r.p50)) };
+    summary.push(
+      `N=${visitors}: full p50 ${fixed(p50.full)} ms / p99 ${fixed(p99.full)} ms; bare p50 ${fixed(p50.bare)} ms / p99 ${fixed(p99.bare)} ms; ` +
+        `p99 ratio full/bare ${fixed(p99.full / p99.bare)}x (target p99 < 10 ms at 2,000 and <= 2x); ` +
+        `${fixed(median(results.full.map((r) => r.messagesPerSecond)), 0)} msg/s; ` +
+        `server RSS ${fixed(median(results.full.map((r) => r.rssLoadMb)), 0)} MB (bare ${fixed(median(results.bare.map((r) => r.rssLoadMb)), 0)} MB), ` +
+        `${fixed(median(results.full.map((r) => r.kbPerSocket)), 1)} KB per socket (bare ${fixed(median(results.bare.map((r) => r.kbPerSocket)), 1)} KB)`,
+    );
+  }
+  if (idleSockets > 0) {
+    const idle = await runIdle(idleSockets);
+    summary.push(
+      `${idleSockets} idle visitor sockets: server RSS ${fixed(idle.rssMb, 0)} MB (${fixed(idle.rssBeforeMb, 0)} MB before), ` +
+        `${fixed(idle.kbPerSocket, 1)} KB per socket (target < 400 MB)`,
+    );
+  }
+  console.log('\nsummary (medians):');
+  for (const line of summary) console.log(`  ${line}`);
+  process.exit(0);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

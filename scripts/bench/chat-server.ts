@@ -1,0 +1,108 @@
+/**
+ * The server side of `npm run bench:chat` and `bench:poll`, in its own process so its RSS is its own.
+ * `full`: the real app (storage, checks, rooms) on a fresh SQLite file. `bare`: a Socket.IO relay that
+ * only forwards each visitor message to the staff socket and acks it: the cost floor.
+ * Talks to the parent over IPC: `{ ready, port, staffCookie?, visitorCookie? }`, and answers `rss`.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Server } from 'socket.io';
+import { buildApp } from '../../api/app';
+import { parseConfig } from '../../api/config';
+import { sessionCookieName, visitorCookieName } from '../../api/plugins/session';
+
+type Mode = 'full' | 'bare' | 'poll';
+const mode = (process.argv[2] ?? 'full') as Mode;
+const send = (message: object) => process.send?.(message);
+
+process.on('message', (message: { type: string }) => {
+  if (message.type === 'rss') {
+    global.gc?.();
+    send({ type: 'rss', rss: process.memoryUsage().rss });
+  }
+});
+
+async function startBare(): Promise<void> {
+  const server = createServer();
+  const io = new Server(server, { path: '/socket.io', serveClient: false });
+  const staff = io.of('/admin');
+  let id = 0;
+  io.on('connection', (socket) => {
+    socket.on('chat:send', (payload: { sessionId: string; message: string; clientId?: string }, ack: (answer: object) => void) => {
+      id += 1;
+      const row = { id, sessionId: payload.sessionId, message: payload.message, senderEmail: null, senderName: null, isFromUser: true, clientId: payload.clientId ?? null, createdAt: new Date().toISOString() };
+      staff.emit('chat:message', row);
+      ack({ ok: true, message: row });
+    });
+  });
+  server.listen(0, '127.0.0.1', () => {
+    const address = server.address();
+    send({ type: 'ready', port: typeof address === 'object' && address ? address.port : 0 });
+  });
+}
+
+async function startFull(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'lotwise-bench-'));
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  const parsed = parseConfig({
+    NODE_ENV: 'production',
+    DATABASE_PATH: join(dir, 'app.db'),
+    DATA_DIR: dir,
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_ALLOWLIST: '127.0.0.1',
+  });
+  const app = await buildApp({ ...parsed, sessionSecret: 'bench-session-secret-that-is-long-enough-0123456789' }, { webRoot: join(dir, 'no-web') });
+  await app.ready();
+
+  // A staff sign-in, as admin-login would leave it in the session store.
+  const now = new Date().toISOString();
+  const { id: adminId } = await app.db.insertInto('admins').values({ email: 'bench@lotwise.example', passwordHash: 'bench', createdAt: now }).returning('id').executeTakeFirstOrThrow();
+  const sid = 'bench-staff-session-0001';
+  const lifetimeMs = 24 * 60 * 60 * 1000;
+  await app.db
+    .insertInto('sessions')
+    .values({
+      sid,
+      expiresAt: Date.now() + lifetimeMs,
+      data: JSON.stringify({
+        cookie: { originalMaxAge: lifetimeMs, expires: new Date(Date.now() + lifetimeMs).toISOString(), httpOnly: true, path: '/', sameSite: 'lax' },
+        adminId,
+        adminEmail: 'bench@lotwise.example',
+        staffLastActiveAt: Date.now(),
+      }),
+    })
+    .execute();
+
+  const visitorId = 'bench-visitor-0001';
+  if (mode === 'poll') {
+    // 10,000 chat sessions of a few messages each, owned by the visitor the load test plays.
+    const sessions = Number(process.env.BENCH_SESSIONS ?? 10_000);
+    const insert = app.sqlite.prepare('insert into chat_sessions (id, visitor_id, status, last_message_at, created_at) values (?, ?, ?, ?, ?)');
+    const insertMessage = app.sqlite.prepare('insert into chat_messages (session_id, message, is_from_user, created_at) values (?, ?, ?, ?)');
+    app.sqlite.transaction(() => {
+      for (let i = 0; i < sessions; i += 1) {
+        const sessionId = `session_bench_${i}`;
+        insert.run(sessionId, visitorId, 'open', now, now);
+        insertMessage.run(sessionId, `Hello, question number ${i}`, 1, now);
+        insertMessage.run(sessionId, 'Thanks for asking! Here is the answer.', 0, now);
+        insertMessage.run(sessionId, 'Great, thank you.', 1, now);
+      }
+    })();
+  }
+
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  send({
+    type: 'ready',
+    port: typeof address === 'object' && address ? address.port : 0,
+    staffCookie: `${sessionCookieName}=${encodeURIComponent(app.signCookie(sid))}`,
+    visitorCookie: `${visitorCookieName}=${encodeURIComponent(app.signCookie(visitorId))}`,
+  });
+}
+
+(mode === 'bare' ? startBare() : startFull()).catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
