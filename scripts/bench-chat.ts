@@ -29,7 +29,7 @@ const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 async function startServer(mode: Mode | 'full'): Promise<{ child: ChildProcess; ready: Ready; rss(): Promise<number>; stop(): Promise<void> }> {
   const child = fork(resolve('scripts/bench/chat-server.ts'), [mode], {
-    execArgv: ['--import', 'tsx', '--expose-gc', '--max-old-space-size=1024'],
+    execArgv: ['--import', 'tsx', '--expose-gc', '--max-old-space-size=1024', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const ready = await new Promise<Ready>((done, fail) => {

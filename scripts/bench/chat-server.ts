@@ -17,6 +17,9 @@ type Mode = 'full' | 'bare' | 'poll';
 const mode = (process.argv[2] ?? 'full') as Mode;
 const send = (message: object) => process.send?.(message);
 
+// A clean exit, so a --cpu-prof profile gets written.
+process.on('SIGTERM', () => process.exit(0));
+
 process.on('message', (message: { type: string }) => {
   if (message.type === 'rss') {
     global.gc?.();
