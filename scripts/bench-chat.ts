@@ -25,6 +25,12 @@ const warmupSeconds = 3;
 const idleSockets = Number(process.env.BENCH_IDLE ?? 10_000);
 const sendEveryMs = 5000;
 
+/** The longest event-loop stall of the server since the previous memory reading. */
+let lastLoopMaxMs = 0;
+/** The server's CPU time so far (user + system), read with the memory. */
+let lastCpuMicros = 0;
+const modes = (process.env.BENCH_MODES ?? 'bare,full').split(',') as Mode[];
+
 const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 async function startServer(mode: Mode | 'full'): Promise<{ child: ChildProcess; ready: Ready; rss(): Promise<number>; stop(): Promise<void> }> {
@@ -39,9 +45,11 @@ async function startServer(mode: Mode | 'full'): Promise<{ child: ChildProcess; 
   });
   const rss = () =>
     new Promise<number>((done) => {
-      const listener = (message: { type: string; rss?: number }) => {
+      const listener = (message: { type: string; rss?: number; loopMaxMs?: number; cpuMicros?: number }) => {
         if (message.type !== 'rss') return;
         child.off('message', listener);
+        lastLoopMaxMs = message.loopMaxMs ?? 0;
+        lastCpuMicros = message.cpuMicros ?? 0;
         done(message.rss ?? 0);
       };
       child.on('message', listener);
@@ -78,7 +86,11 @@ function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
 const mb = (bytes: number) => bytes / 1024 / 1024;
 
 interface RunResult {
@@ -93,6 +105,8 @@ interface RunResult {
   rssIdleMb: number;
   rssLoadMb: number;
   kbPerSocket: number;
+  loopMaxMs: number;
+  cpuMicrosPerMessage: number;
 }
 
 async function runLoad(mode: Mode, visitors: number, round: number): Promise<RunResult> {
@@ -104,6 +118,8 @@ async function runLoad(mode: Mode, visitors: number, round: number): Promise<Run
     const sockets = await connectMany(base, visitors);
     await pause(500);
     const rssIdle = await server.rss();
+    const cpuAtStart = lastCpuMicros;
+    let receivedSinceStart = 0;
 
     const sentAt = new Map<string, number>();
     const latencies: number[] = [];
@@ -112,6 +128,7 @@ async function runLoad(mode: Mode, visitors: number, round: number): Promise<Run
     let sent = 0;
     let errors = 0;
     staff.on('chat:message', (message: { clientId: string | null }) => {
+      receivedSinceStart += 1;
       const started = message.clientId ? sentAt.get(message.clientId) : undefined;
       if (started === undefined) return;
       sentAt.delete(message.clientId!);
@@ -146,6 +163,9 @@ async function runLoad(mode: Mode, visitors: number, round: number): Promise<Run
     const measureStart = performance.now();
     await pause(measureSeconds * 1000);
     const rssLoad = await server.rss();
+    const loopMaxMs = lastLoopMaxMs;
+    // CPU per message does not depend on how busy the rest of the machine is: the fairest figure here.
+    const cpuMicrosPerMessage = (lastCpuMicros - cpuAtStart) / Math.max(1, receivedSinceStart);
     measuring = false;
     const elapsed = (performance.now() - measureStart) / 1000;
     for (const timer of timers) clearTimeout(timer);
@@ -166,6 +186,8 @@ async function runLoad(mode: Mode, visitors: number, round: number): Promise<Run
       rssIdleMb: mb(rssIdle),
       rssLoadMb: mb(rssLoad),
       kbPerSocket: (rssIdle - rssBefore) / 1024 / visitors,
+      loopMaxMs,
+      cpuMicrosPerMessage,
     };
   } finally {
     await server.stop();
@@ -195,13 +217,14 @@ async function main(): Promise<void> {
   for (const visitors of sizes) {
     const results: Record<Mode, RunResult[]> = { bare: [], full: [] };
     for (let round = 1; round <= rounds; round += 1) {
-      for (const mode of ['bare', 'full'] as const) {
+      for (const mode of modes) {
         const result = await runLoad(mode, visitors, round);
         results[mode].push(result);
         console.log(
           `  N=${visitors} round ${round} ${mode.padEnd(4)}: p50 ${fixed(result.p50)} ms, p99 ${fixed(result.p99)} ms, ` +
             `${fixed(result.messagesPerSecond, 0)} msg/s (${result.delivered}/${result.sent} delivered, ${result.errors} errors), ` +
-            `RSS ${fixed(result.rssIdleMb, 0)} MB idle / ${fixed(result.rssLoadMb, 0)} MB under load, ${fixed(result.kbPerSocket, 1)} KB per socket`,
+            `server CPU ${fixed(result.cpuMicrosPerMessage, 0)} µs per message, ` +
+            `RSS ${fixed(result.rssIdleMb, 0)} MB idle / ${fixed(result.rssLoadMb, 0)} MB under load, ${fixed(result.kbPerSocket, 1)} KB per socket, longest event-loop stall ${fixed(result.loopMaxMs, 0)} ms`,
         );
       }
     }
@@ -211,6 +234,7 @@ async function main(): Promise<void> {
       `N=${visitors}: full p50 ${fixed(p50.full)} ms / p99 ${fixed(p99.full)} ms; bare p50 ${fixed(p50.bare)} ms / p99 ${fixed(p99.bare)} ms; ` +
         `p99 ratio full/bare ${fixed(p99.full / p99.bare)}x (target p99 < 10 ms at 2,000 and <= 2x); ` +
         `${fixed(median(results.full.map((r) => r.messagesPerSecond)), 0)} msg/s; ` +
+        `server CPU per message ${fixed(median(results.full.map((r) => r.cpuMicrosPerMessage)), 0)} µs (bare ${fixed(median(results.bare.map((r) => r.cpuMicrosPerMessage)), 0)} µs); ` +
         `server RSS ${fixed(median(results.full.map((r) => r.rssLoadMb)), 0)} MB (bare ${fixed(median(results.bare.map((r) => r.rssLoadMb)), 0)} MB), ` +
         `${fixed(median(results.full.map((r) => r.kbPerSocket)), 1)} KB per socket (bare ${fixed(median(results.bare.map((r) => r.kbPerSocket)), 1)} KB)`,
     );

@@ -6,6 +6,7 @@
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Server } from 'socket.io';
@@ -20,10 +21,16 @@ const send = (message: object) => process.send?.(message);
 // A clean exit, so a --cpu-prof profile gets written.
 process.on('SIGTERM', () => process.exit(0));
 
+// How long the event loop stalled: a blocking call (an fsync, a long GC) shows here.
+const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+loopDelay.enable();
+
 process.on('message', (message: { type: string }) => {
   if (message.type === 'rss') {
     global.gc?.();
-    send({ type: 'rss', rss: process.memoryUsage().rss });
+    const cpu = process.cpuUsage();
+    send({ type: 'rss', rss: process.memoryUsage().rss, loopMaxMs: loopDelay.max / 1e6, cpuMicros: cpu.user + cpu.system });
+    loopDelay.reset();
   }
 });
 

@@ -17,8 +17,11 @@ import type { WindowRateLimiter } from './chat.rate-limit';
 
 /** What the service tells the realtime layer; Socket.IO rooms behind it (chat.socket.ts). */
 export interface ChatPushes {
-  /** A newly stored message, for its session's room and every staff socket. `newOwner` is set on a session's first message. */
-  message(message: ChatMessage, newOwner?: string): Promise<void> | void;
+  /**
+   * A newly stored message, for its session's room and every staff socket. `newOwner` is set on a
+   * session's first message; `exceptSocket` is the socket that sent it, which has the ack instead.
+   */
+  message(message: ChatMessage, options?: { newOwner?: string; exceptSocket?: string }): Promise<void> | void;
   sessionUpdated(session: ChatSessionSummary): void;
 }
 
@@ -28,6 +31,8 @@ export interface VisitorContext {
   userAgent?: string;
   /** The client address, for the rate-limit allowlist. */
   ip?: string;
+  /** The socket the message came over, if it did. */
+  socketId?: string;
 }
 
 /** A visitor message as the REST body and the `chat:send` payload carry it, already validated. */
@@ -94,6 +99,18 @@ export class ChatService {
   ) {}
 
   /**
+   * Chat writes, one after another in arrival order. Kysely's SQLite driver wakes every waiting query
+   * each time its one connection frees up, so a burst of concurrent transactions costs quadratic
+   * time; queued here, each write waits only for the one before it.
+   */
+  private writes: Promise<unknown> = Promise.resolve();
+  private serialWrite<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.writes.then(work, work);
+    this.writes = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
    * Stores a visitor's message. The first message of a new session id binds the session to the
    * visitor and keeps where they were; a session of someone else is answered as if it did not exist.
    */
@@ -103,7 +120,7 @@ export class ChatService {
       if (!allowed.ok) throw new HttpError(429, chatRateLimitedMessage(allowed.retryAfterSeconds));
     }
     const now = new Date().toISOString();
-    const result = await this.db.transaction().execute(async (trx) => {
+    const result = await this.serialWrite(() => this.db.transaction().execute(async (trx) => {
       // Most sends go to a session that exists: look first, create only when absent.
       const existing = await repository.findSession(trx, input.sessionId);
       const session = existing
@@ -132,16 +149,18 @@ export class ChatService {
         await repository.touchSession(trx, input.sessionId, { lastMessageAt: now, senderEmail: input.senderEmail, reopen: true });
       }
       return { stored, sessionCreated: session.created };
-    });
+    }));
     const message = toChatMessage(result.stored.row);
-    if (result.stored.created) await this.pushes.message(message, result.sessionCreated ? visitor.visitorId : undefined);
+    if (result.stored.created) {
+      await this.pushes.message(message, { newOwner: result.sessionCreated ? visitor.visitorId : undefined, exceptSocket: visitor.socketId });
+    }
     return { message, created: result.stored.created };
   }
 
   /** A staff reply: the session must exist; replying also marks the visitor's messages read. */
   async replyAsStaff(input: StaffReply): Promise<{ message: ChatMessage; created: boolean }> {
     const now = new Date().toISOString();
-    const stored = await this.db.transaction().execute(async (trx) => {
+    const stored = await this.serialWrite(() => this.db.transaction().execute(async (trx) => {
       const session = await repository.findSession(trx, input.sessionId);
       if (!session) throw new HttpError(404, chatSessionNotFoundMessage);
       const inserted = await repository.insertMessage(trx, {
@@ -155,7 +174,7 @@ export class ChatService {
       });
       if (inserted.created) await repository.touchSession(trx, input.sessionId, { lastMessageAt: now, readUpTo: inserted.row.id });
       return inserted;
-    });
+    }));
     const message = toChatMessage(stored.row);
     if (stored.created) await this.pushes.message(message);
     return { message, created: stored.created };

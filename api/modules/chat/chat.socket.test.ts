@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { io as connect } from 'socket.io-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatMessage, ChatSessionSummary } from '../../contract/chat';
 import { rooms, socketLimits, type TypingPayload } from '../../contract/socket';
@@ -52,6 +53,20 @@ describe('chat over Socket.IO', async () => {
         const socket = staffClient(app, cookie);
         await expect(connected(socket)).rejects.toThrow('Not authenticated');
       }
+    });
+
+    it('refuses a handshake from another site’s page, in both namespaces, even with a live session', async () => {
+      const { cookie } = await signInStaff(app);
+      const headers = { cookie, origin: 'https://evil.example' };
+      const staff = connect(`${serverUrl(app)}/admin`, { transports: ['websocket'], forceNew: true, reconnection: false, extraHeaders: headers });
+      await expect(connected(staff)).rejects.toThrow('Connection refused: it did not come from this site');
+      const visitor = connect(serverUrl(app), { transports: ['websocket'], forceNew: true, reconnection: false, extraHeaders: { origin: 'https://evil.example' } });
+      await expect(connected(visitor)).rejects.toThrow('Connection refused: it did not come from this site');
+      staff.disconnect();
+      visitor.disconnect();
+      const sameSite = connect(serverUrl(app), { transports: ['websocket'], forceNew: true, reconnection: false, extraHeaders: { origin: serverUrl(app) } });
+      await connected(sameSite);
+      sameSite.disconnect();
     });
 
     it('refuses a session whose staff sign-in has gone idle', async () => {
@@ -327,16 +342,18 @@ describe('chat over Socket.IO', async () => {
   });
 
   describe('a burst from many visitors', () => {
-    it('delivers every message exactly once to staff and to its own visitor only', async () => {
+    it('delivers every message exactly once to staff and to the visitor’s other tab, and to no one else', async () => {
       const staff = await connectedStaff();
       const visitorCount = 40;
       const perVisitor = 5;
       const visitors = await Promise.all(
         Array.from({ length: visitorCount }, async (_, index) => {
-          const { socket } = await connectedVisitor();
+          const { socket, cookie } = await connectedVisitor();
+          const { socket: otherTab } = await connectedVisitor(cookie);
           const sessionId = `session_burst_${index}_${Date.now()}`;
           await join(socket, sessionId);
-          return { socket, sessionId, heard: collect<ChatMessage>(socket, 'chat:message') };
+          await join(otherTab, sessionId);
+          return { socket, sessionId, ownEcho: collect<ChatMessage>(socket, 'chat:message'), inOtherTab: collect<ChatMessage>(otherTab, 'chat:message') };
         }),
       );
       const atStaff = collect<ChatMessage>(staff, 'chat:message');
@@ -345,18 +362,20 @@ describe('chat over Socket.IO', async () => {
         const check = () => (atStaff.length >= total ? resolve() : setTimeout(check, 20));
         check();
       });
-      await Promise.all(
+      const acks = await Promise.all(
         visitors.flatMap(({ socket, sessionId }) =>
           Array.from({ length: perVisitor }, (_, n) => send(socket, { sessionId, message: `burst ${n}`, clientId: `${sessionId}-${n}` })),
         ),
       );
+      expect(acks.every((ack) => ack.ok)).toBe(true);
       await allArrived;
       await pause(100);
       expect(atStaff).toHaveLength(total);
       expect(new Set(atStaff.map((row) => row.id)).size).toBe(total);
-      for (const { sessionId, heard } of visitors) {
-        expect(heard.map((row) => row.sessionId).every((id) => id === sessionId)).toBe(true);
-        expect(heard.map((row) => row.message).sort()).toEqual(Array.from({ length: perVisitor }, (_, n) => `burst ${n}`));
+      for (const { sessionId, ownEcho, inOtherTab } of visitors) {
+        expect(ownEcho).toEqual([]); // the sending socket has its acks
+        expect(inOtherTab.every((row) => row.sessionId === sessionId)).toBe(true);
+        expect(inOtherTab.map((row) => row.message).sort()).toEqual(Array.from({ length: perVisitor }, (_, n) => `burst ${n}`));
       }
     });
   });

@@ -73,7 +73,7 @@ class Refusal extends HttpError {}
 /** The pushes of the chat service, through rooms only (DESIGN section 5: nothing a second process would miss). */
 export function socketPushes(app: FastifyInstance): ChatPushes {
   return {
-    async message(message, newOwner) {
+    async message(message, { newOwner, exceptSocket } = {}) {
       const room = rooms.chatSession(message.sessionId);
       if (newOwner) {
         // Someone may have joined this id before anyone owned it; now that it is owned, only the owner stays.
@@ -81,7 +81,7 @@ export function socketPushes(app: FastifyInstance): ChatPushes {
           if ((socket.data as Partial<VisitorSocketData>).visitorId !== newOwner) socket.leave(room);
         }
       }
-      app.visitorSockets.to(room).emit('chat:message', message);
+      (exceptSocket ? app.visitorSockets.to(room).except(exceptSocket) : app.visitorSockets.to(room)).emit('chat:message', message);
       app.staffSockets.to(rooms.staff).emit('chat:message', message);
     },
     sessionUpdated(session) {
@@ -95,8 +95,24 @@ export function socketPushes(app: FastifyInstance): ChatPushes {
  * `/admin` by a live staff session of the same session store as REST. Every write goes through the
  * chat service, so the REST and socket paths store and push alike.
  */
-export async function chatSocket(app: FastifyInstance, options: { chat: ChatService }): Promise<void> {
-  const { chat } = options;
+export async function chatSocket(app: FastifyInstance, options: { chat: ChatService; publicUrl: string }): Promise<void> {
+  const { chat, publicUrl } = options;
+
+  /**
+   * A browser page of another site may open a websocket here; SameSite=Lax keeps the cookies off it,
+   * and this refuses it outright, as REST refuses its state-changing calls. Non-browser clients send no Origin.
+   */
+  const fromThisSite = (handshake: { headers: IncomingMessage['headers'] }) => {
+    const { origin, host } = handshake.headers;
+    if (!origin) return true;
+    try {
+      const parsed = new URL(origin);
+      return parsed.origin === publicUrl || parsed.host === host;
+    } catch {
+      return false;
+    }
+  };
+  const crossSiteMessage = 'Connection refused: it did not come from this site';
   const visitors = app.visitorSockets;
   const staff = app.staffSockets;
 
@@ -110,6 +126,7 @@ export async function chatSocket(app: FastifyInstance, options: { chat: ChatServ
   });
 
   visitors.use((socket, next) => {
+    if (!fromThisSite(socket.handshake)) return next(new Error(crossSiteMessage));
     const visitorId = app.visitorIdFromCookieHeader(socket.request.headers.cookie) ?? issuedInHandshake.get(socket.request);
     if (!visitorId) return next(new Error('Visitor identity missing: enable cookies'));
     socket.data = { visitorId, budget: new EventBudget() } satisfies VisitorSocketData;
@@ -152,7 +169,7 @@ export async function chatSocket(app: FastifyInstance, options: { chat: ChatServ
         const parsed = parsePayload(chatMessageInputSchema, payload);
         if (!parsed.ok) throw new Refusal(400, parsed.error);
         const { isFromUser: _isFromUser, ...input } = parsed.data;
-        const { message } = await chat.sendVisitorMessage({ visitorId, userAgent, ip }, input);
+        const { message } = await chat.sendVisitorMessage({ visitorId, userAgent, ip, socketId: socket.id }, input);
         await socket.join(rooms.chatSession(message.sessionId));
         return { ok: true as const, message };
       });
@@ -184,6 +201,7 @@ export async function chatSocket(app: FastifyInstance, options: { chat: ChatServ
   };
 
   staff.use((socket, next) => {
+    if (!fromThisSite(socket.handshake)) return next(new Error(crossSiteMessage));
     const raw = socket.request.headers.cookie ? app.parseCookie(socket.request.headers.cookie)[sessionCookieName] : undefined;
     const unsigned = raw ? app.unsignCookie(raw) : undefined;
     const sid = unsigned?.valid ? unsigned.value : null;

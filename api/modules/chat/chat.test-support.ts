@@ -9,6 +9,7 @@ import type {
   VisitorServerToClientEvents,
 } from '../../contract/socket';
 import { sessionCookieName } from '../../plugins/session';
+import { hashPassword } from '../auth/password';
 
 export type VisitorClient = Socket<VisitorServerToClientEvents, VisitorClientToServerEvents>;
 export type StaffClient = Socket<StaffServerToClientEvents, StaffClientToServerEvents>;
@@ -16,18 +17,31 @@ export type StaffClient = Socket<StaffServerToClientEvents, StaffClientToServerE
 let staffCount = 0;
 
 /**
- * A staff sign-in for tests: the real `POST /api/admin-login` when the auth module is there, else a
- * session written to the same store the login would write to. Returns the Cookie header.
+ * A staff sign-in for tests: through the real `POST /api/admin-login` when the auth module has
+ * registered it, else a session written to the same store that login writes to. Returns the Cookie
+ * header and the session id (the room `rooms.staffSession(sid)`).
  */
 export async function signInStaff(app: FastifyInstance): Promise<{ cookie: string; sid: string }> {
   staffCount += 1;
   const email = `staff${staffCount}@lotwise.example`;
+  const password = 'staff-password-for-tests';
   const now = new Date().toISOString();
   const { id } = await app.db
     .insertInto('admins')
-    .values({ email, passwordHash: 'unused-in-tests', createdAt: now })
+    .values({ email, passwordHash: await hashPassword(password), createdAt: now })
     .returning('id')
     .executeTakeFirstOrThrow();
+
+  if (app.hasRoute({ method: 'POST', url: '/api/admin-login' })) {
+    const response = await app.inject({ method: 'POST', url: '/api/admin-login', payload: { username: email, password } });
+    const session = response.cookies.find((cookie) => cookie.name === sessionCookieName);
+    if (response.statusCode !== 200 || !session) throw new Error(`admin-login failed: ${response.statusCode} ${response.body}`);
+    const signed = decodeURIComponent(session.value);
+    const unsigned = app.unsignCookie(signed);
+    if (!unsigned.valid || !unsigned.value) throw new Error('admin-login set an invalid session cookie');
+    return { cookie: `${sessionCookieName}=${encodeURIComponent(signed)}`, sid: unsigned.value };
+  }
+
   const sid = randomBytes(24).toString('base64url');
   const expires = Date.now() + 24 * 60 * 60 * 1000;
   const data = {

@@ -22,7 +22,7 @@ export default fp(
     const chat = new ChatService(app.db, socketPushes(app), limiter, options.config.rateLimitAllowlist);
     app.decorate('chat', chat);
     await app.register(chatRoutes, { chat });
-    await app.register(chatSocket, { chat });
+    await app.register(chatSocket, { chat, publicUrl: options.config.publicUrl });
   },
   { name: 'chat', dependencies: ['db', 'session', 'auth', 'socket-io'] },
 );
