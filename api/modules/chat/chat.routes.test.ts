@@ -51,6 +51,22 @@ describe('chat over REST', async () => {
       expect((await read(owner, sessionId)).json<ChatMessage[]>().map((row) => row.message)).toEqual(['mine']);
     });
 
+    it('refuses a stranger’s write without spoiling the writes committed beside it', async () => {
+      const owner = visitorCookie(app);
+      const stranger = visitorCookie(app);
+      const sessionId = newSessionId();
+      await send(owner, { sessionId, message: 'opening line' });
+      const answers = await Promise.all([
+        send(owner, { sessionId, message: 'together 1' }),
+        send(stranger, { sessionId, message: 'intruding' }),
+        send(owner, { sessionId, message: 'together 2' }),
+        send(stranger, { sessionId: newSessionId(), message: 'my own session' }),
+      ]);
+      expect(answers.map((answer) => answer.statusCode)).toEqual([201, 404, 201, 201]);
+      const history = await read(owner, sessionId);
+      expect(history.json<ChatMessage[]>().map((row) => row.message)).toEqual(['opening line', 'together 1', 'together 2']);
+    });
+
     it('gets the same 404 for a session nobody started as for a stranger’s', async () => {
       const answer = await read(visitorCookie(app), newSessionId());
       expect(answer.statusCode).toBe(404);

@@ -1,5 +1,6 @@
+import type { Transaction } from 'kysely';
 import type { Db } from '../../../db/client';
-import type { ChatMessageRow } from '../../../db/schema';
+import type { ChatMessageRow, Database } from '../../../db/schema';
 import {
   type ChatMessage,
   type ChatMessageListQuery,
@@ -85,6 +86,8 @@ function toSummary(row: repository.ChatSessionSummaryRow): ChatSessionSummary {
 }
 
 const userAgentMaxLength = 500;
+/** Bounds one group commit, so a huge burst is committed in steps. */
+const maxWritesPerTransaction = 200;
 
 /**
  * The one chat service behind `POST /api/chat-message`, `chat:send`, `POST /api/admin-chat-reply` and
@@ -99,15 +102,44 @@ export class ChatService {
   ) {}
 
   /**
-   * Chat writes, one after another in arrival order. Kysely's SQLite driver wakes every waiting query
-   * each time its one connection frees up, so a burst of concurrent transactions costs quadratic
-   * time; queued here, each write waits only for the one before it.
+   * Chat writes share transactions: every write that arrives in the same turn of the event loop is
+   * committed together (group commit). A commit costs more than the statements before it, so under
+   * load the batches grow and the cost per message falls instead of a queue building up. One write
+   * refused with an HttpError (always thrown before it writes anything) does not spoil the others.
    */
-  private writes: Promise<unknown> = Promise.resolve();
-  private serialWrite<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.writes.then(work, work);
-    this.writes = run.catch(() => undefined);
-    return run;
+  private pendingWrites: { work: (trx: Transaction<Database>) => Promise<unknown>; settle: (outcome: { value?: unknown; error?: unknown }) => void }[] = [];
+  private flushScheduled = false;
+
+  private write<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.pendingWrites.push({ work, settle: ({ value, error }) => (error === undefined ? resolve(value as T) : reject(error)) });
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(() => void this.flushWrites());
+      }
+    });
+  }
+
+  private async flushWrites(): Promise<void> {
+    const batch = this.pendingWrites.splice(0, maxWritesPerTransaction);
+    const outcomes: { value?: unknown; error?: unknown }[] = [];
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        for (const item of batch) {
+          try {
+            outcomes.push({ value: await item.work(trx) });
+          } catch (error) {
+            if (!(error instanceof HttpError)) throw error;
+            outcomes.push({ error });
+          }
+        }
+      });
+      batch.forEach((item, index) => item.settle(outcomes[index]!));
+    } catch (error) {
+      for (const item of batch) item.settle({ error });
+    }
+    if (this.pendingWrites.length > 0) setImmediate(() => void this.flushWrites());
+    else this.flushScheduled = false;
   }
 
   /**
@@ -120,7 +152,7 @@ export class ChatService {
       if (!allowed.ok) throw new HttpError(429, chatRateLimitedMessage(allowed.retryAfterSeconds));
     }
     const now = new Date().toISOString();
-    const result = await this.serialWrite(() => this.db.transaction().execute(async (trx) => {
+    const result = await this.write(async (trx) => {
       // Most sends go to a session that exists: look first, create only when absent.
       const existing = await repository.findSession(trx, input.sessionId);
       const session = existing
@@ -149,7 +181,7 @@ export class ChatService {
         await repository.touchSession(trx, input.sessionId, { lastMessageAt: now, senderEmail: input.senderEmail, reopen: true });
       }
       return { stored, sessionCreated: session.created };
-    }));
+    });
     const message = toChatMessage(result.stored.row);
     if (result.stored.created) {
       await this.pushes.message(message, { newOwner: result.sessionCreated ? visitor.visitorId : undefined, exceptSocket: visitor.socketId });
@@ -160,7 +192,7 @@ export class ChatService {
   /** A staff reply: the session must exist; replying also marks the visitor's messages read. */
   async replyAsStaff(input: StaffReply): Promise<{ message: ChatMessage; created: boolean }> {
     const now = new Date().toISOString();
-    const stored = await this.serialWrite(() => this.db.transaction().execute(async (trx) => {
+    const stored = await this.write(async (trx) => {
       const session = await repository.findSession(trx, input.sessionId);
       if (!session) throw new HttpError(404, chatSessionNotFoundMessage);
       const inserted = await repository.insertMessage(trx, {
@@ -174,7 +206,7 @@ export class ChatService {
       });
       if (inserted.created) await repository.touchSession(trx, input.sessionId, { lastMessageAt: now, readUpTo: inserted.row.id });
       return inserted;
-    }));
+    });
     const message = toChatMessage(stored.row);
     if (stored.created) await this.pushes.message(message);
     return { message, created: stored.created };
