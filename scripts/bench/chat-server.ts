@@ -9,6 +9,7 @@ import { createServer } from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Fastify from 'fastify';
 import { Server } from 'socket.io';
 import { buildApp } from '../../api/app';
 import { parseConfig } from '../../api/config';
@@ -104,9 +105,21 @@ async function startFull(): Promise<void> {
 
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
+
+  // The poll's baseline: a bare Fastify route running the same select with no session, checks or schemas.
+  let barePort = 0;
+  if (mode === 'poll') {
+    const bare = Fastify({ logger: false });
+    const select = app.sqlite.prepare('select * from chat_messages where session_id = ? order by id');
+    bare.get<{ Params: { sessionId: string } }>('/api/chat-messages/:sessionId', async (request) => select.all(request.params.sessionId));
+    await bare.listen({ port: 0, host: '127.0.0.1' });
+    const bareAddress = bare.server.address();
+    barePort = typeof bareAddress === 'object' && bareAddress ? bareAddress.port : 0;
+  }
   send({
     type: 'ready',
     port: typeof address === 'object' && address ? address.port : 0,
+    barePort,
     staffCookie: `${sessionCookieName}=${encodeURIComponent(app.signCookie(sid))}`,
     visitorCookie: `${visitorCookieName}=${encodeURIComponent(app.signCookie(visitorId))}`,
   });

@@ -64,6 +64,21 @@ export async function listSessionMessages(db: Executor, sessionId: string): Prom
   return db.selectFrom('chatMessages').selectAll().where('sessionId', '=', sessionId).orderBy('id').execute();
 }
 
+/**
+ * A session's messages with the session's owner on each row, in one query: the poll's hot path.
+ * No rows means the session does not exist (a session is created with its first message).
+ */
+export async function listSessionMessagesWithOwner(db: Executor, sessionId: string): Promise<(ChatMessageRow & { ownerVisitorId: string })[]> {
+  return db
+    .selectFrom('chatMessages')
+    .innerJoin('chatSessions', 'chatSessions.id', 'chatMessages.sessionId')
+    .selectAll('chatMessages')
+    .select('chatSessions.visitorId as ownerVisitorId')
+    .where('chatMessages.sessionId', '=', sessionId)
+    .orderBy('chatMessages.id')
+    .execute();
+}
+
 export async function listAllMessages(
   db: Executor,
   page: { limit: number; before?: { createdAt: string; id: number } },

@@ -223,10 +223,9 @@ export class ChatService {
    * (`isNew`), and a 404 for someone else's.
    */
   async visitorHistory(visitorId: string, sessionId: string): Promise<{ messages: ChatMessage[]; isNew: boolean }> {
-    const session = await repository.findSession(this.db, sessionId);
-    if (!session) return { messages: [], isNew: true };
-    if (session.visitorId !== visitorId) throw new HttpError(404, chatSessionNotFoundMessage);
-    const rows = await repository.listSessionMessages(this.db, sessionId);
+    const rows = await repository.listSessionMessagesWithOwner(this.db, sessionId);
+    if (rows.length === 0) return { messages: [], isNew: true };
+    if (rows[0]!.ownerVisitorId !== visitorId) throw new HttpError(404, chatSessionNotFoundMessage);
     return { messages: rows.map(toChatMessage), isNew: false };
   }
 
