@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import type SQLite from 'better-sqlite3';
+import { startCheckpointer } from '../../db/checkpointer';
 import { createDb, type Db } from '../../db/client';
 import { migrateToLatest } from '../../db/migrate';
 
@@ -17,7 +18,9 @@ export default fp(
     await migrateToLatest(db);
     app.decorate('db', db);
     app.decorate('sqlite', sqlite);
+    const checkpointer = options.databasePath === ':memory:' ? null : startCheckpointer(sqlite, options.databasePath);
     app.addHook('onClose', async () => {
+      await checkpointer?.stop();
       await db.destroy();
     });
   },

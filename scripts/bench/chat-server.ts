@@ -63,6 +63,9 @@ async function startFull(): Promise<void> {
     DATA_DIR: dir,
     LOG_LEVEL: 'silent',
     RATE_LIMIT_ALLOWLIST: '127.0.0.1',
+    // A known staff account, so start does not print a generated one.
+    ADMIN_EMAIL: 'bench-admin@lotwise.example',
+    ADMIN_PASSWORD: 'bench-admin-password',
   });
   const app = await buildApp({ ...parsed, sessionSecret: 'bench-session-secret-that-is-long-enough-0123456789' }, { webRoot: join(dir, 'no-web') });
   await app.ready();

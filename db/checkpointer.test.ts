@@ -1,0 +1,49 @@
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startCheckpointer } from './checkpointer';
+
+const dir = mkdtempSync(join(tmpdir(), 'lotwise-checkpoint-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Rows in the database file itself, ignoring the WAL: what checkpoints have copied there. */
+let copies = 0;
+function rowsInMainFile(path: string): number {
+  copies += 1;
+  const copy = join(dir, `copy-${copies}.db`);
+  copyFileSync(path, copy); // the file alone, without its -wal
+  const reader = new SQLite(copy, { readonly: true });
+  try {
+    return (reader.prepare('select count(*) as n from notes').get() as { n: number }).n;
+  } finally {
+    reader.close();
+  }
+}
+
+describe('WAL checkpoints off the event loop', () => {
+  it('copies committed writes into the database file from the worker, not from the writer', async () => {
+    const path = join(dir, 'app.db');
+    const sqlite = new SQLite(path);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.exec('create table notes (id integer primary key, text text not null)');
+    sqlite.pragma('wal_checkpoint(TRUNCATE)');
+    const checkpointer = startCheckpointer(sqlite, path, 100);
+    expect(sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+
+    const insert = sqlite.prepare('insert into notes (text) values (?)');
+    sqlite.transaction(() => {
+      for (let i = 0; i < 3000; i += 1) insert.run(`note ${i} ${'x'.repeat(200)}`);
+    })();
+    expect(rowsInMainFile(path)).toBe(0); // still only in the WAL
+
+    const deadline = Date.now() + 5000;
+    while (rowsInMainFile(path) < 3000 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(rowsInMainFile(path)).toBe(3000);
+
+    await checkpointer.stop();
+    expect(sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    sqlite.close();
+  });
+});
