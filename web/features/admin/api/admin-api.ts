@@ -1,0 +1,75 @@
+import type { AdminLoginInput, SessionInfo } from '../../../../api/contract/auth';
+import type { ChatMessage, ChatSessionPatch, ChatSessionSummary } from '../../../../api/contract/chat';
+import type { AdminCounts, LeadByKind, LeadKind, LeadPatch } from '../../../../api/contract/leads';
+import { listLimitDefault } from '../../../../api/contract/leads';
+import { api, ApiError } from '../../../lib/api-client';
+
+/** The list path of each kind of lead (spec section 7). */
+export const leadListPaths: Record<LeadKind, string> = {
+  contact: '/api/contact-submissions',
+  support: '/api/support-tickets',
+  demo: '/api/demo-requests',
+  'get-started': '/api/get-started-requests',
+};
+
+export const adminPageSize = listLimitDefault;
+
+let unauthorizedHandler: () => void = () => {};
+
+/** Any 401 from a staff call means the server no longer sees a live staff session. */
+export function onStaffUnauthorized(handler: () => void): void {
+  unauthorizedHandler = handler;
+}
+
+async function staffCall<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) unauthorizedHandler();
+    throw error;
+  }
+}
+
+function withQuery(path: string, params: Record<string, string | number | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined && value !== '') search.set(key, String(value));
+  }
+  const query = search.toString();
+  return query ? `${path}?${query}` : path;
+}
+
+export interface PageQuery {
+  before?: string;
+  q?: string;
+  limit?: number;
+}
+
+export const adminApi = {
+  /** Who is signed in; also counts as staff activity on the server while the staff session is live. */
+  session: () => api.get<SessionInfo>('/api/session'),
+  login: (input: AdminLoginInput) => api.post<unknown>('/api/admin-login', input),
+  logout: () => api.post<unknown>('/api/admin-logout', {}),
+
+  counts: () => staffCall(() => api.get<AdminCounts>('/api/admin/counts')),
+  leads: <K extends LeadKind>(kind: K, query: PageQuery = {}) =>
+    staffCall(() =>
+      api.get<LeadByKind[K][]>(withQuery(leadListPaths[kind], { limit: query.limit ?? adminPageSize, before: query.before, q: query.q })),
+    ),
+  patchLead: <K extends LeadKind>(kind: K, id: number, patch: LeadPatch) =>
+    staffCall(() => api.patch<LeadByKind[K]>(`/api/leads/${kind}/${id}`, patch)),
+
+  chatSessions: (query: PageQuery = {}) =>
+    staffCall(() => api.get<ChatSessionSummary[]>(withQuery('/api/chat-sessions', { limit: query.limit ?? adminPageSize, before: query.before }))),
+  chatMessages: (sessionId: string) =>
+    staffCall(() => api.get<ChatMessage[]>(`/api/chat-messages/${encodeURIComponent(sessionId)}`)),
+  patchChatSession: (sessionId: string, patch: ChatSessionPatch) =>
+    staffCall(() => api.patch<ChatSessionSummary>(`/api/chat-sessions/${encodeURIComponent(sessionId)}`, patch)),
+  reply: (sessionId: string, message: string) =>
+    staffCall(() => api.post<ChatMessage>('/api/admin-chat-reply', { sessionId, message })),
+};
+
+/** The CSV of what a tab shows: every row matching its search, not just the loaded pages. */
+export function leadCsvHref(kind: LeadKind, q: string): string {
+  return withQuery(leadListPaths[kind], { format: 'csv', q: q.trim() || undefined });
+}

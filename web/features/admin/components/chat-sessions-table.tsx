@@ -1,0 +1,95 @@
+import { useCallback } from 'react';
+import { chatSenderLabel, chatSessionStatuses, type ChatSessionStatus, type ChatSessionSummary } from '../../../../api/contract/chat';
+import { useInbox } from '../inbox-store';
+import { formatDate, shortSessionId } from '../lib/format';
+import { Badge, UnreadBadge } from './badges';
+import { type Column, VirtualTable } from './virtual-table';
+
+const statusLabels: Record<ChatSessionStatus, string> = { open: 'Open', resolved: 'Resolved' };
+
+function ChatStatusSelect({ session }: { session: ChatSessionSummary }) {
+  const setChatStatus = useInbox((state) => state.setChatStatus);
+  return (
+    <select
+      aria-label={`Status of chat ${shortSessionId(session.id)}`}
+      value={session.status}
+      onChange={(event) => void setChatStatus(session.id, event.target.value as ChatSessionStatus)}
+      className={`w-full rounded-md border px-2 py-1 text-xs font-medium ${
+        session.status === 'open' ? 'border-blue-200 bg-blue-50 text-blue-800' : 'border-slate-200 bg-slate-100 text-slate-600'
+      }`}
+    >
+      {chatSessionStatuses.map((status) => (
+        <option key={status} value={status}>
+          {statusLabels[status]}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+function ViewButton({ session }: { session: ChatSessionSummary }) {
+  const openSession = useInbox((state) => state.openSession);
+  return (
+    <button
+      type="button"
+      onClick={() => void openSession(session.id)}
+      aria-label={`View & Reply to chat ${shortSessionId(session.id)}`}
+      className="rounded-md bg-brand px-3 py-1.5 text-xs font-semibold whitespace-nowrap text-white hover:bg-brand-dark"
+    >
+      View & Reply
+    </button>
+  );
+}
+
+/** The spec's chat columns: session, sender, last message, count, last activity, and the dialog. */
+export const chatColumns: Column<ChatSessionSummary>[] = [
+  {
+    key: 'session',
+    header: 'Session',
+    width: '7.5rem',
+    cell: (session) => (
+      <span className="inline-flex items-center gap-1.5">
+        <span className="font-mono text-xs">{shortSessionId(session.id)}</span>
+        <UnreadBadge count={session.unreadCount} />
+      </span>
+    ),
+  },
+  {
+    key: 'sender',
+    header: 'Sender',
+    width: '14rem',
+    cell: (session) => (
+      <span className="inline-flex max-w-full items-center gap-1.5">
+        <span className={`truncate ${session.unreadCount > 0 ? 'font-semibold text-slate-900' : ''}`}>{chatSenderLabel(session)}</span>
+        {session.hasCustomerMessage ? <Badge className="bg-blue-100 text-blue-800">Customer</Badge> : null}
+      </span>
+    ),
+  },
+  { key: 'last', header: 'Last Message', width: '18rem', cell: (session) => <span title={session.lastMessage}>{session.lastMessage}</span> },
+  { key: 'count', header: 'Messages', width: '6rem', cell: (session) => session.messageCount },
+  { key: 'activity', header: 'Last Activity', width: '11rem', cell: (session) => formatDate(session.lastActivity) },
+  { key: 'status', header: 'Status', width: '7.5rem', className: 'px-2', cell: (session) => <ChatStatusSelect session={session} /> },
+  { key: 'actions', header: 'Actions', width: '8rem', className: 'px-2', cell: (session) => <ViewButton session={session} /> },
+];
+
+export function ChatSessionsTable() {
+  const sessions = useInbox((state) => state.chatSessions);
+  const loading = useInbox((state) => state.chatLoading);
+  const loadingMore = useInbox((state) => state.chatLoadingMore);
+  const hasMore = useInbox((state) => state.chatHasMore);
+  const loadMoreChats = useInbox((state) => state.loadMoreChats);
+  const onEndReached = useCallback(() => void loadMoreChats(), [loadMoreChats]);
+  return (
+    <VirtualTable<ChatSessionSummary>
+      label="Chat Messages"
+      rows={sessions}
+      rowKey={(session) => session.id}
+      columns={chatColumns}
+      hasMore={hasMore}
+      loading={loading}
+      loadingMore={loadingMore}
+      onEndReached={onEndReached}
+      emptyText="No chat sessions yet."
+    />
+  );
+}

@@ -1,0 +1,52 @@
+import { Clock, LogOut } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { timings } from '../../../../api/contract/brand';
+import { formatCountdown } from '../lib/format';
+import { staffIdleMs, useStaffSession } from '../session-store';
+
+/** Time left before the idle logout, refreshed every second. */
+export function SessionCountdown() {
+  const lastActivityAt = useStaffSession((state) => state.lastActivityAt);
+  const staffIdleMinutes = useStaffSession((state) => state.staffIdleMinutes);
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), timings.countdownRefreshMs);
+    return () => clearInterval(timer);
+  }, []);
+  const remaining = lastActivityAt + staffIdleMs(staffIdleMinutes) - now;
+  return (
+    <span className="inline-flex items-center gap-1.5 rounded-md bg-slate-100 px-2.5 py-1 text-sm text-slate-700" title="Session expires after inactivity">
+      <Clock className="size-4" aria-hidden="true" />
+      <span className="sr-only">Session expires in</span>
+      <span data-testid="session-countdown" className="font-mono tabular-nums">
+        {formatCountdown(remaining)}
+      </span>
+    </span>
+  );
+}
+
+export function DashboardHeader() {
+  const email = useStaffSession((state) => state.email);
+  const signOut = useStaffSession((state) => state.signOut);
+  return (
+    <header className="border-b border-slate-200 bg-white">
+      <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-3 px-4 py-3 sm:px-6">
+        <div>
+          <h1 className="text-xl font-bold text-slate-900">Admin Dashboard</h1>
+          {email ? <p className="text-sm text-slate-500">{email}</p> : null}
+        </div>
+        <div className="flex items-center gap-3">
+          <SessionCountdown />
+          <button
+            type="button"
+            onClick={() => void signOut()}
+            className="inline-flex items-center gap-1.5 rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50"
+          >
+            <LogOut className="size-4" aria-hidden="true" />
+            Logout
+          </button>
+        </div>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,139 @@
+import { Download, Search } from 'lucide-react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import {
+  contactSubjects,
+  inventorySizes,
+  launchTimelines,
+  supportCategories,
+  type LeadByKind,
+  type LeadKind,
+} from '../../../../api/contract/leads';
+import { leadCsvHref } from '../api/admin-api';
+import { type LeadList, useInbox } from '../inbox-store';
+import { formatDate, optionLabel } from '../lib/format';
+import { PriorityBadge } from './badges';
+import { LeadNoteInput, LeadStatusSelect } from './lead-cells';
+import { type Column, VirtualTable } from './virtual-table';
+
+/** Typing in the search box asks the server once the typing pauses. */
+export const searchDebounceMs = 300;
+
+type Columns<K extends LeadKind> = Column<LeadByKind[K]>[];
+
+function text(value: string | null | undefined) {
+  return <span title={value ?? undefined}>{value ?? ''}</span>;
+}
+
+/** The spec's columns of each tab (section 2), then the status and note that make a lead work to do. */
+export const leadColumns: { [K in LeadKind]: Columns<K> } = {
+  contact: [
+    { key: 'name', header: 'Name', width: '11rem', cell: (row) => text(row.name) },
+    { key: 'email', header: 'Email', width: '14rem', cell: (row) => text(row.email) },
+    { key: 'company', header: 'Company', width: '11rem', cell: (row) => text(row.company) },
+    { key: 'subject', header: 'Subject', width: '11rem', cell: (row) => text(optionLabel(contactSubjects, row.subject)) },
+    { key: 'date', header: 'Date', width: '11rem', cell: (row) => formatDate(row.createdAt) },
+  ],
+  support: [
+    { key: 'name', header: 'Name', width: '10rem', cell: (row) => text(row.name) },
+    { key: 'email', header: 'Email', width: '13rem', cell: (row) => text(row.email) },
+    { key: 'priority', header: 'Priority', width: '6.5rem', cell: (row) => <PriorityBadge priority={row.priority} /> },
+    { key: 'category', header: 'Category', width: '10rem', cell: (row) => text(optionLabel(supportCategories, row.category)) },
+    { key: 'subject', header: 'Subject', width: '12rem', cell: (row) => text(row.subject) },
+    { key: 'date', header: 'Date', width: '11rem', cell: (row) => formatDate(row.createdAt) },
+  ],
+  demo: [
+    { key: 'name', header: 'Name', width: '11rem', cell: (row) => text(row.name) },
+    { key: 'email', header: 'Email', width: '14rem', cell: (row) => text(row.email) },
+    { key: 'company', header: 'Company', width: '11rem', cell: (row) => text(row.company) },
+    { key: 'phone', header: 'Phone', width: '9rem', cell: (row) => text(row.phone) },
+    { key: 'date', header: 'Date', width: '11rem', cell: (row) => formatDate(row.createdAt) },
+  ],
+  'get-started': [
+    { key: 'name', header: 'Name', width: '10rem', cell: (row) => text(`${row.firstName} ${row.lastName}`) },
+    { key: 'email', header: 'Email', width: '13rem', cell: (row) => text(row.email) },
+    { key: 'dealership', header: 'Dealership', width: '10rem', cell: (row) => text(row.dealershipName) },
+    { key: 'phone', header: 'Phone', width: '8.5rem', cell: (row) => text(row.phone) },
+    { key: 'inventory', header: 'Inventory Size', width: '8rem', cell: (row) => text(optionLabel(inventorySizes, row.inventorySize)) },
+    { key: 'launch', header: 'Launch Date', width: '9rem', cell: (row) => text(optionLabel(launchTimelines, row.launchDate)) },
+    { key: 'date', header: 'Date Submitted', width: '11rem', cell: (row) => formatDate(row.createdAt) },
+  ],
+};
+
+/** How a row is named in its controls' labels ("Status of Jane Doe"). */
+function rowLabel(row: LeadByKind[LeadKind]): string {
+  return 'firstName' in row ? `${row.firstName} ${row.lastName}` : row.name;
+}
+
+function workColumns<K extends LeadKind>(kind: K): Columns<K> {
+  return [
+    {
+      key: 'status',
+      header: 'Status',
+      width: '8rem',
+      className: 'px-2',
+      cell: (row) => <LeadStatusSelect kind={kind} id={row.id} status={row.status} rowLabel={rowLabel(row)} />,
+    },
+    {
+      key: 'note',
+      header: 'Note',
+      width: '14rem',
+      className: 'px-1',
+      cell: (row) => <LeadNoteInput kind={kind} id={row.id} note={row.note} rowLabel={rowLabel(row)} />,
+    },
+  ];
+}
+
+export function LeadTable<K extends LeadKind>({ kind, title }: { kind: K; title: string }) {
+  const list = useInbox((state) => state.leads[kind]) as LeadList<K>;
+  const search = useInbox((state) => state.search);
+  const loadMore = useInbox((state) => state.loadMore);
+  const [query, setQuery] = useState(list.query);
+  const debounce = useRef<ReturnType<typeof setTimeout>>(undefined);
+
+  useEffect(() => () => clearTimeout(debounce.current), []);
+
+  const onQueryChange = (value: string) => {
+    setQuery(value);
+    clearTimeout(debounce.current);
+    debounce.current = setTimeout(() => void search(kind, value.trim()), searchDebounceMs);
+  };
+  const onEndReached = useCallback(() => void loadMore(kind), [kind, loadMore]);
+  const columns = [...(leadColumns[kind] as Columns<K>), ...workColumns(kind)];
+
+  return (
+    <div className="space-y-3">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <label className="relative block w-full max-w-sm">
+          <span className="sr-only">Search {title}</span>
+          <Search className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-slate-400" aria-hidden="true" />
+          <input
+            type="search"
+            value={query}
+            onChange={(event) => onQueryChange(event.target.value)}
+            placeholder="Search name, email, company, subject"
+            className="w-full rounded-md border border-slate-300 py-2 pr-3 pl-8 text-sm focus:border-brand focus:ring-2 focus:ring-brand/30 focus:outline-none"
+          />
+        </label>
+        <a
+          href={leadCsvHref(kind, list.query)}
+          download
+          className="inline-flex items-center gap-1.5 rounded-md border border-slate-300 px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50"
+        >
+          <Download className="size-4" aria-hidden="true" />
+          Export CSV
+        </a>
+      </div>
+      <VirtualTable<LeadByKind[K]>
+        label={title}
+        rows={list.rows}
+        rowKey={(row) => row.id}
+        columns={columns}
+        hasMore={list.hasMore}
+        loading={list.loading}
+        loadingMore={list.loadingMore}
+        onEndReached={onEndReached}
+        emptyText={list.query ? `No ${title.toLowerCase()} match "${list.query}".` : `No ${title.toLowerCase()} yet.`}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,423 @@
+import { create } from 'zustand';
+import type { ChatMessage, ChatSessionStatus, ChatSessionSummary } from '../../../api/contract/chat';
+import type { AdminCounts, Lead, LeadByKind, LeadKind, LeadPatch } from '../../../api/contract/leads';
+import { leadKinds, listCursor } from '../../../api/contract/leads';
+import type { SubmissionNew, TypingPayload } from '../../../api/contract/socket';
+import { toast } from '../../components/ui/toast';
+import { ApiError } from '../../lib/api-client';
+import { adminApi, adminPageSize } from './api/admin-api';
+
+export interface LeadList<K extends LeadKind> {
+  rows: LeadByKind[K][];
+  /** The search the rows answer (server-side `?q=`). */
+  query: string;
+  loading: boolean;
+  loadingMore: boolean;
+  hasMore: boolean;
+}
+
+type LeadLists = { [K in LeadKind]: LeadList<K> };
+
+export interface OpenChat {
+  sessionId: string;
+  messages: ChatMessage[];
+  loading: boolean;
+  sending: boolean;
+}
+
+interface InboxState {
+  counts: AdminCounts | null;
+  leads: LeadLists;
+  chatSessions: ChatSessionSummary[];
+  chatLoading: boolean;
+  chatLoadingMore: boolean;
+  chatHasMore: boolean;
+  openChat: OpenChat | null;
+  /** Chat sessions whose visitor is typing right now. */
+  visitorTyping: Record<string, boolean>;
+
+  loadAll(): Promise<void>;
+  refreshLive(): Promise<void>;
+  search(kind: LeadKind, query: string): Promise<void>;
+  loadMore(kind: LeadKind): Promise<void>;
+  updateLead<K extends LeadKind>(kind: K, id: number, patch: LeadPatch): Promise<void>;
+  loadMoreChats(): Promise<void>;
+  openSession(sessionId: string): Promise<void>;
+  closeSession(): void;
+  sendReply(text: string): Promise<boolean>;
+  setChatStatus(sessionId: string, status: ChatSessionStatus): Promise<void>;
+
+  /** Realtime: the staff socket's events. */
+  applySubmission(payload: SubmissionNew): void;
+  applyLeadUpdated(payload: { kind: LeadKind; item: Lead }): void;
+  /** Returns true when the message is a visitor's that staff have not seen yet. */
+  applyChatMessage(message: ChatMessage): boolean;
+  applyChatSessionUpdated(session: ChatSessionSummary): void;
+  applyTyping(payload: TypingPayload): void;
+  reset(): void;
+}
+
+const countKeys: Record<LeadKind, 'contact' | 'support' | 'demo' | 'getStarted'> = {
+  contact: 'contact',
+  support: 'support',
+  demo: 'demo',
+  'get-started': 'getStarted',
+};
+
+function emptyList<K extends LeadKind>(): LeadList<K> {
+  return { rows: [], query: '', loading: false, loadingMore: false, hasMore: false };
+}
+
+function emptyLeads(): LeadLists {
+  return { contact: emptyList(), support: emptyList(), demo: emptyList(), 'get-started': emptyList() };
+}
+
+/** The same case-insensitive text match as the server's `?q=`: name, email, company and subject. */
+export function leadMatches(kind: LeadKind, lead: Lead, query: string): boolean {
+  const needle = query.trim().toLowerCase();
+  if (!needle) return true;
+  const fields: (string | null | undefined)[] =
+    kind === 'get-started' && 'firstName' in lead
+      ? [lead.firstName, lead.lastName, lead.email, lead.dealershipName]
+      : 'name' in lead
+        ? [lead.name, lead.email, lead.company, 'subject' in lead ? lead.subject : undefined]
+        : [];
+  return fields.some((field) => field?.toLowerCase().includes(needle));
+}
+
+export function byLastActivity(a: ChatSessionSummary, b: ChatSessionSummary): number {
+  if (a.lastActivity !== b.lastActivity) return a.lastActivity < b.lastActivity ? 1 : -1;
+  return a.id < b.id ? 1 : -1;
+}
+
+export function chatCursor(session: ChatSessionSummary): string {
+  return `${session.lastActivity},${session.id}`;
+}
+
+// Requests answered after a newer one for the same list are dropped (typing in the search box).
+const latestRequest: Record<LeadKind | 'chat', number> = { contact: 0, support: 0, demo: 0, 'get-started': 0, chat: 0 };
+// Rows of chat:message already counted in the sessions list (a reply comes back over REST and over the socket).
+const countedMessageIds = new Set<number>();
+
+function isUnauthorized(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 401;
+}
+
+function dataLoadFailed(): void {
+  toast({ title: 'Error loading data', description: 'Failed to load dashboard data.', variant: 'destructive' });
+}
+
+export const useInbox = create<InboxState>((set, get) => {
+  function setList<K extends LeadKind>(kind: K, update: (list: LeadList<K>) => LeadList<K>): void {
+    set((state) => ({ leads: { ...state.leads, [kind]: update(state.leads[kind] as LeadList<K>) } }));
+  }
+
+  async function loadFirstPage<K extends LeadKind>(kind: K, query: string): Promise<void> {
+    const requestId = ++latestRequest[kind];
+    setList(kind, (list) => ({ ...list, query, loading: true }));
+    try {
+      const rows = await adminApi.leads(kind, { q: query });
+      if (requestId !== latestRequest[kind]) return;
+      setList(kind, (list) => ({ ...list, rows, loading: false, loadingMore: false, hasMore: rows.length === adminPageSize }));
+    } catch (error) {
+      if (requestId === latestRequest[kind]) setList(kind, (list) => ({ ...list, loading: false }));
+      throw error;
+    }
+  }
+
+  async function loadChatSessions(): Promise<void> {
+    const requestId = ++latestRequest.chat;
+    set({ chatLoading: true });
+    try {
+      const sessions = await adminApi.chatSessions();
+      if (requestId !== latestRequest.chat) return;
+      set({ chatSessions: [...sessions].sort(byLastActivity), chatLoading: false, chatHasMore: sessions.length === adminPageSize });
+    } catch (error) {
+      if (requestId === latestRequest.chat) set({ chatLoading: false });
+      throw error;
+    }
+  }
+
+  function updateSession(sessionId: string, update: (session: ChatSessionSummary) => ChatSessionSummary): void {
+    set((state) => ({
+      chatSessions: state.chatSessions.map((session) => (session.id === sessionId ? update(session) : session)),
+    }));
+  }
+
+  function adjustUnreadChats(delta: number): void {
+    set((state) => (state.counts ? { counts: { ...state.counts, unreadChats: Math.max(0, state.counts.unreadChats + delta) } } : {}));
+  }
+
+  async function markRead(sessionId: string): Promise<void> {
+    const before = get().chatSessions.find((session) => session.id === sessionId);
+    if (before && before.unreadCount > 0) {
+      updateSession(sessionId, (session) => ({ ...session, unreadCount: 0 }));
+      adjustUnreadChats(-1);
+    }
+    try {
+      const updated = await adminApi.patchChatSession(sessionId, { read: true });
+      get().applyChatSessionUpdated(updated);
+    } catch {
+      // The badge comes back with the next update from the server; reading is not worth a toast.
+    }
+  }
+
+  return {
+    counts: null,
+    leads: emptyLeads(),
+    chatSessions: [],
+    chatLoading: false,
+    chatLoadingMore: false,
+    chatHasMore: false,
+    openChat: null,
+    visitorTyping: {},
+
+    async loadAll() {
+      const { leads } = get();
+      const results = await Promise.allSettled([
+        adminApi.counts().then((counts) => set({ counts })),
+        ...leadKinds.map((kind) => loadFirstPage(kind, leads[kind].query)),
+        loadChatSessions(),
+      ]);
+      const failures = results.filter((result): result is PromiseRejectedResult => result.status === 'rejected');
+      if (failures.length > 0 && !failures.some((failure) => isUnauthorized(failure.reason))) dataLoadFailed();
+    },
+
+    async refreshLive() {
+      // After a socket reconnect: whatever arrived meanwhile is in the counts and the chat list.
+      try {
+        await Promise.all([adminApi.counts().then((counts) => set({ counts })), loadChatSessions()]);
+      } catch {
+        // The next event or reload brings them; the socket status already tells staff something is off.
+      }
+    },
+
+    async search(kind, query) {
+      try {
+        await loadFirstPage(kind, query);
+      } catch (error) {
+        if (!isUnauthorized(error)) dataLoadFailed();
+      }
+    },
+
+    async loadMore(kind) {
+      const list = get().leads[kind];
+      const last = list.rows[list.rows.length - 1];
+      if (!last || !list.hasMore || list.loading || list.loadingMore) return;
+      const requestId = latestRequest[kind];
+      setList(kind, (current) => ({ ...current, loadingMore: true }));
+      try {
+        const rows = await adminApi.leads(kind, { q: list.query, before: listCursor(last) });
+        if (requestId !== latestRequest[kind]) return;
+        setList(kind, (current) => {
+          const known = new Set(current.rows.map((row) => row.id));
+          return {
+            ...current,
+            rows: [...current.rows, ...rows.filter((row) => !known.has(row.id))],
+            loadingMore: false,
+            hasMore: rows.length === adminPageSize,
+          };
+        });
+      } catch (error) {
+        setList(kind, (current) => ({ ...current, loadingMore: false }));
+        if (!isUnauthorized(error)) dataLoadFailed();
+      }
+    },
+
+    async updateLead(kind, id, patch) {
+      const previous = get().leads[kind].rows.find((row) => row.id === id);
+      if (!previous) return;
+      setList(kind, (list) => ({ ...list, rows: list.rows.map((row) => (row.id === id ? { ...row, ...patch } : row)) }));
+      try {
+        const item = await adminApi.patchLead(kind, id, patch);
+        get().applyLeadUpdated({ kind, item });
+      } catch (error) {
+        setList(kind, (list) => ({ ...list, rows: list.rows.map((row) => (row.id === id ? previous : row)) }));
+        if (!isUnauthorized(error)) toast({ title: 'Error', description: 'Failed to save the change.', variant: 'destructive' });
+      }
+    },
+
+    async loadMoreChats() {
+      const { chatSessions, chatHasMore, chatLoading, chatLoadingMore } = get();
+      const last = chatSessions[chatSessions.length - 1];
+      if (!last || !chatHasMore || chatLoading || chatLoadingMore) return;
+      set({ chatLoadingMore: true });
+      try {
+        const sessions = await adminApi.chatSessions({ before: chatCursor(last) });
+        set((state) => {
+          const known = new Set(state.chatSessions.map((session) => session.id));
+          return {
+            chatSessions: [...state.chatSessions, ...sessions.filter((session) => !known.has(session.id))],
+            chatLoadingMore: false,
+            chatHasMore: sessions.length === adminPageSize,
+          };
+        });
+      } catch (error) {
+        set({ chatLoadingMore: false });
+        if (!isUnauthorized(error)) dataLoadFailed();
+      }
+    },
+
+    async openSession(sessionId) {
+      set({ openChat: { sessionId, messages: [], loading: true, sending: false } });
+      try {
+        const messages = await adminApi.chatMessages(sessionId);
+        set((state) => {
+          if (state.openChat?.sessionId !== sessionId) return {};
+          // Messages pushed while the history loaded are kept.
+          const loadedIds = new Set(messages.map((message) => message.id));
+          const pushed = state.openChat.messages.filter((message) => !loadedIds.has(message.id));
+          return { openChat: { ...state.openChat, messages: [...messages, ...pushed], loading: false } };
+        });
+        void markRead(sessionId);
+      } catch (error) {
+        set((state) => (state.openChat?.sessionId === sessionId ? { openChat: { ...state.openChat, loading: false } } : {}));
+        if (!isUnauthorized(error)) toast({ title: 'Error', description: 'Failed to load chat session.', variant: 'destructive' });
+      }
+    },
+
+    closeSession() {
+      set({ openChat: null });
+    },
+
+    async sendReply(text) {
+      const open = get().openChat;
+      const message = text.trim();
+      if (!open || !message || open.sending) return false;
+      set({ openChat: { ...open, sending: true } });
+      try {
+        const stored = await adminApi.reply(open.sessionId, message);
+        get().applyChatMessage(stored);
+        toast({ title: 'Reply sent', variant: 'success' });
+        return true;
+      } catch (error) {
+        if (!isUnauthorized(error)) toast({ title: 'Error', description: 'Failed to send reply.', variant: 'destructive' });
+        return false;
+      } finally {
+        set((state) => (state.openChat?.sessionId === open.sessionId ? { openChat: { ...state.openChat, sending: false } } : {}));
+      }
+    },
+
+    async setChatStatus(sessionId, status) {
+      const previous = get().chatSessions.find((session) => session.id === sessionId);
+      updateSession(sessionId, (session) => ({ ...session, status }));
+      try {
+        get().applyChatSessionUpdated(await adminApi.patchChatSession(sessionId, { status }));
+      } catch (error) {
+        if (previous) updateSession(sessionId, () => previous);
+        if (!isUnauthorized(error)) toast({ title: 'Error', description: 'Failed to save the change.', variant: 'destructive' });
+      }
+    },
+
+    applySubmission({ kind, item }) {
+      const list = get().leads[kind];
+      if (list.rows.some((row) => row.id === item.id)) return;
+      if (leadMatches(kind, item, list.query)) {
+        setList(kind, (current) => ({ ...current, rows: [item, ...current.rows] as typeof current.rows }));
+      }
+      set((state) => (state.counts ? { counts: { ...state.counts, [countKeys[kind]]: state.counts[countKeys[kind]] + 1 } } : {}));
+    },
+
+    applyLeadUpdated({ kind, item }) {
+      setList(kind, (list) => ({ ...list, rows: list.rows.map((row) => (row.id === item.id ? item : row)) as typeof list.rows }));
+    },
+
+    applyChatMessage(message) {
+      const state = get();
+      const open = state.openChat;
+      const isOpenHere = open?.sessionId === message.sessionId;
+      if (isOpenHere && !open.messages.some((known) => known.id === message.id)) {
+        set({ openChat: { ...open, messages: [...open.messages, message] } });
+      }
+      if (message.isFromUser && state.visitorTyping[message.sessionId]) {
+        set((current) => ({ visitorTyping: { ...current.visitorTyping, [message.sessionId]: false } }));
+      }
+      if (countedMessageIds.has(message.id)) return false;
+      countedMessageIds.add(message.id);
+
+      const seenNow = isOpenHere && document.visibilityState === 'visible';
+      const existing = state.chatSessions.find((session) => session.id === message.sessionId);
+      const addsUnread = message.isFromUser && !seenNow;
+      const base: ChatSessionSummary = existing ?? {
+        id: message.sessionId,
+        senderName: null,
+        senderEmail: null,
+        hasCustomerMessage: false,
+        lastMessage: '',
+        messageCount: 0,
+        lastActivity: message.createdAt,
+        unreadCount: 0,
+        status: 'open',
+        pageUrl: null,
+        referrer: null,
+        userAgent: null,
+        createdAt: message.createdAt,
+      };
+      const updated: ChatSessionSummary = {
+        ...base,
+        senderEmail: base.senderEmail ?? message.senderEmail,
+        senderName: base.senderName ?? (message.isFromUser ? message.senderName : null),
+        hasCustomerMessage: base.hasCustomerMessage || message.isFromUser,
+        lastMessage: message.message,
+        messageCount: base.messageCount + 1,
+        lastActivity: message.createdAt > base.lastActivity ? message.createdAt : base.lastActivity,
+        unreadCount: addsUnread ? base.unreadCount + 1 : base.unreadCount,
+        // A visitor writing again reopens a resolved conversation.
+        status: message.isFromUser ? 'open' : base.status,
+      };
+      set((current) => ({
+        chatSessions: [updated, ...current.chatSessions.filter((session) => session.id !== message.sessionId)].sort(byLastActivity),
+        counts: current.counts
+          ? {
+              ...current.counts,
+              chatSessions: current.counts.chatSessions + (existing ? 0 : 1),
+              unreadChats: current.counts.unreadChats + (addsUnread && base.unreadCount === 0 ? 1 : 0),
+            }
+          : current.counts,
+      }));
+      if (seenNow && message.isFromUser) void markRead(message.sessionId);
+      return message.isFromUser && !seenNow;
+    },
+
+    applyChatSessionUpdated(session) {
+      set((state) => {
+        const previous = state.chatSessions.find((known) => known.id === session.id);
+        const wasUnread = previous ? previous.unreadCount > 0 : false;
+        const isUnread = session.unreadCount > 0;
+        const delta = previous ? Number(isUnread) - Number(wasUnread) : 0;
+        return {
+          chatSessions: [session, ...state.chatSessions.filter((known) => known.id !== session.id)].sort(byLastActivity),
+          counts:
+            state.counts && delta !== 0
+              ? { ...state.counts, unreadChats: Math.max(0, state.counts.unreadChats + delta) }
+              : state.counts,
+        };
+      });
+    },
+
+    applyTyping({ sessionId, typing }) {
+      set((state) => ({ visitorTyping: { ...state.visitorTyping, [sessionId]: typing } }));
+    },
+
+    reset() {
+      for (const key of Object.keys(latestRequest) as (keyof typeof latestRequest)[]) latestRequest[key]++;
+      countedMessageIds.clear();
+      set({
+        counts: null,
+        leads: emptyLeads(),
+        chatSessions: [],
+        chatLoading: false,
+        chatLoadingMore: false,
+        chatHasMore: false,
+        openChat: null,
+        visitorTyping: {},
+      });
+    },
+  };
+});
+
+/** Unread conversations: the figure of the tab label and the page title. */
+export function selectUnreadChats(state: InboxState): number {
+  if (state.counts) return state.counts.unreadChats;
+  return state.chatSessions.filter((session) => session.unreadCount > 0).length;
+}

@@ -1,0 +1,56 @@
+import { chatSenderLabel } from '../../../api/contract/chat';
+import type { AdminSocket } from './api/admin-socket';
+import { useInbox } from './inbox-store';
+import { notifyVisitorMessage, playBeep } from './lib/alerts';
+import { useStaffSession } from './session-store';
+
+/** A visitor who stops typing without saying so (closed tab) stops showing as typing after this. */
+export const typingTimeoutMs = 6000;
+
+/**
+ * Wires the staff socket's events into the inbox and session stores. Returns the unbinding.
+ * `onOpenSession` lets a click on a notification open that conversation.
+ */
+export function bindAdminSocket(socket: AdminSocket, onOpenSession: (sessionId: string) => void): () => void {
+  const inbox = useInbox.getState;
+  const typingTimers = new Map<string, ReturnType<typeof setTimeout>>();
+  let connectedBefore = false;
+
+  socket.on('connect', () => {
+    if (connectedBefore) void inbox().refreshLive();
+    connectedBefore = true;
+  });
+  socket.on('connect_error', () => {
+    // The server refuses the handshake without a live staff session: ask it whether that is why.
+    if (!socket.active) void useStaffSession.getState().recheck();
+  });
+  socket.on('session:expired', () => useStaffSession.getState().expire('server'));
+
+  socket.on('submission:new', (payload) => inbox().applySubmission(payload));
+  socket.on('lead:updated', (payload) => inbox().applyLeadUpdated(payload));
+  socket.on('chat-session:updated', (session) => inbox().applyChatSessionUpdated(session));
+  socket.on('chat:message', (message) => {
+    const isNewVisitorMessage = inbox().applyChatMessage(message);
+    if (!isNewVisitorMessage) return;
+    playBeep();
+    const session = inbox().chatSessions.find((known) => known.id === message.sessionId);
+    notifyVisitorMessage(message, session ? chatSenderLabel(session) : 'a visitor', () => onOpenSession(message.sessionId));
+  });
+  socket.on('chat:typing', ({ sessionId, typing }) => {
+    clearTimeout(typingTimers.get(sessionId));
+    inbox().applyTyping({ sessionId, typing });
+    if (typing) typingTimers.set(sessionId, setTimeout(() => inbox().applyTyping({ sessionId, typing: false }), typingTimeoutMs));
+  });
+
+  return () => {
+    for (const timer of typingTimers.values()) clearTimeout(timer);
+    socket.off('connect');
+    socket.off('connect_error');
+    socket.off('session:expired');
+    socket.off('submission:new');
+    socket.off('lead:updated');
+    socket.off('chat-session:updated');
+    socket.off('chat:message');
+    socket.off('chat:typing');
+  };
+}

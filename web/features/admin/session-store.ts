@@ -1,0 +1,161 @@
+import { create } from 'zustand';
+import type { AdminLoginInput } from '../../../api/contract/auth';
+import { defaultStaffIdleMinutes } from '../../../api/contract/brand';
+import { toast } from '../../components/ui/toast';
+import { adminApi, onStaffUnauthorized } from './api/admin-api';
+
+/** The spec's local-storage flags. They only mirror the server's staff session, which is the judge. */
+export const storageKeys = {
+  authenticated: 'adminAuthenticated',
+  lastActivity: 'adminLastActivity',
+} as const;
+
+/** How often activity may refresh the server's idle clock through GET /api/session. */
+export const serverTouchEveryMs = 60_000;
+
+export type StaffSessionStatus = 'checking' | 'signed-out' | 'signed-in';
+
+interface StaffSessionState {
+  status: StaffSessionStatus;
+  email: string | null;
+  staffIdleMinutes: number;
+  /** Last mouse press, key press, scroll or touch, in ms since the epoch. */
+  lastActivityAt: number;
+  /** Restores a sign-in on page load: the server says whether the staff session is still live. */
+  restore(): Promise<void>;
+  signIn(input: AdminLoginInput): Promise<boolean>;
+  signOut(): Promise<void>;
+  /** Back to the sign-in card with the "Session expired" toast; `idle` also tells the server. */
+  expire(reason: 'idle' | 'server'): void;
+  recordActivity(now?: number): void;
+  /** Asks the server whether the staff session is still live (after a refused socket, say). */
+  recheck(): Promise<void>;
+  /** Logs out when the idle limit has passed; run every check interval. */
+  checkIdle(now?: number): void;
+}
+
+export function staffIdleMs(minutes: number): number {
+  return minutes * 60_000;
+}
+
+/** Last activity seen by any tab of this browser: the flag is shared, so work in one tab keeps all alive. */
+function storedLastActivity(): number {
+  const stored = Number(localStorage.getItem(storageKeys.lastActivity));
+  return Number.isFinite(stored) ? stored : 0;
+}
+
+function mirrorSignedIn(lastActivityAt: number): void {
+  localStorage.setItem(storageKeys.authenticated, 'true');
+  localStorage.setItem(storageKeys.lastActivity, String(lastActivityAt));
+}
+
+function clearMirror(): void {
+  localStorage.removeItem(storageKeys.authenticated);
+  localStorage.removeItem(storageKeys.lastActivity);
+}
+
+let lastServerTouchAt = 0;
+
+export const useStaffSession = create<StaffSessionState>((set, get) => ({
+  status: 'checking',
+  email: null,
+  staffIdleMinutes: defaultStaffIdleMinutes,
+  lastActivityAt: 0,
+
+  async restore() {
+    try {
+      const session = await adminApi.session();
+      if (!session.admin) {
+        clearMirror();
+        set({ status: 'signed-out', email: null, staffIdleMinutes: session.staffIdleMinutes });
+        return;
+      }
+      const now = Date.now();
+      const stored = localStorage.getItem(storageKeys.authenticated) === 'true' ? storedLastActivity() : 0;
+      // The server just counted this call as activity; a stored time is kept only when still in the window.
+      const lastActivityAt = now - stored < staffIdleMs(session.staffIdleMinutes) ? stored : now;
+      lastServerTouchAt = now;
+      mirrorSignedIn(lastActivityAt);
+      set({ status: 'signed-in', email: session.admin.email, staffIdleMinutes: session.staffIdleMinutes, lastActivityAt });
+    } catch {
+      clearMirror();
+      set({ status: 'signed-out', email: null });
+    }
+  },
+
+  async signIn(input) {
+    try {
+      await adminApi.login(input);
+      const session = await adminApi.session();
+      if (!session.admin) throw new Error('signed in but no staff session');
+      const now = Date.now();
+      lastServerTouchAt = now;
+      mirrorSignedIn(now);
+      set({ status: 'signed-in', email: session.admin.email, staffIdleMinutes: session.staffIdleMinutes, lastActivityAt: now });
+      toast({ title: 'Login successful', description: 'Welcome to the admin dashboard.', variant: 'success' });
+      return true;
+    } catch {
+      toast({ title: 'Login failed', description: 'Please check your credentials and try again.', variant: 'destructive' });
+      return false;
+    }
+  },
+
+  async signOut() {
+    clearMirror();
+    set({ status: 'signed-out', email: null });
+    try {
+      await adminApi.logout();
+    } catch {
+      // Already signed out on the server: nothing left to do.
+    }
+  },
+
+  expire(reason) {
+    if (get().status !== 'signed-in') return;
+    clearMirror();
+    set({ status: 'signed-out', email: null });
+    toast({ title: 'Session expired', description: "You've been logged out due to inactivity.", variant: 'destructive' });
+    if (reason === 'idle') void adminApi.logout().catch(() => undefined);
+  },
+
+  recordActivity(now = Date.now()) {
+    if (get().status !== 'signed-in') return;
+    set({ lastActivityAt: now });
+    localStorage.setItem(storageKeys.lastActivity, String(now));
+    if (now - lastServerTouchAt >= serverTouchEveryMs) {
+      lastServerTouchAt = now;
+      // Keeps the server's idle clock in step with the countdown.
+      void adminApi
+        .session()
+        .then((session) => {
+          if (!session.admin) get().expire('server');
+        })
+        .catch(() => undefined);
+    }
+  },
+
+  async recheck() {
+    try {
+      const session = await adminApi.session();
+      if (!session.admin) get().expire('server');
+    } catch {
+      // Offline: the socket keeps retrying and the next staff call tells.
+    }
+  },
+
+  checkIdle(now = Date.now()) {
+    const state = get();
+    if (state.status !== 'signed-in') return;
+    const lastActivityAt = Math.max(state.lastActivityAt, storedLastActivity());
+    if (now - lastActivityAt >= staffIdleMs(state.staffIdleMinutes)) state.expire('idle');
+    else if (lastActivityAt !== state.lastActivityAt) set({ lastActivityAt });
+  },
+}));
+
+onStaffUnauthorized(() => useStaffSession.getState().expire('server'));
+
+/** For tests: back to the state of a fresh page load. */
+export function resetStaffSession(): void {
+  lastServerTouchAt = 0;
+  useStaffSession.setState({ status: 'checking', email: null, staffIdleMinutes: defaultStaffIdleMinutes, lastActivityAt: 0 });
+}
