@@ -1,0 +1,211 @@
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { LeadKind } from '../../../../api/contract/leads';
+import { useInbox } from '../inbox-store';
+import { chatSession, contactRow, emptyCounts, fakeServer, getStartedRow, ticketRow } from '../test/fake-server';
+import { ChatSessionsTable } from './chat-sessions-table';
+import { CountCards } from './count-cards';
+import { LeadTable } from './lead-table';
+
+beforeEach(() => useInbox.getState().reset());
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+function headers(table: HTMLElement): string[] {
+  return within(table)
+    .getAllByRole('columnheader')
+    .map((cell) => cell.textContent ?? '');
+}
+
+function seed<K extends LeadKind>(kind: K, rows: ReturnType<typeof useInbox.getState>['leads'][K]['rows'], hasMore = false) {
+  useInbox.setState((state) => ({ leads: { ...state.leads, [kind]: { ...state.leads[kind], rows, hasMore } } }));
+}
+
+describe('lead tables', () => {
+  it('shows the spec columns of each tab, then Status and Note', () => {
+    const expected: Record<LeadKind, string[]> = {
+      contact: ['Name', 'Email', 'Company', 'Subject', 'Date'],
+      support: ['Name', 'Email', 'Priority', 'Category', 'Subject', 'Date'],
+      demo: ['Name', 'Email', 'Company', 'Phone', 'Date'],
+      'get-started': ['Name', 'Email', 'Dealership', 'Phone', 'Inventory Size', 'Launch Date', 'Date Submitted'],
+    };
+    for (const kind of Object.keys(expected) as LeadKind[]) {
+      const { unmount } = render(<LeadTable kind={kind} title={kind} />);
+      expect(headers(screen.getByRole('table', { name: kind }))).toEqual([...expected[kind], 'Status', 'Note']);
+      unmount();
+    }
+  });
+
+  it('renders a contact row with the subject label and an en-US short date', () => {
+    seed('contact', [contactRow({ name: 'Jane Doe', subject: 'pricing', createdAt: '2026-11-20T15:30:00.000Z' })]);
+    render(<LeadTable kind="contact" title="Contact Forms" />);
+    const row = screen.getAllByRole('row')[1]!;
+    expect(row).toHaveTextContent('Jane Doe');
+    expect(row).toHaveTextContent('jane@dealer.example');
+    expect(row).toHaveTextContent('Doe Motors');
+    expect(row).toHaveTextContent('Pricing Information');
+    const expectedDate = new Date('2026-11-20T15:30:00.000Z').toLocaleString('en-US', {
+      month: 'short',
+      day: 'numeric',
+      year: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+    });
+    expect(row).toHaveTextContent(expectedDate);
+    expect(expectedDate).toMatch(/^Nov 2[01], 2026/);
+  });
+
+  it('colours priority badges: low green, medium yellow, high red, urgent purple', () => {
+    seed('support', [
+      ticketRow({ name: 'Low Lou', priority: 'low' }),
+      ticketRow({ name: 'Med Meg', priority: 'medium' }),
+      ticketRow({ name: 'High Hal', priority: 'high' }),
+      ticketRow({ name: 'Urgent Una', priority: 'urgent' }),
+    ]);
+    render(<LeadTable kind="support" title="Support Tickets" />);
+    const badge = (label: string) => screen.getByText(label).parentElement!;
+    expect(badge('Low').className).toMatch(/bg-green-100/);
+    expect(badge('Medium').className).toMatch(/bg-yellow-100/);
+    expect(badge('High').className).toMatch(/bg-red-100/);
+    expect(badge('Urgent').className).toMatch(/bg-purple-100/);
+    expect(screen.getAllByText('Billing Question')).toHaveLength(4);
+  });
+
+  it('shows get-started names as first plus last, with the option labels', () => {
+    seed('get-started', [getStartedRow()]);
+    render(<LeadTable kind="get-started" title="Get Started Requests" />);
+    const row = screen.getAllByRole('row')[1]!;
+    expect(row).toHaveTextContent('Ava Stone');
+    expect(row).toHaveTextContent('Stone Pre-Owned');
+    expect(row).toHaveTextContent('50-99 vehicles');
+    expect(row).toHaveTextContent('As soon as possible');
+  });
+
+  it('renders only a window of 50,000 loaded rows', () => {
+    const createdAt = '2026-11-20T15:30:00.000Z';
+    seed(
+      'contact',
+      Array.from({ length: 50_000 }, (_, index) => contactRow({ id: index + 1, name: `Lead ${index}`, createdAt })),
+      true,
+    );
+    render(<LeadTable kind="contact" title="Contact Forms" />);
+    const table = screen.getByRole('table', { name: 'Contact Forms' });
+    expect(table).toHaveAttribute('aria-rowcount', '50001');
+    const drawn = table.querySelectorAll('tr[data-row-index]');
+    expect(drawn.length).toBeGreaterThan(5);
+    expect(drawn.length).toBeLessThan(60);
+    expect(screen.getByText('Lead 0')).toBeInTheDocument();
+    expect(screen.queryByText('Lead 49999')).not.toBeInTheDocument();
+  });
+
+  it('asks for the next page with the keyset cursor of the last row when scrolled near the end', async () => {
+    const server = fakeServer({ admin: 'staff@lotwise.example' });
+    const rows = Array.from({ length: 100 }, (_, index) =>
+      contactRow({ id: 1000 - index, name: `Lead ${index}`, createdAt: '2026-11-20T15:30:00.000Z' }),
+    );
+    seed('contact', rows, true);
+    server.on('GET /api/contact-submissions', () => ({ body: [contactRow({ id: 5, name: 'Older lead' })] }));
+    render(<LeadTable kind="contact" title="Contact Forms" />);
+    const scroller = screen.getByTestId('virtual-table-scroller');
+    await act(async () => {
+      scroller.scrollTop = 100 * 52 - 600;
+      fireEvent.scroll(scroller);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    });
+    expect(server.calls).toContain(`GET /api/contact-submissions?limit=100&before=${encodeURIComponent('2026-11-20T15:30:00.000Z,901')}`);
+    expect(useInbox.getState().leads.contact.rows).toHaveLength(101);
+  });
+
+  it('searches on the server after typing pauses, and exports what the tab shows', async () => {
+    vi.useFakeTimers();
+    const server = fakeServer({ admin: 'staff@lotwise.example' });
+    server.on('GET /api/contact-submissions', ({ url }) => ({
+      body: url.searchParams.get('q') === 'doe' ? [contactRow({ name: 'Jane Doe' })] : [],
+    }));
+    render(<LeadTable kind="contact" title="Contact Forms" />);
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search Contact Forms' }), { target: { value: 'd' } });
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search Contact Forms' }), { target: { value: 'doe' } });
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(400);
+    });
+    expect(server.calls.filter((call) => call.startsWith('GET /api/contact-submissions'))).toEqual([
+      'GET /api/contact-submissions?limit=100&q=doe',
+    ]);
+    expect(screen.getByRole('table', { name: 'Contact Forms' })).toHaveTextContent('Jane Doe');
+    expect(screen.getByRole('link', { name: 'Export CSV' })).toHaveAttribute('href', '/api/contact-submissions?format=csv&q=doe');
+  });
+
+  it('changes a lead status and note in place through PATCH', async () => {
+    const server = fakeServer({ admin: 'staff@lotwise.example' });
+    const row = contactRow({ name: 'Jane Doe' });
+    seed('contact', [row]);
+    let stored = row;
+    server.on(`PATCH /api/leads/contact/${row.id}`, ({ body }) => {
+      stored = { ...stored, ...(body as object) };
+      return { body: stored };
+    });
+    render(<LeadTable kind="contact" title="Contact Forms" />);
+    fireEvent.change(screen.getByRole('combobox', { name: 'Status of Jane Doe' }), { target: { value: 'contacted' } });
+    const note = screen.getByRole('textbox', { name: 'Note for Jane Doe' });
+    fireEvent.focus(note);
+    fireEvent.change(note, { target: { value: 'Called, wants a demo Friday' } });
+    await act(async () => {
+      fireEvent.blur(note);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    });
+    expect(server.bodies.filter((entry) => entry.call.startsWith('PATCH')).map((entry) => entry.body)).toEqual([
+      { status: 'contacted' },
+      { note: 'Called, wants a demo Friday' },
+    ]);
+    expect(useInbox.getState().leads.contact.rows[0]).toMatchObject({ status: 'contacted', note: 'Called, wants a demo Friday' });
+    expect(screen.getByRole('combobox', { name: 'Status of Jane Doe' })).toHaveValue('contacted');
+  });
+});
+
+describe('chat sessions table', () => {
+  it('shows the short id, the sender fallback, the Customer badge and the unread count', () => {
+    useInbox.setState({
+      chatSessions: [
+        chatSession({ id: 'session_1732200000001_aaaa', senderEmail: 'buyer@lot.example', unreadCount: 3 }),
+        chatSession({ id: 'session_1732200000002_bbbb', senderName: 'Pat', senderEmail: null, unreadCount: 0 }),
+        chatSession({ id: 'session_1732200000003_cccc', hasCustomerMessage: false, unreadCount: 0, messageCount: 4 }),
+      ],
+    });
+    render(<ChatSessionsTable />);
+    expect(headers(screen.getByRole('table', { name: 'Chat Messages' }))).toEqual([
+      'Session',
+      'Sender',
+      'Last Message',
+      'Messages',
+      'Last Activity',
+      'Status',
+      'Actions',
+    ]);
+    const [first, second, third] = screen.getAllByRole('row').slice(1);
+    expect(first).toHaveTextContent('session_');
+    expect(within(first!).getByText('session_').textContent).toHaveLength(8);
+    expect(first).toHaveTextContent('buyer@lot.example');
+    expect(within(first!).getByText('Customer')).toBeInTheDocument();
+    expect(within(first!).getByLabelText('3 unread')).toBeInTheDocument();
+    expect(second).toHaveTextContent('Pat');
+    expect(within(second!).queryByLabelText(/unread/)).not.toBeInTheDocument();
+    expect(third).toHaveTextContent('Anonymous');
+    expect(within(third!).queryByText('Customer')).not.toBeInTheDocument();
+    expect(third).toHaveTextContent('4');
+    expect(within(third!).getByRole('button', { name: /View & Reply/ })).toBeInTheDocument();
+  });
+});
+
+describe('count cards', () => {
+  it('show the five totals the server counted', () => {
+    useInbox.setState({ counts: emptyCounts({ contact: 50_000, support: 7, demo: 3, getStarted: 2, chatSessions: 9 }) });
+    render(<CountCards />);
+    expect(within(screen.getByTestId('count-contact')).getByText('50,000')).toBeInTheDocument();
+    expect(within(screen.getByTestId('count-support')).getByText('7')).toBeInTheDocument();
+    expect(within(screen.getByTestId('count-demo')).getByText('3')).toBeInTheDocument();
+    expect(within(screen.getByTestId('count-getStarted')).getByText('2')).toBeInTheDocument();
+    expect(within(screen.getByTestId('count-chatSessions')).getByText('9')).toBeInTheDocument();
+  });
+});

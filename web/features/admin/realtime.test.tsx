@@ -1,0 +1,281 @@
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ChatMessage } from '../../../api/contract/chat';
+import { Toaster, useToastStore } from '../../components/ui/toast';
+import { AdminPage } from './admin-page';
+import { connectAdminSocket } from './api/admin-socket';
+import { useInbox } from './inbox-store';
+import { typingTimeoutMs } from './realtime';
+import { resetStaffSession } from './session-store';
+import { chatSession, contactRow, emptyCounts, fakeServer, type FakeServer, ticketRow } from './test/fake-server';
+import { FakeAdminSocket } from './test/fake-socket';
+
+vi.mock('./api/admin-socket', async (importOriginal) => {
+  const original = await importOriginal<typeof import('./api/admin-socket')>();
+  return { ...original, connectAdminSocket: vi.fn() };
+});
+
+const sessionId = 'session_1732200000000_abcdef';
+let socket: FakeAdminSocket;
+let server: FakeServer;
+let messageId = 100;
+
+function chatMessage(overrides: Partial<ChatMessage> = {}): ChatMessage {
+  return {
+    id: messageId++,
+    sessionId,
+    message: 'Hello, is anyone there?',
+    senderEmail: null,
+    senderName: null,
+    isFromUser: true,
+    clientId: null,
+    createdAt: new Date().toISOString(),
+    ...overrides,
+  };
+}
+
+beforeEach(() => {
+  vi.useFakeTimers({ now: new Date('2026-11-21T12:00:00.000Z') });
+  socket = new FakeAdminSocket();
+  vi.mocked(connectAdminSocket).mockImplementation(() => socket.asSocket());
+  resetStaffSession();
+  useInbox.getState().reset();
+  useToastStore.setState({ toasts: [] });
+  server = fakeServer({ admin: 'staff@lotwise.example' });
+  server.on('GET /api/admin/counts', () => ({ body: emptyCounts({ contact: 1, support: 1, chatSessions: 1, unreadChats: 0 }) }));
+  server.on('GET /api/contact-submissions', () => ({ body: [contactRow({ id: 1, name: 'Older Lead' })] }));
+  server.on('GET /api/chat-sessions', () => ({
+    body: [chatSession({ id: sessionId, unreadCount: 0, lastActivity: '2026-11-21T11:00:00.000Z', senderEmail: 'buyer@lot.example' })],
+  }));
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+async function advance(ms = 0): Promise<void> {
+  await act(async () => {
+    await vi.advanceTimersByTimeAsync(ms);
+  });
+}
+
+async function renderDashboard() {
+  render(
+    <>
+      <AdminPage />
+      <Toaster />
+    </>,
+  );
+  await advance();
+}
+
+function push(event: string, ...args: unknown[]) {
+  act(() => socket.serverPush(event, ...args));
+}
+
+function chatTab() {
+  return screen.getByRole('tab', { name: /Chat Messages/ });
+}
+
+async function openChatTab() {
+  // Radix tabs switch on mousedown.
+  fireEvent.mouseDown(chatTab());
+  await advance();
+}
+
+describe('live submissions and lead updates', () => {
+  it('puts a new submission at the top of its tab and bumps its count card', async () => {
+    await renderDashboard();
+    expect(within(screen.getByTestId('count-contact')).getByText('1')).toBeInTheDocument();
+    push('submission:new', { kind: 'contact', item: contactRow({ id: 2, name: 'Brand New Lead' }) });
+    const rows = within(screen.getByRole('table', { name: 'Contact Forms' })).getAllByRole('row');
+    expect(rows[1]).toHaveTextContent('Brand New Lead');
+    expect(rows[2]).toHaveTextContent('Older Lead');
+    expect(within(screen.getByTestId('count-contact')).getByText('2')).toBeInTheDocument();
+    // The same push twice (a reconnect) is shown once.
+    push('submission:new', { kind: 'contact', item: contactRow({ id: 2, name: 'Brand New Lead' }) });
+    expect(within(screen.getByRole('table', { name: 'Contact Forms' })).getAllByText('Brand New Lead')).toHaveLength(1);
+  });
+
+  it('counts a submission that does not match the search without showing it in the searched list', async () => {
+    await renderDashboard();
+    await act(async () => {
+      await useInbox.getState().search('support', 'invoice');
+    });
+    push('submission:new', { kind: 'support', item: ticketRow({ id: 7, subject: 'Login broken', name: 'Other Person' }) });
+    expect(useInbox.getState().leads.support.rows.map((row) => row.id)).not.toContain(7);
+    expect(useInbox.getState().counts?.support).toBe(2);
+    push('submission:new', { kind: 'support', item: ticketRow({ id: 8, subject: 'Invoice twice', name: 'Match Person' }) });
+    expect(useInbox.getState().leads.support.rows.map((row) => row.id)).toContain(8);
+  });
+
+  it("shows another staff member's status change and note", async () => {
+    await renderDashboard();
+    push('lead:updated', { kind: 'contact', item: contactRow({ id: 1, name: 'Older Lead', status: 'closed', note: 'Signed up' }) });
+    expect(screen.getByRole('combobox', { name: 'Status of Older Lead' })).toHaveValue('closed');
+    expect(screen.getByRole('textbox', { name: 'Note for Older Lead' })).toHaveValue('Signed up');
+  });
+});
+
+describe('live chat inbox', () => {
+  it('counts unread visitor messages per session, in the tab label and in the page title', async () => {
+    await renderDashboard();
+    expect(document.title).toBe('Admin Dashboard · Lotwise');
+    push('chat:message', chatMessage({ message: 'First question' }));
+    push('chat:message', chatMessage({ message: 'Second question' }));
+    push('chat:message', chatMessage({ sessionId: 'session_1732200099999_zzzz', message: 'Someone new' }));
+    expect(within(chatTab()).getByLabelText('2 unread')).toBeInTheDocument();
+    expect(document.title).toBe('(2) Admin Dashboard · Lotwise');
+    await openChatTab();
+    const rows = within(screen.getByRole('table', { name: 'Chat Messages' })).getAllByRole('row').slice(1);
+    expect(rows[0]).toHaveTextContent('Someone new');
+    expect(rows[0]).toHaveTextContent('Anonymous');
+    expect(within(rows[0]!).getByLabelText('1 unread')).toBeInTheDocument();
+    expect(rows[1]).toHaveTextContent('Second question');
+    expect(within(rows[1]!).getByLabelText('2 unread')).toBeInTheDocument();
+    expect(rows[1]).toHaveTextContent('3');
+    expect(within(screen.getByTestId('count-chatSessions')).getByText('2')).toBeInTheDocument();
+  });
+
+  it('shows a browser notification for a visitor message, not for a staff reply', async () => {
+    const shown: { title: string; body?: string }[] = [];
+    class FakeNotification {
+      static permission = 'granted';
+      static requestPermission = vi.fn(async () => 'granted');
+      onclick: (() => void) | null = null;
+      constructor(title: string, options?: { body?: string }) {
+        shown.push({ title, body: options?.body });
+      }
+      close() {}
+    }
+    vi.stubGlobal('Notification', FakeNotification);
+    await renderDashboard();
+    push('chat:message', chatMessage({ message: 'Do you do financing?' }));
+    push('chat:message', chatMessage({ isFromUser: false, message: 'Yes we do' }));
+    expect(shown).toEqual([{ title: 'New chat message from buyer@lot.example', body: 'Do you do financing?' }]);
+  });
+
+  it('asks for notification permission once, on the first gesture', async () => {
+    const requestPermission = vi.fn(async () => 'granted');
+    vi.stubGlobal('Notification', { permission: 'default', requestPermission });
+    await renderDashboard();
+    expect(requestPermission).not.toHaveBeenCalled();
+    fireEvent.mouseDown(document.body);
+    fireEvent.keyDown(document.body, { key: 'a' });
+    expect(requestPermission).toHaveBeenCalledTimes(1);
+  });
+
+  it('opens a session, marks it read, and appends live messages and typing to the open dialog', async () => {
+    server.on(`GET /api/chat-messages/${sessionId}`, () => ({
+      body: [
+        chatMessage({ id: 1, message: 'Hi, I run a lot in Austin', senderName: 'Dana' }),
+        chatMessage({ id: 2, message: 'Welcome Dana!', isFromUser: false }),
+      ],
+    }));
+    server.on(`PATCH /api/chat-sessions/${sessionId}`, () => ({ body: chatSession({ id: sessionId, unreadCount: 0 }) }));
+    await renderDashboard();
+    push('chat:message', chatMessage({ message: 'Anyone?' }));
+    expect(document.title).toBe('(1) Admin Dashboard · Lotwise');
+    await openChatTab();
+    fireEvent.click(screen.getByRole('button', { name: /View & Reply/ }));
+    await advance();
+    const dialog = screen.getByRole('dialog');
+    expect(within(dialog).getByRole('heading', { name: 'Chat Session session_' })).toBeInTheDocument();
+    const bubbles = within(dialog).getAllByRole('listitem').filter((item) => item.dataset.from);
+    expect(bubbles.map((item) => item.dataset.from)).toEqual(['user', 'support']);
+    expect(bubbles[0]).toHaveTextContent('Dana');
+    expect(bubbles[0]!.className).toMatch(/justify-start/);
+    expect(bubbles[1]).toHaveTextContent('Support');
+    expect(bubbles[1]!.className).toMatch(/justify-end/);
+    expect(server.bodies).toContainEqual({ call: `PATCH /api/chat-sessions/${sessionId}`, body: { read: true } });
+    expect(document.title).toBe('Admin Dashboard · Lotwise');
+
+    push('chat:typing', { sessionId, typing: true });
+    expect(within(dialog).getByText('Visitor is typing...')).toBeInTheDocument();
+    push('chat:message', chatMessage({ id: 3, message: 'Do you handle Facebook Marketplace?' }));
+    expect(within(dialog).queryByText('Visitor is typing...')).not.toBeInTheDocument();
+    expect(within(dialog).getByText('Do you handle Facebook Marketplace?').closest('li')?.dataset.from).toBe('user');
+    expect(within(dialog).getAllByText('Customer').length).toBeGreaterThan(0);
+    // Seen in the open dialog: no unread badge comes back.
+    expect(document.title).toBe('Admin Dashboard · Lotwise');
+
+    push('chat:typing', { sessionId, typing: true });
+    await advance(typingTimeoutMs + 100);
+    expect(within(dialog).queryByText('Visitor is typing...')).not.toBeInTheDocument();
+  });
+
+  it('sends a reply: disabled while empty, staff typing sent, toast Reply sent, shown on the right', async () => {
+    server.on(`GET /api/chat-messages/${sessionId}`, () => ({ body: [chatMessage({ id: 1, message: 'Price for 60 cars?' })] }));
+    server.on(`PATCH /api/chat-sessions/${sessionId}`, () => ({ body: chatSession({ id: sessionId, unreadCount: 0 }) }));
+    server.on('POST /api/admin-chat-reply', ({ body }) => ({
+      status: 201,
+      body: chatMessage({ id: 50, isFromUser: false, message: (body as { message: string }).message }),
+    }));
+    await renderDashboard();
+    await openChatTab();
+    fireEvent.click(screen.getByRole('button', { name: /View & Reply/ }));
+    await advance();
+    const dialog = screen.getByRole('dialog');
+    const box = within(dialog).getByRole('textbox', { name: 'Reply' });
+    expect(box).toHaveAttribute('rows', '3');
+    const send = within(dialog).getByRole('button', { name: 'Send' });
+    expect(send).toBeDisabled();
+    fireEvent.change(box, { target: { value: '   ' } });
+    expect(send).toBeDisabled();
+    fireEvent.change(box, { target: { value: '  $199 a month on Professional.  ' } });
+    expect(send).toBeEnabled();
+    expect(socket.emitted).toContainEqual({ event: 'chat:typing', args: [{ sessionId, typing: true }] });
+    fireEvent.click(send);
+    await advance();
+    expect(server.bodies).toContainEqual({
+      call: 'POST /api/admin-chat-reply',
+      body: { sessionId, message: '$199 a month on Professional.' },
+    });
+    expect(screen.getByText('Reply sent')).toBeInTheDocument();
+    expect(box).toHaveValue('');
+    expect(within(dialog).getByText('$199 a month on Professional.').closest('li')?.dataset.from).toBe('support');
+    expect(socket.emitted).toContainEqual({ event: 'chat:typing', args: [{ sessionId, typing: false }] });
+    // The server's push of the same reply does not show it twice or count it twice.
+    push('chat:message', chatMessage({ id: 50, isFromUser: false, message: '$199 a month on Professional.' }));
+    expect(within(dialog).getAllByText('$199 a month on Professional.')).toHaveLength(1);
+    expect(useInbox.getState().chatSessions[0]?.messageCount).toBe(2);
+  });
+
+  it('says Failed to send reply. and keeps the text when the reply fails', async () => {
+    server.on(`GET /api/chat-messages/${sessionId}`, () => ({ body: [] }));
+    server.on('POST /api/admin-chat-reply', () => ({ status: 500, body: { message: 'Internal Server Error' } }));
+    await renderDashboard();
+    await openChatTab();
+    fireEvent.click(screen.getByRole('button', { name: /View & Reply/ }));
+    await advance();
+    const box = within(screen.getByRole('dialog')).getByRole('textbox', { name: 'Reply' });
+    fireEvent.change(box, { target: { value: 'Are you there?' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    await advance();
+    expect(screen.getByText('Failed to send reply.')).toBeInTheDocument();
+    expect(box).toHaveValue('Are you there?');
+  });
+
+  it('says Failed to load chat session. when the history does not load', async () => {
+    server.on(`GET /api/chat-messages/${sessionId}`, () => ({ status: 500, body: { message: 'Internal Server Error' } }));
+    await renderDashboard();
+    await openChatTab();
+    fireEvent.click(screen.getByRole('button', { name: /View & Reply/ }));
+    await advance();
+    expect(screen.getByText('Failed to load chat session.')).toBeInTheDocument();
+  });
+
+  it('resolves a session and shows a resolution pushed by another staff member', async () => {
+    server.on(`PATCH /api/chat-sessions/${sessionId}`, ({ body }) => ({ body: chatSession({ id: sessionId, ...(body as object), unreadCount: 0 }) }));
+    await renderDashboard();
+    await openChatTab();
+    const select = screen.getByRole('combobox', { name: 'Status of chat session_' });
+    fireEvent.change(select, { target: { value: 'resolved' } });
+    await advance();
+    expect(server.bodies).toContainEqual({ call: `PATCH /api/chat-sessions/${sessionId}`, body: { status: 'resolved' } });
+    expect(select).toHaveValue('resolved');
+    push('chat-session:updated', chatSession({ id: sessionId, status: 'open', unreadCount: 0 }));
+    expect(screen.getByRole('combobox', { name: 'Status of chat session_' })).toHaveValue('open');
+  });
+});
