@@ -150,6 +150,20 @@ describe('staff session on /admin', () => {
     expect(sessionCalls() - before).toBe(1);
   });
 
+  it("touches the server within a minute of any activity, so its idle clock never lags the countdown", async () => {
+    const server = fakeServer({ admin: 'staff@lotwise.example' });
+    renderPage();
+    await advance();
+    const sessionCalls = () => server.calls.filter((call) => call === 'GET /api/session').length;
+    const before = sessionCalls();
+    await advance(30_000);
+    fireEvent.mouseDown(document.body);
+    await advance(29_000);
+    expect(sessionCalls()).toBe(before);
+    await advance(2_000);
+    expect(sessionCalls()).toBe(before + 1);
+  });
+
   it('returns to the sign-in card when the socket says the session expired', async () => {
     fakeServer({ admin: 'staff@lotwise.example' });
     renderPage();

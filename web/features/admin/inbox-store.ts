@@ -44,6 +44,8 @@ interface InboxState {
   loadMoreChats(): Promise<void>;
   openSession(sessionId: string): Promise<void>;
   closeSession(): void;
+  /** Marks the open conversation read if visitor messages came while the tab was hidden. */
+  markOpenSessionRead(): void;
   sendReply(text: string): Promise<boolean>;
   setChatStatus(sessionId: string, status: ChatSessionStatus): Promise<void>;
 
@@ -278,6 +280,12 @@ export const useInbox = create<InboxState>((set, get) => {
 
     closeSession() {
       set({ openChat: null });
+    },
+
+    markOpenSessionRead() {
+      const { openChat, chatSessions } = get();
+      const session = openChat && chatSessions.find((known) => known.id === openChat.sessionId);
+      if (session && session.unreadCount > 0) void markRead(session.id);
     },
 
     async sendReply(text) {

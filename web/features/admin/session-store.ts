@@ -55,6 +55,21 @@ function clearMirror(): void {
 }
 
 let lastServerTouchAt = 0;
+let trailingTouch: ReturnType<typeof setTimeout> | undefined;
+
+/** GET /api/session counts as staff activity on the server while the staff session is live. */
+function touchServer(now: number): void {
+  clearTimeout(trailingTouch);
+  trailingTouch = undefined;
+  if (useStaffSession.getState().status !== 'signed-in') return;
+  lastServerTouchAt = now;
+  void adminApi
+    .session()
+    .then((session) => {
+      if (!session.admin) useStaffSession.getState().expire('server');
+    })
+    .catch(() => undefined);
+}
 
 export const useStaffSession = create<StaffSessionState>((set, get) => ({
   status: 'checking',
@@ -122,15 +137,14 @@ export const useStaffSession = create<StaffSessionState>((set, get) => ({
     if (get().status !== 'signed-in') return;
     set({ lastActivityAt: now });
     localStorage.setItem(storageKeys.lastActivity, String(now));
-    if (now - lastServerTouchAt >= serverTouchEveryMs) {
-      lastServerTouchAt = now;
-      // Keeps the server's idle clock in step with the countdown.
-      void adminApi
-        .session()
-        .then((session) => {
-          if (!session.admin) get().expire('server');
-        })
-        .catch(() => undefined);
+    // Leading touch when the last one is a minute old, else one trailing touch at the minute mark:
+    // the server's idle clock then never lags the countdown, whatever the rhythm of the activity.
+    if (now - lastServerTouchAt >= serverTouchEveryMs) touchServer(now);
+    else if (trailingTouch === undefined) {
+      trailingTouch = setTimeout(() => {
+        trailingTouch = undefined;
+        touchServer(Date.now());
+      }, lastServerTouchAt + serverTouchEveryMs - now);
     }
   },
 
@@ -157,5 +171,7 @@ onStaffUnauthorized(() => useStaffSession.getState().expire('server'));
 /** For tests: back to the state of a fresh page load. */
 export function resetStaffSession(): void {
   lastServerTouchAt = 0;
+  clearTimeout(trailingTouch);
+  trailingTouch = undefined;
   useStaffSession.setState({ status: 'checking', email: null, staffIdleMinutes: defaultStaffIdleMinutes, lastActivityAt: 0 });
 }

@@ -32,6 +32,7 @@ export function ChatDialog() {
   const visitorTyping = useInbox((state) => (state.openChat ? Boolean(state.visitorTyping[state.openChat.sessionId]) : false));
   const closeSession = useInbox((state) => state.closeSession);
   const sendReply = useInbox((state) => state.sendReply);
+  const markOpenSessionRead = useInbox((state) => state.markOpenSessionRead);
   const [reply, setReply] = useState('');
   const listEnd = useRef<HTMLLIElement>(null);
   const typingTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
@@ -41,6 +42,15 @@ export function ChatDialog() {
   useEffect(() => {
     listEnd.current?.scrollIntoView?.({ block: 'end' });
   }, [messageCount, visitorTyping]);
+
+  useEffect(() => {
+    // Messages that arrived while the tab was hidden count as read once the staff member is back.
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') markOpenSessionRead();
+    };
+    document.addEventListener('visibilitychange', onVisible);
+    return () => document.removeEventListener('visibilitychange', onVisible);
+  }, [markOpenSessionRead]);
 
   useEffect(() => {
     setReply('');

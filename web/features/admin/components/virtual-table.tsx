@@ -130,7 +130,9 @@ export function VirtualTable<Row>({
         </tbody>
       </table>
       {rows.length === 0 ? (
-        <p className="px-4 py-10 text-center text-sm text-slate-500">{loading ? 'Loading...' : emptyText}</p>
+        <p className="px-4 py-10 text-center text-sm text-slate-500" data-empty-table={loading ? undefined : ''}>
+          {loading ? 'Loading...' : emptyText}
+        </p>
       ) : null}
       {loadingMore ? <p className="px-4 py-3 text-center text-sm text-slate-500">Loading more...</p> : null}
     </div>
