@@ -74,7 +74,7 @@ export function AdminDashboard() {
                 <Tabs.Trigger
                   key={value}
                   value={value}
-                  className="-mb-px inline-flex items-center gap-1.5 border-b-2 border-transparent px-3 py-2 text-sm font-medium whitespace-nowrap text-slate-600 hover:text-slate-900 data-[state=active]:border-brand data-[state=active]:text-brand"
+                  className="-mb-px inline-flex items-center gap-1.5 rounded-t-md border-b-2 focus-visible:outline-offset-[-3px] border-transparent px-3 py-2 text-sm font-medium whitespace-nowrap text-slate-600 hover:text-slate-900 data-[state=active]:border-brand data-[state=active]:text-brand"
                 >
                   {title}
                   {value === chatTab ? <UnreadBadge count={unread} /> : null}

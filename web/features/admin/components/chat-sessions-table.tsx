@@ -49,7 +49,9 @@ export const chatColumns: Column<ChatSessionSummary>[] = [
     width: '7.5rem',
     cell: (session) => (
       <span className="inline-flex items-center gap-1.5">
-        <span className="font-mono text-xs">{shortSessionId(session.id)}</span>
+        <span className="font-mono text-xs" title={session.id}>
+          {shortSessionId(session.id)}
+        </span>
         <UnreadBadge count={session.unreadCount} />
       </span>
     ),
@@ -67,7 +69,7 @@ export const chatColumns: Column<ChatSessionSummary>[] = [
   },
   { key: 'last', header: 'Last Message', width: '18rem', cell: (session) => <span title={session.lastMessage}>{session.lastMessage}</span> },
   { key: 'count', header: 'Messages', width: '6rem', cell: (session) => session.messageCount },
-  { key: 'activity', header: 'Last Activity', width: '11rem', cell: (session) => formatDate(session.lastActivity) },
+  { key: 'activity', header: 'Last Activity', width: '12.5rem', cell: (session) => formatDate(session.lastActivity) },
   { key: 'status', header: 'Status', width: '7.5rem', className: 'px-2', cell: (session) => <ChatStatusSelect session={session} /> },
   { key: 'actions', header: 'Actions', width: '8rem', className: 'px-2', cell: (session) => <ViewButton session={session} /> },
 ];

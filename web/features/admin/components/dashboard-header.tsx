@@ -13,7 +13,8 @@ export function SessionCountdown() {
     const timer = setInterval(() => setNow(Date.now()), timings.countdownRefreshMs);
     return () => clearInterval(timer);
   }, []);
-  const remaining = lastActivityAt + staffIdleMs(staffIdleMinutes) - now;
+  // Activity between two ticks lies in this tick's future: never show more than the full limit.
+  const remaining = Math.min(staffIdleMs(staffIdleMinutes), lastActivityAt + staffIdleMs(staffIdleMinutes) - now);
   return (
     <span className="inline-flex items-center gap-1.5 rounded-md bg-slate-100 px-2.5 py-1 text-sm text-slate-700" title="Session expires after inactivity">
       <Clock className="size-4" aria-hidden="true" />
