@@ -100,13 +100,11 @@ export const useStaffSession = create<StaffSessionState>((set, get) => ({
 
   async signIn(input) {
     try {
-      await adminApi.login(input);
-      const session = await adminApi.session();
-      if (!session.admin) throw new Error('signed in but no staff session');
+      const answer = await adminApi.login(input);
       const now = Date.now();
       lastServerTouchAt = now;
       mirrorSignedIn(now);
-      set({ status: 'signed-in', email: session.admin.email, staffIdleMinutes: session.staffIdleMinutes, lastActivityAt: now });
+      set({ status: 'signed-in', email: answer.admin.email, staffIdleMinutes: answer.staffIdleMinutes, lastActivityAt: now });
       toast({ title: 'Login successful', description: 'Welcome to the admin dashboard.', variant: 'success' });
       return true;
     } catch {

@@ -1,4 +1,5 @@
-import type { AdminLoginInput, SessionInfo } from '../../../../api/contract/auth';
+import type { AdminLoginInput, SessionInfo, adminLoginAnswerSchema } from '../../../../api/contract/auth';
+import type { z } from 'zod';
 import type { ChatMessage, ChatSessionPatch, ChatSessionSummary } from '../../../../api/contract/chat';
 import type { AdminCounts, LeadByKind, LeadKind, LeadPatch } from '../../../../api/contract/leads';
 import { listLimitDefault } from '../../../../api/contract/leads';
@@ -48,7 +49,7 @@ export interface PageQuery {
 export const adminApi = {
   /** Who is signed in; also counts as staff activity on the server while the staff session is live. */
   session: () => api.get<SessionInfo>('/api/session'),
-  login: (input: AdminLoginInput) => api.post<unknown>('/api/admin-login', input),
+  login: (input: AdminLoginInput) => api.post<z.infer<typeof adminLoginAnswerSchema>>('/api/admin-login', input),
   logout: () => api.post<unknown>('/api/admin-logout', {}),
 
   counts: () => staffCall(() => api.get<AdminCounts>('/api/admin/counts')),
