@@ -9,8 +9,8 @@ test.describe('staff dashboard: sign-in, leads, session', () => {
     await page.getByLabel('Email').fill(staff.email);
     await page.getByLabel('Password').fill('not-the-password');
     await page.getByRole('button', { name: 'Sign In' }).click();
-    await expect(page.getByText('Login failed')).toBeVisible();
-    await expect(page.getByText('Please check your credentials and try again.')).toBeVisible();
+    await expect(page.getByTestId('toast').getByText('Login failed')).toBeVisible();
+    await expect(page.getByTestId('toast').getByText('Please check your credentials and try again.')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
     expect(await page.evaluate(() => localStorage.getItem('adminAuthenticated'))).toBeNull();
   });
@@ -20,8 +20,8 @@ test.describe('staff dashboard: sign-in, leads, session', () => {
     await page.getByLabel('Email').fill(staff.email);
     await page.getByLabel('Password').fill(staff.password);
     await page.getByRole('button', { name: 'Sign In' }).click();
-    await expect(page.getByText('Login successful')).toBeVisible();
-    await expect(page.getByText('Welcome to the admin dashboard.')).toBeVisible();
+    await expect(page.getByTestId('toast').getByText('Login successful')).toBeVisible();
+    await expect(page.getByTestId('toast').getByText('Welcome to the admin dashboard.')).toBeVisible();
     await expect(page.getByTestId('session-countdown')).toHaveText(/^(10:00|9:5\d)$/);
     for (const tab of ['Contact Forms', 'Support Tickets', 'Demo Requests', 'Get Started Requests', 'Chat Messages']) {
       await expect(page.getByRole('tab', { name: tab })).toBeVisible();
@@ -129,8 +129,8 @@ test.describe('idle expiry with a shortened limit', () => {
       await signIn(page, server.baseURL);
       await expect(page.getByTestId('session-countdown')).toHaveText(/^0:0[0-3]$/);
       // No mouse, key, scroll or touch from here on.
-      await expect(page.getByText('Session expired')).toBeVisible({ timeout: 15_000 });
-      await expect(page.getByText("You've been logged out due to inactivity.")).toBeVisible();
+      await expect(page.getByTestId('toast').getByText('Session expired')).toBeVisible({ timeout: 15_000 });
+      await expect(page.getByTestId('toast').getByText("You've been logged out due to inactivity.")).toBeVisible();
       await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
       expect(await page.evaluate(() => localStorage.getItem('adminAuthenticated'))).toBeNull();
       const session = await page.request.get(`${server.baseURL}/api/session`);

@@ -4,6 +4,7 @@ import type { ChatMessage, ChatSessionPatch, ChatSessionSummary } from '../../..
 import type { AdminCounts, LeadByKind, LeadKind, LeadPatch } from '../../../../api/contract/leads';
 import { listLimitDefault } from '../../../../api/contract/leads';
 import { api, ApiError } from '../../../lib/api-client';
+import { takePrefetched } from './prefetch';
 
 /** The list path of each kind of lead (spec section 7). */
 export const leadListPaths: Record<LeadKind, string> = {
@@ -14,6 +15,14 @@ export const leadListPaths: Record<LeadKind, string> = {
 };
 
 export const adminPageSize = listLimitDefault;
+
+export const sessionPath = '/api/session';
+export const countsPath = '/api/admin/counts';
+
+/** A GET answered by the router's prefetch when it asked for exactly this. */
+function get<T>(path: string): Promise<T> {
+  return takePrefetched<T>(path) ?? api.get<T>(path);
+}
 
 let unauthorizedHandler: () => void = () => {};
 
@@ -48,20 +57,20 @@ export interface PageQuery {
 
 export const adminApi = {
   /** Who is signed in; also counts as staff activity on the server while the staff session is live. */
-  session: () => api.get<SessionInfo>('/api/session'),
+  session: () => get<SessionInfo>(sessionPath),
   login: (input: AdminLoginInput) => api.post<z.infer<typeof adminLoginAnswerSchema>>('/api/admin-login', input),
   logout: () => api.post<unknown>('/api/admin-logout', {}),
 
-  counts: () => staffCall(() => api.get<AdminCounts>('/api/admin/counts')),
+  counts: () => staffCall(() => get<AdminCounts>(countsPath)),
   leads: <K extends LeadKind>(kind: K, query: PageQuery = {}) =>
     staffCall(() =>
-      api.get<LeadByKind[K][]>(withQuery(leadListPaths[kind], { limit: query.limit ?? adminPageSize, before: query.before, q: query.q })),
+      get<LeadByKind[K][]>(withQuery(leadListPaths[kind], { limit: query.limit ?? adminPageSize, before: query.before, q: query.q })),
     ),
   patchLead: <K extends LeadKind>(kind: K, id: number, patch: LeadPatch) =>
     staffCall(() => api.patch<LeadByKind[K]>(`/api/leads/${kind}/${id}`, patch)),
 
   chatSessions: (query: PageQuery = {}) =>
-    staffCall(() => api.get<ChatSessionSummary[]>(withQuery('/api/chat-sessions', { limit: query.limit ?? adminPageSize, before: query.before }))),
+    staffCall(() => get<ChatSessionSummary[]>(withQuery('/api/chat-sessions', { limit: query.limit ?? adminPageSize, before: query.before }))),
   chatMessages: (sessionId: string) =>
     staffCall(() => api.get<ChatMessage[]>(`/api/chat-messages/${encodeURIComponent(sessionId)}`)),
   patchChatSession: (sessionId: string, patch: ChatSessionPatch) =>

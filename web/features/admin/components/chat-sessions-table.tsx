@@ -70,8 +70,8 @@ export const chatColumns: Column<ChatSessionSummary>[] = [
   { key: 'last', header: 'Last Message', width: '18rem', cell: (session) => <span title={session.lastMessage}>{session.lastMessage}</span> },
   { key: 'count', header: 'Messages', width: '6rem', cell: (session) => session.messageCount },
   { key: 'activity', header: 'Last Activity', width: '12.5rem', cell: (session) => formatDate(session.lastActivity) },
-  { key: 'status', header: 'Status', width: '7.5rem', className: 'px-2', cell: (session) => <ChatStatusSelect session={session} /> },
-  { key: 'actions', header: 'Actions', width: '8rem', className: 'px-2', cell: (session) => <ViewButton session={session} /> },
+  { key: 'status', header: 'Status', width: '7.5rem', control: true, cell: (session) => <ChatStatusSelect session={session} /> },
+  { key: 'actions', header: 'Actions', width: '8rem', control: true, cell: (session) => <ViewButton session={session} /> },
 ];
 
 export function ChatSessionsTable() {

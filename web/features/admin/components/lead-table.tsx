@@ -1,5 +1,5 @@
 import { Download, Search } from 'lucide-react';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import {
   contactSubjects,
   inventorySizes,
@@ -70,14 +70,14 @@ function workColumns<K extends LeadKind>(kind: K): Columns<K> {
       key: 'status',
       header: 'Status',
       width: '8rem',
-      className: 'px-2',
+      control: true,
       cell: (row) => <LeadStatusSelect kind={kind} id={row.id} status={row.status} rowLabel={rowLabel(row)} />,
     },
     {
       key: 'note',
       header: 'Note',
       width: '10rem',
-      className: 'px-1',
+      control: true,
       cell: (row) => <LeadNoteInput kind={kind} id={row.id} note={row.note} rowLabel={rowLabel(row)} />,
     },
   ];
@@ -98,7 +98,7 @@ export function LeadTable<K extends LeadKind>({ kind, title }: { kind: K; title:
     debounce.current = setTimeout(() => void search(kind, value.trim()), searchDebounceMs);
   };
   const onEndReached = useCallback(() => void loadMore(kind), [kind, loadMore]);
-  const columns = [...(leadColumns[kind] as Columns<K>), ...workColumns(kind)];
+  const columns = useMemo(() => [...(leadColumns[kind] as Columns<K>), ...workColumns(kind)], [kind]);
 
   return (
     <div className="space-y-3">

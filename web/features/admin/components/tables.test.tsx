@@ -209,3 +209,23 @@ describe('count cards', () => {
     expect(within(screen.getByTestId('count-chatSessions')).getByText('9')).toBeInTheDocument();
   });
 });
+
+describe('first screen prefetch', () => {
+  it('prefetches exactly the requests the dashboard makes first, and hands each answer over once', async () => {
+    const { firstScreenPaths, prefetchAdminData } = await import('../api/prefetch');
+    const server = fakeServer({ admin: 'staff@lotwise.example' });
+    localStorage.setItem('adminAuthenticated', 'true');
+    prefetchAdminData();
+    const prefetched = [...server.calls];
+    expect(prefetched).toEqual([firstScreenPaths.session, ...firstScreenPaths.staff].map((path) => `GET ${path}`));
+    await act(async () => {
+      await useInbox.getState().loadAll();
+    });
+    // loadAll took every prefetched answer instead of asking again.
+    expect(server.calls).toEqual(prefetched);
+    await act(async () => {
+      await useInbox.getState().loadAll();
+    });
+    expect(server.calls.length).toBe(prefetched.length + firstScreenPaths.staff.length);
+  });
+});

@@ -1,19 +1,20 @@
-import { type ReactNode, type UIEvent, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { memo, type ReactNode, type UIEvent, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 
 export interface Column<Row> {
   key: string;
   header: string;
-  /** CSS width of the column; the table lays out fixed so every row has the same height. */
+  /** Least CSS width of the column; columns share any extra width. Every row has the same height. */
   width: string;
   cell(row: Row): ReactNode;
-  /** Cells that hold a control (select, input) keep their content from being clipped. */
-  className?: string;
+  /** Cells that hold a control (select, input, button) rather than text to truncate. */
+  control?: boolean;
 }
 
 interface VirtualTableProps<Row> {
   label: string;
   rows: Row[];
   rowKey(row: Row): string | number;
+  /** Keep this array stable (module constant or memo): rows re-render only when it or their row changes. */
   columns: Column<Row>[];
   rowHeight?: number;
   hasMore: boolean;
@@ -24,16 +25,50 @@ interface VirtualTableProps<Row> {
 }
 
 /** Rows drawn beyond the visible ones on each side, so a quick flick does not show blank space. */
-const overscanRows = 8;
+const overscanRows = 6;
 /** Load the next page while this many loaded rows are still ahead of the viewport. */
 const prefetchRows = 40;
 /** Before the first layout (and in jsdom) the viewport is assumed this tall. */
 const fallbackViewportPx = 600;
+const headerHeightPx = 40;
+
+function columnStyle(width: string) {
+  return { flex: `1 0 ${width}`, width };
+}
+
+interface RowProps<Row> {
+  row: Row;
+  index: number;
+  columns: Column<Row>[];
+  rowHeight: number;
+}
+
+function VirtualRowView<Row>({ row, index, columns, rowHeight }: RowProps<Row>) {
+  return (
+    <tr
+      role="row"
+      aria-rowindex={index + 2}
+      data-row-index={index}
+      className="absolute left-0 flex w-full items-center border-b border-slate-100 hover:bg-slate-50"
+      style={{ height: rowHeight, transform: `translateY(${index * rowHeight}px)` }}
+    >
+      {columns.map((column) => (
+        <td key={column.key} role="cell" className={`flex min-w-0 items-center ${column.control ? 'px-2' : 'px-3'}`} style={columnStyle(column.width)}>
+          <div className={column.control ? 'w-full' : 'min-w-0 truncate text-slate-700'}>{column.cell(row)}</div>
+        </td>
+      ))}
+    </tr>
+  );
+}
+
+// A row that scrolls into view renders once; rows already on screen are left alone while scrolling.
+const VirtualRow = memo(VirtualRowView) as typeof VirtualRowView;
 
 /**
  * A table that renders only the rows in view (plus a margin), so 50,000 loaded rows scroll as
- * smoothly as 50. Rows have one fixed height; spacer rows above and below keep the scrollbar true.
- * Nearing the end asks for the next page (keyset paging on the server).
+ * smoothly as 50. Rows are absolutely positioned in a body as tall as all of them, so scrolling
+ * re-lays out only the rows that enter the view. Nearing the end asks for the next page
+ * (keyset paging on the server). Table semantics are kept with explicit ARIA roles.
  */
 export function VirtualTable<Row>({
   label,
@@ -71,62 +106,46 @@ export function VirtualTable<Row>({
   }, []);
   useEffect(() => () => cancelAnimationFrame(frame.current), []);
 
-  const first = Math.max(0, Math.floor(scrollTop / rowHeight) - overscanRows);
-  const last = Math.min(rows.length, Math.ceil((scrollTop + viewportHeight) / rowHeight) + overscanRows);
-  const visible = rows.slice(first, last);
+  const bodyTop = Math.max(0, scrollTop - headerHeightPx);
+  const first = Math.max(0, Math.floor(bodyTop / rowHeight) - overscanRows);
+  const last = Math.min(rows.length, Math.ceil((bodyTop + viewportHeight) / rowHeight) + overscanRows);
 
   useEffect(() => {
     if (hasMore && !loading && !loadingMore && rows.length > 0 && last >= rows.length - prefetchRows) onEndReached();
   }, [hasMore, loading, loadingMore, rows.length, last, onEndReached]);
 
+  const visible: ReactNode[] = [];
+  for (let index = first; index < last; index++) {
+    const row = rows[index]!;
+    visible.push(<VirtualRow<Row> key={rowKey(row)} row={row} index={index} columns={columns} rowHeight={rowHeight} />);
+  }
+  const minWidth = `calc(${columns.map((column) => column.width).join(' + ')})`;
+
   return (
     <div
       ref={scrollerRef}
       onScroll={onScroll}
-      className="relative h-[min(65vh,42rem)] min-h-80 overflow-auto rounded-lg border border-slate-200 bg-white"
+      className="relative h-[min(65vh,42rem)] min-h-80 overflow-auto overscroll-contain rounded-lg border border-slate-200 bg-white"
       data-testid="virtual-table-scroller"
     >
-      <table aria-label={label} aria-rowcount={rows.length + 1} className="w-full min-w-[56rem] table-fixed border-collapse text-sm">
-        <colgroup>
-          {columns.map((column) => (
-            <col key={column.key} style={{ width: column.width }} />
-          ))}
-        </colgroup>
-        <thead className="sticky top-0 z-10 bg-slate-50 shadow-[inset_0_-1px_0_rgb(226_232_240)]">
-          <tr aria-rowindex={1}>
+      <table role="table" aria-label={label} aria-rowcount={rows.length + 1} className="grid text-sm" style={{ minWidth }}>
+        <thead role="rowgroup" className="sticky top-0 z-10 grid bg-slate-50 shadow-[inset_0_-1px_0_rgb(226_232_240)]">
+          <tr role="row" aria-rowindex={1} className="flex w-full" style={{ height: headerHeightPx }}>
             {columns.map((column) => (
-              <th key={column.key} scope="col" className="px-3 py-2.5 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase">
+              <th
+                key={column.key}
+                role="columnheader"
+                scope="col"
+                className="flex items-center px-3 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase"
+                style={columnStyle(column.width)}
+              >
                 {column.header}
               </th>
             ))}
           </tr>
         </thead>
-        <tbody>
-          {first > 0 ? (
-            <tr aria-hidden="true" style={{ height: first * rowHeight }}>
-              <td colSpan={columns.length} />
-            </tr>
-          ) : null}
-          {visible.map((row, offset) => (
-            <tr
-              key={rowKey(row)}
-              aria-rowindex={first + offset + 2}
-              data-row-index={first + offset}
-              style={{ height: rowHeight }}
-              className="border-b border-slate-100 hover:bg-slate-50"
-            >
-              {columns.map((column) => (
-                <td key={column.key} className={column.className ?? 'truncate px-3 text-slate-700'}>
-                  {column.cell(row)}
-                </td>
-              ))}
-            </tr>
-          ))}
-          {last < rows.length ? (
-            <tr aria-hidden="true" style={{ height: (rows.length - last) * rowHeight }}>
-              <td colSpan={columns.length} />
-            </tr>
-          ) : null}
+        <tbody role="rowgroup" className="relative grid" style={{ height: rows.length * rowHeight }}>
+          {visible}
         </tbody>
       </table>
       {rows.length === 0 ? (

@@ -1,0 +1,46 @@
+import { api } from '../../../lib/api-client';
+
+/**
+ * Requests of the first dashboard screen, started by the router while the admin bundle is still
+ * downloading (it is in the main bundle: keep it tiny). Each answer is taken once by the first
+ * matching request of the admin feature; anything not taken soon is dropped.
+ */
+const pending = new Map<string, { answer: Promise<unknown>; at: number }>();
+const freshForMs = 10_000;
+
+/**
+ * The first screen's GETs, exactly as the admin feature asks for them (a test holds the two
+ * together). Spelled out here rather than imported so the main bundle does not pull in the contract.
+ */
+export const firstScreenPaths = {
+  session: '/api/session',
+  staff: [
+    '/api/admin/counts',
+    '/api/contact-submissions?limit=100',
+    '/api/support-tickets?limit=100',
+    '/api/demo-requests?limit=100',
+    '/api/get-started-requests?limit=100',
+    '/api/chat-sessions?limit=100',
+  ],
+} as const;
+
+/** The session, and when this browser was signed in (the spec's mirror flag), the first pages too. */
+export function prefetchAdminData(): void {
+  start(firstScreenPaths.session);
+  if (localStorage.getItem('adminAuthenticated') === 'true') for (const path of firstScreenPaths.staff) start(path);
+}
+
+function start(path: string): void {
+  if (pending.has(path)) return;
+  const answer = api.get<unknown>(path);
+  // A prefetch nobody takes must not surface as an unhandled rejection; the taker still sees it.
+  answer.catch(() => undefined);
+  pending.set(path, { answer, at: Date.now() });
+}
+
+export function takePrefetched<T>(path: string): Promise<T> | undefined {
+  const entry = pending.get(path);
+  pending.delete(path);
+  if (!entry || Date.now() - entry.at > freshForMs) return undefined;
+  return entry.answer as Promise<T>;
+}
