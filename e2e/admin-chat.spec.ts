@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { countOf, newChatSessionId, signIn } from './support/admin';
 
@@ -24,5 +25,52 @@ test.describe('staff dashboard: live chat', () => {
     await expect(row.getByText('Customer')).toBeVisible();
     await expect(row.getByLabel('1 unread')).toBeVisible();
     await visitor.close();
+  });
+});
+
+test.describe('staff dashboard: reply round trip', () => {
+  test('a visitor writes in the widget, staff see it and their typing live, reply, and the visitor page shows the reply', async ({ browser, page }) => {
+    test.setTimeout(45_000);
+    await signIn(page);
+    const visitorContext = await browser.newContext();
+    const visitor = await visitorContext.newPage();
+    await visitor.goto('/');
+    // The widget's button appears after its 2 s delay.
+    await visitor.getByRole('button', { name: /chat/i }).first().click({ timeout: 10_000 });
+    await expect(visitor.getByText('Chat With Us')).toBeVisible();
+    const input = visitor.getByPlaceholder('Type your message...');
+    const question = `Is the Professional plan month to month? ${Date.now()}`;
+    await input.fill(question);
+    await input.press('Enter');
+
+    await page.getByRole('tab', { name: /Chat Messages/ }).click();
+    const row = page.getByRole('table', { name: 'Chat Messages' }).getByRole('row').filter({ hasText: question });
+    await expect(row).toBeVisible();
+    await row.getByRole('button', { name: /View & Reply/ }).click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog.getByText(question)).toBeVisible();
+    await expect(row.getByLabel(/unread/)).toHaveCount(0);
+
+    await input.pressSequentially('And the setup fee', { delay: 30 });
+    await expect(dialog.getByText('Visitor is typing...')).toBeVisible();
+
+    const answer = `Yes, month to month, cancel any time. ${Date.now()}`;
+    const replyBox = dialog.getByRole('textbox', { name: 'Reply' });
+    await expect(dialog.getByRole('button', { name: 'Send' })).toBeDisabled();
+    await replyBox.fill(answer);
+    await dialog.getByRole('button', { name: 'Send' }).click();
+    await expect(page.getByTestId('toast').getByText('Reply sent')).toBeVisible();
+    await expect(replyBox).toHaveValue('');
+    await expect(dialog.locator('[data-from="support"]').filter({ hasText: answer })).toBeVisible();
+    await expect(visitor.getByText(answer)).toBeVisible();
+
+    mkdirSync('test-results/screenshots', { recursive: true });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.screenshot({ path: 'test-results/screenshots/admin-chat-dialog-desktop.png' });
+    await page.setViewportSize({ width: 820, height: 1180 });
+    await page.screenshot({ path: 'test-results/screenshots/admin-chat-dialog-tablet.png' });
+    await page.keyboard.press('Escape');
+    await page.screenshot({ path: 'test-results/screenshots/admin-chat-tablet.png' });
+    await visitorContext.close();
   });
 });
