@@ -186,11 +186,27 @@ export const useInbox = create<InboxState>((set, get) => {
     },
 
     async refreshLive() {
-      // After a socket reconnect: whatever arrived meanwhile is in the counts and the chat list.
+      // After a socket reconnect: what arrived or changed meanwhile joins the lists; the deeper
+      // pages a staff member scrolled through stay where they are.
+      const { leads } = get();
       try {
-        await Promise.all([adminApi.counts().then((counts) => set({ counts })), loadChatSessions()]);
+        await Promise.all([
+          adminApi.counts().then((counts) => set({ counts })),
+          loadChatSessions(),
+          ...leadKinds.map(async (kind) => {
+            const fresh = await adminApi.leads(kind, { q: leads[kind].query });
+            setList(kind, (list) => {
+              const byId = new Map(fresh.map((row) => [row.id, row]));
+              const known = new Set(list.rows.map((row) => row.id));
+              const top = list.rows[0];
+              const newer = fresh.filter((row) => !known.has(row.id) && (!top || row.createdAt >= top.createdAt));
+              const rows = list.rows.map((row) => byId.get(row.id) ?? row);
+              return { ...list, rows: [...newer, ...rows] as typeof list.rows };
+            });
+          }),
+        ]);
       } catch {
-        // The next event or reload brings them; the socket status already tells staff something is off.
+        // The next event or reload brings them; a 401 has already sent staff back to the sign-in card.
       }
     },
 

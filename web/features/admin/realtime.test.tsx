@@ -279,3 +279,28 @@ describe('live chat inbox', () => {
     expect(screen.getByRole('combobox', { name: 'Status of chat session_' })).toHaveValue('open');
   });
 });
+
+describe('socket reconnect', () => {
+  it('catches up on what arrived while the socket was down, keeping rows already loaded', async () => {
+    await renderDashboard();
+    push('connect');
+    server.on('GET /api/contact-submissions', () => ({
+      body: [contactRow({ id: 3, name: 'Missed While Offline' }), contactRow({ id: 1, name: 'Older Lead', status: 'closed' })],
+    }));
+    server.on('GET /api/admin/counts', () => ({ body: emptyCounts({ contact: 2, support: 1, chatSessions: 1 }) }));
+    push('connect');
+    await advance();
+    const rows = within(screen.getByRole('table', { name: 'Contact Forms' })).getAllByRole('row').slice(1);
+    expect(rows.map((row) => row.textContent)).toEqual([expect.stringContaining('Missed While Offline'), expect.stringContaining('Older Lead')]);
+    expect(screen.getByRole('combobox', { name: 'Status of Older Lead' })).toHaveValue('closed');
+    expect(within(screen.getByTestId('count-contact')).getByText('2')).toBeInTheDocument();
+  });
+
+  it('asks the server about the session when the server closes the socket', async () => {
+    await renderDashboard();
+    server.on('GET /api/session', () => ({ body: { admin: null, dealer: null, staffIdleMinutes: 10 } }));
+    push('disconnect', 'io server disconnect');
+    await advance();
+    expect(screen.getByRole('button', { name: 'Sign In' })).toBeInTheDocument();
+  });
+});

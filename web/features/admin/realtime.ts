@@ -24,6 +24,10 @@ export function bindAdminSocket(socket: AdminSocket, onOpenSession: (sessionId: 
     // The server refuses the handshake without a live staff session: ask it whether that is why.
     if (!socket.active) void useStaffSession.getState().recheck();
   });
+  socket.on('disconnect', (reason) => {
+    // The server closed it (logout elsewhere, expiry): it will not reconnect by itself.
+    if (reason === 'io server disconnect') void useStaffSession.getState().recheck();
+  });
   socket.on('session:expired', () => useStaffSession.getState().expire('server'));
 
   socket.on('submission:new', (payload) => inbox().applySubmission(payload));
@@ -46,6 +50,7 @@ export function bindAdminSocket(socket: AdminSocket, onOpenSession: (sessionId: 
     for (const timer of typingTimers.values()) clearTimeout(timer);
     socket.off('connect');
     socket.off('connect_error');
+    socket.off('disconnect');
     socket.off('session:expired');
     socket.off('submission:new');
     socket.off('lead:updated');
