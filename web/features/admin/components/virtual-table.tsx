@@ -31,6 +31,8 @@ const prefetchRows = 40;
 /** Before the first layout (and in jsdom) the viewport is assumed this tall. */
 const fallbackViewportPx = 600;
 const headerHeightPx = 40;
+const emptyStatePx = 120;
+const loadingMorePx = 44;
 
 function columnStyle(width: string) {
   return { flex: `1 0 ${width}`, width };
@@ -125,7 +127,9 @@ export function VirtualTable<Row>({
     <div
       ref={scrollerRef}
       onScroll={onScroll}
-      className="relative h-[min(65vh,42rem)] min-h-80 overflow-auto overscroll-contain rounded-lg border border-slate-200 bg-white"
+      // As tall as the rows, up to most of the screen: a short list leaves no empty box.
+      style={{ height: headerHeightPx + (rows.length === 0 ? emptyStatePx : rows.length * rowHeight + (loadingMore ? loadingMorePx : 0)) + 2 }}
+      className="relative max-h-[min(65vh,42rem)] overflow-auto overscroll-contain rounded-lg border border-slate-200 bg-white"
       data-testid="virtual-table-scroller"
     >
       <table role="table" aria-label={label} aria-rowcount={rows.length + 1} className="grid text-sm" style={{ minWidth }}>
