@@ -149,6 +149,16 @@ async function measure(browser: Browser, server: Running): Promise<Sample> {
   await page.getByRole('button', { name: 'Sign In' }).click();
   await page.locator('tr[data-row-index], [data-empty-table]').first().waitFor();
   const signInToRowsMs = performance.now() - signInStart;
+  if (process.env.BENCH_VERBOSE) {
+    const timeline = await page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .filter((entry) => entry.name.includes('/api/'))
+        .map((entry) => `${entry.name.replace(location.origin, '').slice(0, 40)} ${Math.round(entry.startTime)}-${Math.round((entry as PerformanceResourceTiming).responseEnd)}`)
+        .join('\n  '),
+    );
+    console.log(`${server.label}: sign-in to rows ${Math.round(signInToRowsMs)} ms\n  ${timeline}`);
+  }
   // Marks, from navigation start, the first frame with table rows and the one with counts.
   await page.addInitScript(() => {
     const marks: Record<string, number> = {};
