@@ -36,7 +36,7 @@ test.describe('staff dashboard: reply round trip', () => {
     const visitor = await visitorContext.newPage();
     await visitor.goto('/');
     // The widget's button appears after its 2 s delay.
-    await visitor.getByRole('button', { name: /chat/i }).first().click({ timeout: 10_000 });
+    await visitor.getByRole('button', { name: 'Open chat' }).click({ timeout: 10_000 });
     await expect(visitor.getByText('Chat With Us')).toBeVisible();
     const input = visitor.getByPlaceholder('Type your message...');
     const question = `Is the Professional plan month to month? ${Date.now()}`;
