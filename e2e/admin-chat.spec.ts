@@ -61,6 +61,7 @@ test.describe('staff dashboard: reply round trip', () => {
     await dialog.getByRole('button', { name: 'Send' }).click();
     await expect(page.getByTestId('toast').getByText('Reply sent')).toBeVisible();
     await expect(replyBox).toHaveValue('');
+    await expect(replyBox).toBeFocused();
     await expect(dialog.locator('[data-from="support"]').filter({ hasText: answer })).toBeVisible();
     await expect(visitor.getByText(answer)).toBeVisible();
 
@@ -70,6 +71,7 @@ test.describe('staff dashboard: reply round trip', () => {
     await page.setViewportSize({ width: 820, height: 1180 });
     await page.screenshot({ path: 'test-results/screenshots/admin-chat-dialog-tablet.png' });
     await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
     await page.screenshot({ path: 'test-results/screenshots/admin-chat-tablet.png' });
     await visitorContext.close();
   });

@@ -173,7 +173,9 @@ describe('live chat inbox', () => {
         chatMessage({ id: 2, message: 'Welcome Dana!', isFromUser: false }),
       ],
     }));
-    server.on(`PATCH /api/chat-sessions/${sessionId}`, () => ({ body: chatSession({ id: sessionId, unreadCount: 0 }) }));
+    server.on(`PATCH /api/chat-sessions/${sessionId}`, () => ({
+      body: chatSession({ id: sessionId, unreadCount: 0, senderEmail: 'buyer@lot.example' }),
+    }));
     await renderDashboard();
     push('chat:message', chatMessage({ message: 'Anyone?' }));
     expect(document.title).toBe('(1) Admin Dashboard · Lotwise');
@@ -181,7 +183,8 @@ describe('live chat inbox', () => {
     fireEvent.click(screen.getByRole('button', { name: /View & Reply/ }));
     await advance();
     const dialog = screen.getByRole('dialog');
-    expect(within(dialog).getByRole('heading', { name: 'Chat Session session_' })).toBeInTheDocument();
+    expect(within(dialog).getByRole('heading', { name: 'Chat with buyer@lot.example' })).toBeInTheDocument();
+    expect(within(dialog).getByText(sessionId)).toBeInTheDocument();
     const bubbles = within(dialog).getAllByRole('listitem').filter((item) => item.dataset.from);
     expect(bubbles.map((item) => item.dataset.from)).toEqual(['user', 'support']);
     expect(bubbles[0]).toHaveTextContent('Dana');

@@ -5,7 +5,7 @@ import { chatLimits } from '../../../../api/contract/brand';
 import { chatSenderLabel, type ChatMessage } from '../../../../api/contract/chat';
 import { emitStaffTyping } from '../api/admin-socket';
 import { useInbox } from '../inbox-store';
-import { formatDate, formatTime, shortSessionId } from '../lib/format';
+import { formatDate, formatTime } from '../lib/format';
 
 /** Staff stop showing as typing to the visitor this long after their last keystroke. */
 const staffTypingIdleMs = 2000;
@@ -35,6 +35,7 @@ export function ChatDialog() {
   const markOpenSessionRead = useInbox((state) => state.markOpenSessionRead);
   const [reply, setReply] = useState('');
   const listEnd = useRef<HTMLLIElement>(null);
+  const replyBox = useRef<HTMLTextAreaElement>(null);
   const typingTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const sessionId = openChat?.sessionId;
   const messageCount = openChat?.messages.length ?? 0;
@@ -78,6 +79,8 @@ export function ChatDialog() {
     typingTimer.current = undefined;
     emitStaffTyping(sessionId, false);
     if (await sendReply(reply)) setReply('');
+    // The send button was disabled while sending, which drops focus: give it back to the box.
+    replyBox.current?.focus();
   };
 
   const sending = openChat?.sending ?? false;
@@ -88,9 +91,12 @@ export function ChatDialog() {
         <Dialog.Content className="fixed top-1/2 left-1/2 z-50 flex max-h-[90vh] w-[calc(100vw-2rem)] max-w-2xl -translate-x-1/2 -translate-y-1/2 flex-col rounded-xl bg-white shadow-xl focus:outline-none">
           <div className="flex items-start justify-between gap-3 border-b border-slate-200 px-5 py-4">
             <div className="min-w-0">
-              <Dialog.Title className="text-lg font-semibold text-slate-900">Chat Session {sessionId ? shortSessionId(sessionId) : ''}</Dialog.Title>
+              <Dialog.Title className="text-lg font-semibold text-slate-900">
+                Chat with {session ? chatSenderLabel(session) : 'a visitor'}
+              </Dialog.Title>
               <Dialog.Description className="truncate text-sm text-slate-500">
-                {session ? `${chatSenderLabel(session)} · started ${formatDate(session.createdAt)}` : 'Conversation with a visitor'}
+                <span className="font-mono text-xs">{sessionId}</span>
+                {session ? ` · started ${formatDate(session.createdAt)}` : ''}
                 {session?.pageUrl ? ` · ${session.pageUrl}` : ''}
               </Dialog.Description>
             </div>
@@ -114,6 +120,7 @@ export function ChatDialog() {
             </label>
             <textarea
               id="admin-reply"
+              ref={replyBox}
               rows={chatLimits.adminReplyRows}
               value={reply}
               maxLength={chatLimits.messageMaxLength}
