@@ -29,6 +29,8 @@ interface InboxState {
   counts: AdminCounts | null;
   leads: LeadLists;
   chatSessions: ChatSessionSummary[];
+  /** The chat tab's search (server-side `?q=`: sender, session id, message text). */
+  chatQuery: string;
   chatLoading: boolean;
   chatLoadingMore: boolean;
   chatHasMore: boolean;
@@ -42,6 +44,7 @@ interface InboxState {
   loadMore(kind: LeadKind): Promise<void>;
   updateLead<K extends LeadKind>(kind: K, id: number, patch: LeadPatch): Promise<void>;
   loadMoreChats(): Promise<void>;
+  searchChats(query: string): Promise<void>;
   openSession(sessionId: string): Promise<void>;
   closeSession(): void;
   /** Marks the open conversation read if visitor messages came while the tab was hidden. */
@@ -85,6 +88,13 @@ export function leadMatches(kind: LeadKind, lead: Lead, query: string): boolean 
         ? [lead.name, lead.email, lead.company, 'subject' in lead ? lead.subject : undefined]
         : [];
   return fields.some((field) => field?.toLowerCase().includes(needle));
+}
+
+/** A new chat message against the chat search, as the server matches it: text, sender or session id. */
+export function chatMessageMatches(message: ChatMessage, query: string): boolean {
+  const needle = query.trim().toLowerCase();
+  if (!needle) return true;
+  return [message.message, message.senderEmail, message.senderName, message.sessionId].some((field) => field?.toLowerCase().includes(needle));
 }
 
 export function byLastActivity(a: ChatSessionSummary, b: ChatSessionSummary): number {
@@ -131,7 +141,7 @@ export const useInbox = create<InboxState>((set, get) => {
     const requestId = ++latestRequest.chat;
     set({ chatLoading: true });
     try {
-      const sessions = await adminApi.chatSessions();
+      const sessions = await adminApi.chatSessions({ q: get().chatQuery });
       if (requestId !== latestRequest.chat) return;
       set({ chatSessions: [...sessions].sort(byLastActivity), chatLoading: false, chatHasMore: sessions.length === adminPageSize });
     } catch (error) {
@@ -168,6 +178,7 @@ export const useInbox = create<InboxState>((set, get) => {
     counts: null,
     leads: emptyLeads(),
     chatSessions: [],
+    chatQuery: '',
     chatLoading: false,
     chatLoadingMore: false,
     chatHasMore: false,
@@ -261,7 +272,7 @@ export const useInbox = create<InboxState>((set, get) => {
       if (!last || !chatHasMore || chatLoading || chatLoadingMore) return;
       set({ chatLoadingMore: true });
       try {
-        const sessions = await adminApi.chatSessions({ before: chatCursor(last) });
+        const sessions = await adminApi.chatSessions({ before: chatCursor(last), q: get().chatQuery });
         set((state) => {
           const known = new Set(state.chatSessions.map((session) => session.id));
           return {
@@ -272,6 +283,15 @@ export const useInbox = create<InboxState>((set, get) => {
         });
       } catch (error) {
         set({ chatLoadingMore: false });
+        if (!isUnauthorized(error)) dataLoadFailed();
+      }
+    },
+
+    async searchChats(query) {
+      set({ chatQuery: query });
+      try {
+        await loadChatSessions();
+      } catch (error) {
         if (!isUnauthorized(error)) dataLoadFailed();
       }
     },
@@ -362,6 +382,15 @@ export const useInbox = create<InboxState>((set, get) => {
       const seenNow = isOpenHere && document.visibilityState === 'visible';
       const existing = state.chatSessions.find((session) => session.id === message.sessionId);
       const addsUnread = message.isFromUser && !seenNow;
+      if (!existing && !chatMessageMatches(message, state.chatQuery)) {
+        // Under a search it does not match: counted, not listed.
+        set((current) => ({
+          counts: current.counts
+            ? { ...current.counts, unreadChats: current.counts.unreadChats + (addsUnread ? 1 : 0) }
+            : current.counts,
+        }));
+        return addsUnread;
+      }
       const base: ChatSessionSummary = existing ?? {
         id: message.sessionId,
         senderName: null,
@@ -406,6 +435,7 @@ export const useInbox = create<InboxState>((set, get) => {
     applyChatSessionUpdated(session) {
       set((state) => {
         const previous = state.chatSessions.find((known) => known.id === session.id);
+        if (!previous && state.chatQuery) return {};
         const wasUnread = previous ? previous.unreadCount > 0 : false;
         const isUnread = session.unreadCount > 0;
         const delta = previous ? Number(isUnread) - Number(wasUnread) : 0;
@@ -430,6 +460,7 @@ export const useInbox = create<InboxState>((set, get) => {
         counts: null,
         leads: emptyLeads(),
         chatSessions: [],
+        chatQuery: '',
         chatLoading: false,
         chatLoadingMore: false,
         chatHasMore: false,

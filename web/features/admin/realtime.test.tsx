@@ -307,3 +307,23 @@ describe('socket reconnect', () => {
     expect(screen.getByRole('button', { name: 'Sign In' })).toBeInTheDocument();
   });
 });
+
+describe('chat search', () => {
+  it('asks the server, and lists only matching sessions as messages arrive', async () => {
+    server.on('GET /api/chat-sessions', ({ url }) => ({
+      body: url.searchParams.get('q') === 'financing' ? [chatSession({ id: sessionId, lastMessage: 'Do you do financing?', unreadCount: 0 })] : [],
+    }));
+    await renderDashboard();
+    await openChatTab();
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search Chat Messages' }), { target: { value: 'financing' } });
+    await advance(400);
+    expect(server.calls).toContain('GET /api/chat-sessions?limit=100&q=financing');
+    const table = () => screen.getByRole('table', { name: 'Chat Messages' });
+    expect(within(table()).getAllByRole('row')).toHaveLength(2);
+    push('chat:message', chatMessage({ sessionId: 'session_1732200011111_other', message: 'What are your hours?' }));
+    expect(within(table()).getAllByRole('row')).toHaveLength(2);
+    push('chat:message', chatMessage({ sessionId: 'session_1732200022222_match', message: 'Is financing available for buyers?' }));
+    expect(within(table()).getAllByRole('row')).toHaveLength(3);
+    expect(document.title).toBe('(2) Admin Dashboard · Lotwise');
+  });
+});

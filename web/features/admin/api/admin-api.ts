@@ -70,7 +70,7 @@ export const adminApi = {
     staffCall(() => api.patch<LeadByKind[K]>(`/api/leads/${kind}/${id}`, patch)),
 
   chatSessions: (query: PageQuery = {}) =>
-    staffCall(() => get<ChatSessionSummary[]>(withQuery('/api/chat-sessions', { limit: query.limit ?? adminPageSize, before: query.before }))),
+    staffCall(() => get<ChatSessionSummary[]>(withQuery('/api/chat-sessions', { limit: query.limit ?? adminPageSize, before: query.before, q: query.q }))),
   chatMessages: (sessionId: string) =>
     staffCall(() => api.get<ChatMessage[]>(`/api/chat-messages/${encodeURIComponent(sessionId)}`)),
   patchChatSession: (sessionId: string, patch: ChatSessionPatch) =>

@@ -3,6 +3,7 @@ import { chatSenderLabel, chatSessionStatuses, type ChatSessionStatus, type Chat
 import { useInbox } from '../inbox-store';
 import { formatDate, shortSessionId } from '../lib/format';
 import { Badge, UnreadBadge } from './badges';
+import { SearchBox } from './search-box';
 import { type Column, VirtualTable } from './virtual-table';
 
 const statusLabels: Record<ChatSessionStatus, string> = { open: 'Open', resolved: 'Resolved' };
@@ -80,18 +81,28 @@ export function ChatSessionsTable() {
   const loadingMore = useInbox((state) => state.chatLoadingMore);
   const hasMore = useInbox((state) => state.chatHasMore);
   const loadMoreChats = useInbox((state) => state.loadMoreChats);
+  const chatQuery = useInbox((state) => state.chatQuery);
+  const searchChats = useInbox((state) => state.searchChats);
   const onEndReached = useCallback(() => void loadMoreChats(), [loadMoreChats]);
   return (
-    <VirtualTable<ChatSessionSummary>
-      label="Chat Messages"
-      rows={sessions}
-      rowKey={(session) => session.id}
-      columns={chatColumns}
-      hasMore={hasMore}
-      loading={loading}
-      loadingMore={loadingMore}
-      onEndReached={onEndReached}
-      emptyText="No chat sessions yet."
-    />
+    <div className="space-y-3">
+      <SearchBox
+        label="Search Chat Messages"
+        placeholder="Search sender, session or message"
+        initial={chatQuery}
+        onSearch={(query) => void searchChats(query)}
+      />
+      <VirtualTable<ChatSessionSummary>
+        label="Chat Messages"
+        rows={sessions}
+        rowKey={(session) => session.id}
+        columns={chatColumns}
+        hasMore={hasMore}
+        loading={loading}
+        loadingMore={loadingMore}
+        onEndReached={onEndReached}
+        emptyText={chatQuery ? `No chat sessions match "${chatQuery}".` : 'No chat sessions yet.'}
+      />
+    </div>
   );
 }

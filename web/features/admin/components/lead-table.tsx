@@ -1,5 +1,5 @@
-import { Download, Search } from 'lucide-react';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Download } from 'lucide-react';
+import { useCallback, useMemo } from 'react';
 import {
   contactSubjects,
   inventorySizes,
@@ -13,10 +13,8 @@ import { type LeadList, useInbox } from '../inbox-store';
 import { formatDate, optionLabel } from '../lib/format';
 import { PriorityBadge } from './badges';
 import { LeadNoteInput, LeadStatusSelect } from './lead-cells';
+import { SearchBox } from './search-box';
 import { type Column, VirtualTable } from './virtual-table';
-
-/** Typing in the search box asks the server once the typing pauses. */
-export const searchDebounceMs = 300;
 
 type Columns<K extends LeadKind> = Column<LeadByKind[K]>[];
 
@@ -87,33 +85,18 @@ export function LeadTable<K extends LeadKind>({ kind, title }: { kind: K; title:
   const list = useInbox((state) => state.leads[kind]) as LeadList<K>;
   const search = useInbox((state) => state.search);
   const loadMore = useInbox((state) => state.loadMore);
-  const [query, setQuery] = useState(list.query);
-  const debounce = useRef<ReturnType<typeof setTimeout>>(undefined);
-
-  useEffect(() => () => clearTimeout(debounce.current), []);
-
-  const onQueryChange = (value: string) => {
-    setQuery(value);
-    clearTimeout(debounce.current);
-    debounce.current = setTimeout(() => void search(kind, value.trim()), searchDebounceMs);
-  };
   const onEndReached = useCallback(() => void loadMore(kind), [kind, loadMore]);
   const columns = useMemo(() => [...(leadColumns[kind] as Columns<K>), ...workColumns(kind)], [kind]);
 
   return (
     <div className="space-y-3">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <label className="relative block w-full max-w-sm">
-          <span className="sr-only">Search {title}</span>
-          <Search className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-slate-400" aria-hidden="true" />
-          <input
-            type="search"
-            value={query}
-            onChange={(event) => onQueryChange(event.target.value)}
-            placeholder="Search name, email, company, subject"
-            className="w-full rounded-md border border-slate-300 py-2 pr-3 pl-8 text-sm focus:border-brand focus:ring-2 focus:ring-brand/30 focus:outline-none"
-          />
-        </label>
+        <SearchBox
+          label={`Search ${title}`}
+          placeholder="Search name, email, company, subject"
+          initial={list.query}
+          onSearch={(query) => void search(kind, query)}
+        />
         <a
           href={leadCsvHref(kind, list.query)}
           download
