@@ -99,7 +99,7 @@ test.describe('staff dashboard: sign-in, leads, session', () => {
     expect((await page.request.get('/api/contact-submissions')).status()).toBe(401);
   });
 
-  test('screenshots at desktop and tablet width', async ({ page, request }) => {
+  test('screenshots at desktop, tablet and phone width', async ({ page, request }) => {
     await postLead(request, '/api/contact-submission', leadPayloads.contact(uniqueName('Jane Doe')));
     for (const priority of ['low', 'medium', 'high', 'urgent']) {
       await postLead(request, '/api/support-ticket', leadPayloads.support(uniqueName(`Ticket ${priority}`), priority));
@@ -117,6 +117,8 @@ test.describe('staff dashboard: sign-in, leads, session', () => {
     await page.getByRole('tab', { name: 'Get Started Requests' }).click();
     await expect(page.getByRole('table', { name: 'Get Started Requests' }).getByRole('row').nth(1)).toBeVisible();
     await page.screenshot({ path: 'test-results/screenshots/admin-tablet.png' });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: 'test-results/screenshots/admin-phone.png', fullPage: true });
   });
 });
 
