@@ -29,7 +29,7 @@ test.describe('staff dashboard: live chat', () => {
 });
 
 test.describe('staff dashboard: reply round trip', () => {
-  test('a visitor writes in the widget, staff see it and their typing live, reply, and the visitor page shows the reply', async ({ browser, page }) => {
+  test('a visitor writes in the widget, staff and visitor see each other typing, staff reply, and the visitor page shows the reply', async ({ browser, page }) => {
     test.setTimeout(45_000);
     await signIn(page);
     const visitorContext = await browser.newContext();
@@ -57,6 +57,9 @@ test.describe('staff dashboard: reply round trip', () => {
     const answer = `Yes, month to month, cancel any time. ${Date.now()}`;
     const replyBox = dialog.getByRole('textbox', { name: 'Reply' });
     await expect(dialog.getByRole('button', { name: 'Send' })).toBeDisabled();
+    await replyBox.pressSequentially('Yes', { delay: 30 });
+    // Staff typing reaches the visitor's widget.
+    await expect(visitor.getByText('Support is typing…')).toBeVisible();
     await replyBox.fill(answer);
     await dialog.getByRole('button', { name: 'Send' }).click();
     await expect(page.getByTestId('toast').getByText('Reply sent')).toBeVisible();
@@ -70,7 +73,8 @@ test.describe('staff dashboard: reply round trip', () => {
     await page.screenshot({ path: 'test-results/screenshots/admin-chat-dialog-desktop.png' });
     await page.setViewportSize({ width: 820, height: 1180 });
     await page.screenshot({ path: 'test-results/screenshots/admin-chat-dialog-tablet.png' });
-    await page.keyboard.press('Escape');
+    // (Escape would first dismiss the "Reply sent" toast, the newest Radix layer.)
+    await dialog.getByRole('button', { name: 'Close' }).click();
     await expect(page.getByRole('dialog')).toHaveCount(0);
     await page.screenshot({ path: 'test-results/screenshots/admin-chat-tablet.png' });
     await visitorContext.close();
