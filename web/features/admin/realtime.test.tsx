@@ -156,6 +156,35 @@ describe('live chat inbox', () => {
     expect(shown).toEqual([{ title: 'New chat message from buyer@lot.example', body: 'Do you do financing?' }]);
   });
 
+  it('beeps through Web Audio for a visitor message once a gesture has unlocked audio', async () => {
+    const tones: number[] = [];
+    class FakeAudioContext {
+      state = 'running';
+      currentTime = 0;
+      destination = {};
+      resume = vi.fn(async () => undefined);
+      createGain() {
+        return { connect() {}, gain: { setValueAtTime() {}, exponentialRampToValueAtTime() {} } };
+      }
+      createOscillator() {
+        return {
+          type: 'sine',
+          frequency: { setValueAtTime: (hz: number) => tones.push(hz) },
+          connect() {},
+          start() {},
+          stop() {},
+        };
+      }
+    }
+    vi.stubGlobal('AudioContext', FakeAudioContext);
+    await renderDashboard();
+    fireEvent.mouseDown(document.body);
+    push('chat:message', chatMessage({ isFromUser: false, message: 'A staff reply makes no sound' }));
+    expect(tones).toEqual([]);
+    push('chat:message', chatMessage({ message: 'Hello?' }));
+    expect(tones).toEqual([880, 1320]);
+  });
+
   it('asks for notification permission once, on the first gesture', async () => {
     const requestPermission = vi.fn(async () => 'granted');
     vi.stubGlobal('Notification', { permission: 'default', requestPermission });
