@@ -302,13 +302,13 @@ describe('live chat inbox', () => {
     server.on(`PATCH /api/chat-sessions/${sessionId}`, ({ body }) => ({ body: chatSession({ id: sessionId, ...(body as object), unreadCount: 0 }) }));
     await renderDashboard();
     await openChatTab();
-    const select = screen.getByRole('combobox', { name: 'Status of chat session_' });
+    const select = screen.getByRole('combobox', { name: 'Status of chat 0_abcdef' });
     fireEvent.change(select, { target: { value: 'resolved' } });
     await advance();
     expect(server.bodies).toContainEqual({ call: `PATCH /api/chat-sessions/${sessionId}`, body: { status: 'resolved' } });
     expect(select).toHaveValue('resolved');
     push('chat-session:updated', chatSession({ id: sessionId, status: 'open', unreadCount: 0 }));
-    expect(screen.getByRole('combobox', { name: 'Status of chat session_' })).toHaveValue('open');
+    expect(screen.getByRole('combobox', { name: 'Status of chat 0_abcdef' })).toHaveValue('open');
   });
 });
 

@@ -28,9 +28,13 @@ export function formatCountdown(remainingMs: number): string {
   return `${minutes}:${String(seconds).padStart(2, '0')}`;
 }
 
-/** The chat session id as the inbox shows it: its first 8 characters. */
+/**
+ * The chat session id as the inbox shows it: 8 characters (spec section 9). Widget ids are
+ * `session_<timestamp>_<random>`, so the first 8 would read `session_` on every row; the last 8 come
+ * from the random part and tell sessions apart. The full id is in the row's tooltip.
+ */
 export function shortSessionId(id: string): string {
-  return id.slice(0, chatLimits.sessionIdShownChars);
+  return id.slice(-chatLimits.sessionIdShownChars);
 }
 
 /** The label of an option value, or the value itself when it is not in the list. */
