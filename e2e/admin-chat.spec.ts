@@ -19,7 +19,7 @@ test.describe('staff dashboard: live chat', () => {
     await expect(page.getByTestId('count-chatSessions').locator('p')).toHaveText(String(before + 1));
     await chatTab.click();
     const row = page.getByRole('table', { name: 'Chat Messages' }).getByRole('row').nth(1);
-    await expect(row).toContainText(sessionId.slice(0, 8));
+    await expect(row).toContainText(sessionId.slice(-8));
     await expect(row).toContainText('Hi, do you work with CarGurus feeds?');
     await expect(row).toContainText('Anonymous');
     await expect(row.getByText('Customer')).toBeVisible();
