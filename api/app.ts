@@ -8,11 +8,11 @@ import authPlugin from './plugins/auth';
 import dbPlugin from './plugins/db';
 import errorsPlugin from './plugins/errors';
 import securityPlugin from './plugins/security';
-import sessionPlugin from './plugins/session';
+import sessionPlugin, { cookieSessions } from './plugins/session';
 import socketIoPlugin from './plugins/socket-io';
 import { bootstrapStaff } from './modules/auth/accounts';
 import authRoutes from './modules/auth/auth.routes';
-import leadsRoutes from './modules/leads/leads.routes';
+import { publicLeadRoutes, staffLeadRoutes } from './modules/leads/leads.routes';
 import mailPlugin from './modules/mail/mail.plugin';
 import chatModule from './modules/chat';
 
@@ -55,9 +55,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       if (config.env !== 'test') console.log(text);
     },
   });
-  await app.register(authRoutes, { config });
-  await app.register(leadsRoutes, { config });
-  await app.register(chatModule, { config });
+  await app.register(publicLeadRoutes, { config });
+  // Everything that reads or writes a sign-in runs in this scope, with @fastify/session's hooks.
+  await app.register(async (signedIn) => {
+    await signedIn.register(cookieSessions, { config });
+    await signedIn.register(authRoutes, { config });
+    await signedIn.register(staffLeadRoutes, { config });
+    await signedIn.register(chatModule, { config });
+  });
 
   const webRoot = options.webRoot ?? resolve('dist/web');
   if (existsSync(resolve(webRoot, 'index.html'))) {

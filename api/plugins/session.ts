@@ -46,21 +46,6 @@ export default fp(
 
     const store = new SqlSessionStore(app.db);
     app.decorate('sessionStore', store);
-    await app.register(fastifySession, {
-      secret: config.sessionSecret,
-      cookieName: sessionCookieName,
-      store,
-      saveUninitialized: false,
-      rolling: true,
-      cookie: {
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: config.cookieSecure,
-        path: '/',
-        maxAge: sessionLifetimeMs,
-      },
-    });
-
     const cookieOptions = {
       httpOnly: true,
       sameSite: 'lax' as const,
@@ -102,4 +87,30 @@ export default fp(
     app.addHook('onClose', async () => clearInterval(pruneTimer));
   },
   { name: 'session', dependencies: ['db'] },
+);
+
+/**
+ * @fastify/session on the `sessions` store, for the scope it is registered in. `app.ts` registers
+ * it around the routes that use sign-ins only: for a request without a session cookie it still makes
+ * a new session id, signs it and hashes it twice, which the public form posts have no use for.
+ */
+export const cookieSessions = fp(
+  async (app, options: { config: Config }) => {
+    const { config } = options;
+    await app.register(fastifySession, {
+      secret: config.sessionSecret,
+      cookieName: sessionCookieName,
+      store: app.sessionStore,
+      saveUninitialized: false,
+      rolling: true,
+      cookie: {
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: config.cookieSecure,
+        path: '/',
+        maxAge: sessionLifetimeMs,
+      },
+    });
+  },
+  { name: 'cookie-sessions', dependencies: ['session'] },
 );

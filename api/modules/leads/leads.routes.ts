@@ -41,24 +41,29 @@ export const leadPaths: Record<LeadKind, { create: string; list: string; csvName
   'get-started': { create: '/api/get-started-request', list: '/api/get-started-requests', csvName: 'get-started-requests' },
 };
 
-/** The four public forms, the staff lists, lead updates and the dashboard counts. */
-export default async function leadsRoutes(app: FastifyInstance, options: { config: Config }) {
-  const routes = app.withTypeProvider<ZodTypeProvider>();
-  const leads = createLeadsService({
+function leadsServiceOf(app: FastifyInstance, config: Config) {
+  return createLeadsService({
     db: app.db,
     staffSockets: app.staffSockets,
     mailer: app.mailer,
-    notifyEmail: options.config.notifyEmail,
+    notifyEmail: config.notifyEmail,
     log: app.log,
   });
+}
 
-  const registerKind = (kind: LeadKind) => {
-    const paths = leadPaths[kind];
+/**
+ * The four public forms. They need no session, so `app.ts` registers them outside the scope that
+ * carries @fastify/session: a visitor's submission costs no session id, signature or hash.
+ */
+export async function publicLeadRoutes(app: FastifyInstance, options: { config: Config }) {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const leads = leadsServiceOf(app, options.config);
+
+  for (const kind of Object.keys(leadPaths) as LeadKind[]) {
     const record: z.ZodType<Lead> = leadRecordByKind[kind];
     const body: z.ZodType<LeadInputByKind[LeadKind], unknown> = inputSchemas[kind];
-
     routes.post(
-      paths.create,
+      leadPaths[kind].create,
       {
         schema: { body, response: { 201: z.union([record, okBodySchema]) } },
         config: { rateLimit: formPostsPerIp },
@@ -74,7 +79,17 @@ export default async function leadsRoutes(app: FastifyInstance, options: { confi
         return leads.create(kind, input);
       },
     );
+  }
+}
 
+/** The staff lists, lead updates and the dashboard counts. */
+export async function staffLeadRoutes(app: FastifyInstance, options: { config: Config }) {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const leads = leadsServiceOf(app, options.config);
+
+  for (const kind of Object.keys(leadPaths) as LeadKind[]) {
+    const paths = leadPaths[kind];
+    const record: z.ZodType<Lead> = leadRecordByKind[kind];
     routes.get(
       paths.list,
       { onRequest: app.requireStaff, schema: { querystring: listQuerySchema, response: { 200: z.union([z.array(record), z.string().describe('CSV with ?format=csv')]) } } },
@@ -94,8 +109,7 @@ export default async function leadsRoutes(app: FastifyInstance, options: { confi
         return page;
       },
     );
-  };
-  for (const kind of Object.keys(leadPaths) as LeadKind[]) registerKind(kind);
+  }
 
   routes.patch(
     '/api/leads/:kind/:id',
