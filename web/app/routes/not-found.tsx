@@ -1,8 +1,16 @@
+import { ButtonLink } from '../../components/ui/button';
+
 export function NotFoundPage() {
   return (
-    <main className="mx-auto max-w-xl p-8 text-center">
-      <h1 className="text-2xl font-bold">404 Page Not Found</h1>
-      <p className="mt-2 text-slate-600">Did you forget to add the page to the router?</p>
-    </main>
+    <section className="mx-auto max-w-xl px-4 py-24 text-center">
+      <p className="text-6xl font-extrabold text-brand">404</p>
+      <h1 className="mt-4 text-2xl font-bold text-slate-900">404 Page Not Found</h1>
+      <p className="mt-3 text-slate-600">
+        The page you're looking for doesn't exist. Did you forget to add the page to the router?
+      </p>
+      <ButtonLink to="/" variant="brand" className="mt-8">
+        Back to home
+      </ButtonLink>
+    </section>
   );
 }

@@ -1,0 +1,44 @@
+import { CreditCard } from 'lucide-react';
+import { brand } from '../../../api/contract/brand';
+import { buttonClasses } from '../../components/ui/button';
+import { dealerAppStorageKey } from '../../features/forms/components/get-started-form';
+
+function savedApplication(): { firstName?: string; dealershipName?: string } | null {
+  try {
+    const raw = localStorage.getItem(dealerAppStorageKey);
+    return raw ? (JSON.parse(raw) as { firstName?: string; dealershipName?: string }) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Payment is not live yet: the application is saved, and support completes the setup with the dealer. */
+export function PaymentPage() {
+  const application = savedApplication();
+  return (
+    <section className="mx-auto max-w-2xl px-4 py-20 text-center sm:px-6">
+      <span className="mx-auto flex size-16 items-center justify-center rounded-full bg-brand-light text-brand">
+        <CreditCard className="size-8" aria-hidden="true" />
+      </span>
+      <h1 className="mt-6 text-3xl font-extrabold tracking-tight text-slate-900 sm:text-4xl">Complete Your Setup</h1>
+      {application?.dealershipName ? (
+        <p className="mt-4 text-lg text-slate-700">
+          Thanks{application.firstName ? `, ${application.firstName}` : ''}! We have your application for{' '}
+          <strong>{application.dealershipName}</strong>.
+        </p>
+      ) : null}
+      <p className="mt-4 text-lg text-slate-700">
+        Online payment processing is being configured. To complete your setup, please contact our support team and we'll
+        take care of billing with you directly.
+      </p>
+      <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
+        <a href={brand.phoneHref} className={buttonClasses('cta', 'lg')}>
+          Call {brand.phone}
+        </a>
+        <a href={`mailto:${brand.supportEmail}`} className={buttonClasses('outline', 'lg')}>
+          Email support
+        </a>
+      </div>
+    </section>
+  );
+}

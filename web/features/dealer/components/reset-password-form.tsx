@@ -1,0 +1,51 @@
+import { Form, Formik } from 'formik';
+import { useNavigate } from 'react-router-dom';
+import { passwordMinLength, resetPasswordFormSchema } from '../../../../api/contract/auth';
+import { toast } from '../../../components/ui/toast';
+import { validateWith } from '../../../lib/form';
+import { SubmitButton, TextField } from '../../forms/components/formik-fields';
+import { resetPassword } from '../api';
+import { dealerToasts } from '../messages';
+
+interface ResetValues {
+  token: string;
+  password: string;
+  confirmPassword: string;
+}
+
+/** Chooses a new password with the single-use token from the emailed link. */
+export function ResetPasswordForm({ token }: { token: string }) {
+  const navigate = useNavigate();
+  return (
+    <Formik<ResetValues>
+      initialValues={{ token, password: '', confirmPassword: '' }}
+      validate={validateWith<ResetValues>(resetPasswordFormSchema)}
+      onSubmit={async (values) => {
+        try {
+          await resetPassword({ token: values.token, password: values.password });
+        } catch (error) {
+          toast(dealerToasts.passwordChangeFailure(error));
+          return;
+        }
+        toast(dealerToasts.passwordChanged);
+        navigate('/dealer-login');
+      }}
+    >
+      {({ isSubmitting }) => (
+        <Form noValidate className="grid gap-5" aria-label="Choose a new password">
+          <TextField
+            form="reset"
+            name="password"
+            label="New Password"
+            type="password"
+            required
+            autoComplete="new-password"
+            hint={`At least ${passwordMinLength} characters.`}
+          />
+          <TextField form="reset" name="confirmPassword" label="Confirm New Password" type="password" required autoComplete="new-password" />
+          <SubmitButton pending={isSubmitting} label="Update Password" pendingLabel="Updating..." className="w-full" />
+        </Form>
+      )}
+    </Formik>
+  );
+}

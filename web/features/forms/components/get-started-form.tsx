@@ -1,0 +1,238 @@
+import { Form, Formik } from 'formik';
+import type { ReactNode } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { brand, timings } from '../../../../api/contract/brand';
+import {
+  type GetStartedRequestInput,
+  getStartedRequestSchema,
+  inventorySizes,
+  launchTimelines,
+  primaryGoalOptions,
+} from '../../../../api/contract/leads';
+import { validateWith } from '../../../lib/form';
+import { submitGetStarted } from '../api';
+import { formToasts } from '../messages';
+import { submitLead } from '../submit';
+import {
+  CheckboxField,
+  CheckboxGroupField,
+  HoneypotField,
+  SelectField,
+  SubmitButton,
+  TextareaField,
+  TextField,
+} from './formik-fields';
+
+/** Where the submitted application is kept in the browser (spec section 3). */
+export const dealerAppStorageKey = 'dealerapp_data';
+const otherGoal = 'Other:';
+
+export type GetStartedValues = Omit<
+  GetStartedRequestInput,
+  'inventorySize' | 'launchDate' | 'agreeToTerms' | 'primaryGoals' | 'feedExportDestinations'
+> & {
+  inventorySize: GetStartedRequestInput['inventorySize'] | '';
+  launchDate: GetStartedRequestInput['launchDate'] | '';
+  agreeToTerms: boolean;
+  primaryGoals: string[];
+  feedExportDestinations: string[];
+  /** Text of the "Other:" goal; sent as part of that goal, not as its own field. */
+  otherGoalText: string;
+};
+
+const initialValues: GetStartedValues = {
+  firstName: '',
+  lastName: '',
+  email: '',
+  phone: '',
+  dealershipName: '',
+  address: '',
+  city: '',
+  state: '',
+  zipCode: '',
+  inventorySize: '',
+  launchDate: '',
+  currentWebsite: '',
+  primaryGoals: [],
+  currentWebsiteProvider: '',
+  currentStickerPhotoCompany: '',
+  currentFeedProvider: '',
+  feedExportDestinations: [],
+  additionalFeedDestinations: '',
+  additionalInfo: '',
+  allowMarketing: false,
+  agreeToTerms: false,
+  otherGoalText: '',
+  _gotcha: '',
+};
+
+/** The request as sent and as saved in local storage: "Other:" carries what the dealer typed. */
+export function toGetStartedRequest(values: GetStartedValues): GetStartedRequestInput {
+  const { otherGoalText, ...rest } = values;
+  const detail = otherGoalText.trim();
+  return {
+    ...rest,
+    primaryGoals: values.primaryGoals.map((goal) => (goal === otherGoal && detail ? `${otherGoal} ${detail}` : goal)),
+  } as GetStartedRequestInput;
+}
+
+function Section({ title, description, children }: { title: string; description?: string; children: ReactNode }) {
+  return (
+    <section className="border-t border-slate-200 pt-8 first:border-t-0 first:pt-0">
+      <h2 className="text-lg font-semibold text-slate-900">{title}</h2>
+      {description ? <p className="mt-1 text-sm text-slate-600">{description}</p> : null}
+      <div className="mt-5 grid gap-5 sm:grid-cols-2">{children}</div>
+    </section>
+  );
+}
+
+export function GetStartedForm() {
+  const navigate = useNavigate();
+  return (
+    <Formik
+      initialValues={initialValues}
+      validate={validateWith<GetStartedValues>(getStartedRequestSchema)}
+      onSubmit={(values, helpers) =>
+        submitLead((input: GetStartedValues) => submitGetStarted(toGetStartedRequest(input)), values, helpers, {
+          success: formToasts.getStartedSuccess,
+          failure: formToasts.getStartedFailure,
+          reset: false,
+          onSuccess: () => {
+            const { _gotcha: _unused, ...saved } = toGetStartedRequest(values);
+            try {
+              localStorage.setItem(dealerAppStorageKey, JSON.stringify(saved));
+            } catch {
+              // Storage full or disabled: the application is already stored on the server.
+            }
+            window.setTimeout(() => navigate('/payment'), timings.getStartedRedirectMs);
+          },
+        })
+      }
+    >
+      {({ isSubmitting, values }) => (
+        <Form noValidate className="relative grid gap-8" aria-label="Get started application">
+          <Section title="Personal Information">
+            <TextField form="gs" name="firstName" label="First Name" required autoComplete="given-name" />
+            <TextField form="gs" name="lastName" label="Last Name" required autoComplete="family-name" />
+            <TextField form="gs" name="email" label="Email Address" type="email" required autoComplete="email" />
+            <TextField form="gs" name="phone" label="Phone Number" type="tel" required autoComplete="tel" />
+          </Section>
+
+          <Section title="Dealership Information">
+            <TextField form="gs" name="dealershipName" label="Dealership Name" required autoComplete="organization" className="sm:col-span-2" />
+            <TextField form="gs" name="address" label="Street Address" required autoComplete="street-address" className="sm:col-span-2" />
+            <TextField form="gs" name="city" label="City" required autoComplete="address-level2" />
+            <div className="grid grid-cols-2 gap-4">
+              <TextField form="gs" name="state" label="State" required autoComplete="address-level1" />
+              <TextField form="gs" name="zipCode" label="ZIP Code" required autoComplete="postal-code" inputMode="numeric" />
+            </div>
+            <TextField
+              form="gs"
+              name="currentWebsite"
+              label="Current Website (optional)"
+              type="url"
+              placeholder="https://www.yourdealership.com"
+              className="sm:col-span-2"
+            />
+          </Section>
+
+          <Section title="Business Details">
+            <SelectField
+              form="gs"
+              name="inventorySize"
+              label="Inventory Size"
+              required
+              options={inventorySizes}
+              placeholder="Select your inventory size"
+              hint="How many pre-owned vehicles you usually have on the lot."
+            />
+          </Section>
+
+          <Section title="Launch Details">
+            <SelectField
+              form="gs"
+              name="launchDate"
+              label="Preferred Launch Date"
+              required
+              options={launchTimelines}
+              placeholder="Select your preferred launch date"
+            />
+          </Section>
+
+          <Section title="Primary Goals" description="What should your new website do for you? Select all that apply.">
+            <CheckboxGroupField form="gs" name="primaryGoals" legend="Primary goals" required options={primaryGoalOptions} className="sm:col-span-2" />
+            {values.primaryGoals.includes(otherGoal) ? (
+              <TextField form="gs" name="otherGoalText" label="Other goal" placeholder="Tell us what else matters to you" className="sm:col-span-2" />
+            ) : null}
+          </Section>
+
+          <Section title="Current Providers & Feed Export" description="Helps us plan your migration and keep your listings flowing.">
+            <TextField form="gs" name="currentWebsiteProvider" label="Current Website Provider" placeholder="e.g. DealerOn, Dealer Inspire" />
+            <TextField form="gs" name="currentStickerPhotoCompany" label="Current Sticker/Photo Company" />
+            <TextField form="gs" name="currentFeedProvider" label="Current Feed Provider" placeholder="e.g. HomeNet, vAuto" />
+            <CheckboxGroupField
+              form="gs"
+              name="feedExportDestinations"
+              legend="Where should we export your inventory feed?"
+              options={brand.feedExportDestinations}
+              className="sm:col-span-2"
+            />
+            <TextareaField
+              form="gs"
+              name="additionalFeedDestinations"
+              label="Additional Feed Destinations"
+              rows={2}
+              placeholder="Any other marketplaces or partners"
+              className="sm:col-span-2"
+            />
+          </Section>
+
+          <Section title="Additional Information">
+            <TextareaField
+              form="gs"
+              name="additionalInfo"
+              label="Anything else we should know?"
+              rows={4}
+              className="sm:col-span-2"
+              placeholder="Special requests, integrations, questions..."
+            />
+          </Section>
+
+          <div className="grid gap-4 rounded-xl bg-slate-50 p-5">
+            <CheckboxField
+              form="gs"
+              name="agreeToTerms"
+              label={
+                <>
+                  I agree to the{' '}
+                  <Link to="/terms-of-service" className="font-medium text-brand underline underline-offset-2" target="_blank">
+                    Terms of Service
+                  </Link>{' '}
+                  and{' '}
+                  <Link to="/privacy-policy" className="font-medium text-brand underline underline-offset-2" target="_blank">
+                    Privacy Policy
+                  </Link>
+                  <span className="text-red-700" aria-hidden="true">
+                    {' '}
+                    *
+                  </span>
+                </>
+              }
+            />
+            <CheckboxField
+              form="gs"
+              name="allowMarketing"
+              label={`Send me product updates and dealership marketing tips from ${brand.product}. You can unsubscribe at any time.`}
+            />
+          </div>
+
+          <HoneypotField />
+          <div className="grid gap-3">
+            <SubmitButton pending={isSubmitting} label="Submit Application" pendingLabel="Submitting Application..." className="w-full" />
+            <p className="text-center text-sm text-slate-600">Our team will contact you within 24 hours to schedule your strategy call.</p>
+          </div>
+        </Form>
+      )}
+    </Formik>
+  );
+}

@@ -1,0 +1,37 @@
+import { Link } from 'react-router-dom';
+import { buttonClasses } from '../../../components/ui/button';
+import { useCookieConsent } from '../cookie-consent-store';
+
+/**
+ * The consent banner the cookie policy describes: essential cookies always on; the visitor
+ * accepts all or rejects the non-essential ones, and the choice is remembered.
+ */
+export function CookieBanner() {
+  const bannerOpen = useCookieConsent((state) => state.bannerOpen);
+  const choose = useCookieConsent((state) => state.choose);
+  if (!bannerOpen) return null;
+  return (
+    <section
+      aria-label="Cookie consent"
+      className="fixed right-20 bottom-3 left-3 z-40 max-w-md rounded-2xl border border-slate-200 bg-white p-5 shadow-2xl sm:right-auto sm:bottom-5 sm:left-5"
+    >
+      <h2 className="text-base font-semibold text-slate-900">We value your privacy</h2>
+      <p className="mt-2 text-sm leading-6 text-slate-700">
+        We use essential cookies to run this site. With your permission we would also use analytics, functional and
+        marketing cookies. Read our{' '}
+        <Link to="/cookie-policy" className="font-medium text-brand underline underline-offset-2">
+          Cookie Policy
+        </Link>
+        .
+      </p>
+      <div className="mt-4 flex flex-wrap gap-2">
+        <button type="button" className={buttonClasses('brand', 'sm')} onClick={() => choose(true)}>
+          Accept all
+        </button>
+        <button type="button" className={buttonClasses('outline', 'sm')} onClick={() => choose(false)}>
+          Reject non-essential
+        </button>
+      </div>
+    </section>
+  );
+}

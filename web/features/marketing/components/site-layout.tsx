@@ -1,0 +1,27 @@
+import { Outlet, ScrollRestoration } from 'react-router-dom';
+import { CookieBanner } from './cookie-banner';
+import { SiteFooter } from './site-footer';
+import { SiteHeader } from './site-header';
+import { WhyAiModalHost } from './why-ai-modal-host';
+
+/** Header, page and footer of every public page. */
+export function SiteLayout() {
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-md bg-white px-4 py-2 font-semibold text-brand focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+      >
+        Skip to content
+      </a>
+      <SiteHeader />
+      <main id="main" className="flex-1">
+        <Outlet />
+      </main>
+      <SiteFooter />
+      <WhyAiModalHost />
+      <CookieBanner />
+      <ScrollRestoration />
+    </div>
+  );
+}
