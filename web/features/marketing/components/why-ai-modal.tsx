@@ -37,11 +37,11 @@ export function WhyAiModal() {
       <dl className="mt-6 grid grid-cols-2 gap-4">
         <div className="flex flex-col rounded-xl bg-brand-light p-4 text-center sm:p-5">
           <dt className="text-sm font-medium text-slate-700">Average Cost Savings</dt>
-          <dd className="order-first text-3xl font-extrabold text-brand sm:text-4xl">87%</dd>
+          <dd className="order-first text-2xl font-extrabold whitespace-nowrap text-brand sm:text-4xl">87%</dd>
         </div>
         <div className="flex flex-col rounded-xl bg-red-50 p-4 text-center sm:p-5">
           <dt className="text-sm font-medium text-slate-700">Average Launch Time</dt>
-          <dd className="order-first text-3xl font-extrabold text-cta-dark sm:text-4xl">5-7 Days</dd>
+          <dd className="order-first text-2xl font-extrabold whitespace-nowrap text-cta-dark sm:text-4xl">5-7 Days</dd>
         </div>
       </dl>
       <Link to="/contact" className={buttonClasses('cta', 'lg', 'mt-6 w-full')} onClick={() => setOpen(false)}>
