@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import { Link } from 'react-router-dom';
 import { brand } from '../../../../api/contract/brand';
 import { buttonClasses } from '../../../components/ui/button';
@@ -8,6 +9,7 @@ import { useWhyAiModal } from '../why-ai-store';
 export function WhyAiModal() {
   const open = useWhyAiModal((state) => state.open);
   const setOpen = useWhyAiModal((state) => state.setOpen);
+  const leavingForContact = useRef(false);
   return (
     <Dialog
       open={open}
@@ -15,12 +17,17 @@ export function WhyAiModal() {
       width="max-w-2xl"
       title={`With ${brand.product}, you get the power to compete with big dealers at a small price!`}
       onCloseAutoFocus={(event) => {
-        // Opened from the mobile menu, the trigger is gone: go back to the menu button instead of the page top.
-        const active = document.activeElement;
-        if (!active || active === document.body) {
-          event.preventDefault();
-          document.querySelector<HTMLElement>('[aria-controls][aria-expanded]')?.focus();
+        // Focus goes back to what opened the modal; opened from the mobile menu, that button left with
+        // the menu, so the menu button gets it instead of the page top.
+        const opener = useWhyAiModal.getState().opener;
+        event.preventDefault();
+        if (leavingForContact.current) {
+          // The call to action opens another page: focus starts there, not on the old opener.
+          leavingForContact.current = false;
+          return;
         }
+        if (opener?.isConnected) opener.focus();
+        else document.querySelector<HTMLElement>('header [aria-controls][aria-expanded]')?.focus();
       }}
     >
       <div className="mt-4 grid gap-4 text-base leading-7 text-slate-700">
@@ -44,7 +51,11 @@ export function WhyAiModal() {
           <dd className="order-first text-2xl font-extrabold whitespace-nowrap text-cta-dark sm:text-4xl">5-7 Days</dd>
         </div>
       </dl>
-      <Link to="/contact" className={buttonClasses('cta', 'lg', 'mt-6 w-full')} onClick={() => setOpen(false)}>
+      <Link to="/contact" className={buttonClasses('cta', 'lg', 'mt-6 w-full')} onClick={() => {
+          leavingForContact.current = true;
+          setOpen(false);
+        }}
+      >
         <span className="hidden sm:inline">So, What Are You Waiting For?</span>
         <span className="sm:hidden">Get In Touch</span>
       </Link>

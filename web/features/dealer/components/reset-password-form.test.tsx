@@ -1,0 +1,46 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { renderWithRouter, stubNetwork } from '../../../test/render';
+import { ResetPasswordForm } from './reset-password-form';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const token = 'a'.repeat(43);
+
+describe('reset password form', { timeout: 20_000 }, () => {
+  it('checks length and confirmation before sending', async () => {
+    const network = stubNetwork();
+    const { user } = renderWithRouter(<ResetPasswordForm token={token} />, { path: '/reset-password' });
+    await user.type(screen.getByLabelText(/^New Password/), 'short');
+    await user.type(screen.getByLabelText(/Confirm New Password/), 'different');
+    await user.click(screen.getByRole('button', { name: 'Update Password' }));
+    expect(await screen.findByText('Password must be at least 8 characters')).toBeVisible();
+    expect(screen.getByText('Passwords do not match')).toBeVisible();
+    expect(network.calls).toHaveLength(0);
+  });
+
+  it('sends the token with the new password and goes to the dealer login', async () => {
+    const network = stubNetwork();
+    const { user, router } = renderWithRouter(<ResetPasswordForm token={token} />, { path: '/reset-password', routes: ['/dealer-login'] });
+    await user.type(screen.getByLabelText(/^New Password/), 'brand-new-password');
+    await user.type(screen.getByLabelText(/Confirm New Password/), 'brand-new-password');
+    await user.click(screen.getByRole('button', { name: 'Update Password' }));
+    expect(await screen.findByRole('button', { name: 'Updating...' })).toBeDisabled();
+    expect(network.calls[0]).toMatchObject({ url: '/api/reset-password', body: { token, password: 'brand-new-password' } });
+    expect(network.calls[0]?.body).not.toHaveProperty('confirmPassword');
+    network.respond(200, { message: 'Password updated' });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dealer-login'));
+    expect(within(await screen.findByTestId('toast')).getByText('Password updated')).toBeVisible();
+  });
+
+  it('shows why the server refused the link', async () => {
+    const network = stubNetwork();
+    const { user, router } = renderWithRouter(<ResetPasswordForm token={token} />, { path: '/reset-password' });
+    await user.type(screen.getByLabelText(/^New Password/), 'brand-new-password');
+    await user.type(screen.getByLabelText(/Confirm New Password/), 'brand-new-password');
+    await user.click(screen.getByRole('button', { name: 'Update Password' }));
+    network.respond(400, { message: 'This reset link is invalid or has expired' });
+    expect(within(await screen.findByTestId('toast')).getByText('This reset link is invalid or has expired')).toBeVisible();
+    expect(router.state.location.pathname).toBe('/reset-password');
+  });
+});
