@@ -51,7 +51,10 @@ export function WhyAiModal() {
           <dd className="order-first text-2xl font-extrabold whitespace-nowrap text-cta-dark sm:text-4xl">5-7 Days</dd>
         </div>
       </dl>
-      <Link to="/contact" className={buttonClasses('cta', 'lg', 'mt-6 w-full')} onClick={() => {
+      <Link
+        to="/contact"
+        className={buttonClasses('cta', 'lg', 'mt-6 w-full')}
+        onClick={() => {
           leavingForContact.current = true;
           setOpen(false);
         }}
