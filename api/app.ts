@@ -70,6 +70,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       root: webRoot,
       wildcard: false,
       index: false,
+      // The build writes .br and .gz beside each asset (scripts/vite/precompress.ts).
+      preCompressed: true,
       setHeaders(res, path) {
         // Hashed bundles never change; the HTML shell must always be fresh.
         res.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');

@@ -1,0 +1,108 @@
+/**
+ * Lighthouse (mobile emulation, simulated throttling) performance and accessibility of `/`
+ * (DESIGN section 8: 95 or more on both), against Debian's Chromium and the real server on a
+ * throwaway database. Runs several times and reports the median of each score.
+ *
+ *   npm run bench:lighthouse                   (build first; 3 runs)
+ *   npm run bench:lighthouse -- --no-build --runs 5 --path /about
+ *
+ * Lighthouse itself is fetched by `npx lighthouse@12` (its newer majors need Node 22); set
+ * LIGHTHOUSE_BIN to use another install. CHROME_PATH defaults to /usr/bin/chromium.
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { buildApp } from '../api/app';
+import { parseConfig } from '../api/config';
+
+const target = 95;
+
+function option(name: string, fallback: string): string {
+  const index = process.argv.indexOf(name);
+  return index >= 0 && process.argv[index + 1] ? process.argv[index + 1]! : fallback;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+interface LighthouseReport {
+  categories: Record<string, { score: number | null }>;
+  audits: Record<string, { numericValue?: number; displayValue?: string; score: number | null; title: string }>;
+}
+
+async function main(): Promise<void> {
+  const runs = Number(option('--runs', '3'));
+  const path = option('--path', '/');
+  if (!process.argv.includes('--no-build')) {
+    execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'lotwise-bench-lh-'));
+  const config = {
+    ...parseConfig({ NODE_ENV: 'production', DATABASE_PATH: join(dir, 'app.db'), DATA_DIR: dir, LOG_LEVEL: 'silent' }),
+    sessionSecret: 'bench-session-secret-that-is-long-enough-0123456789',
+  };
+  const app = await buildApp(config, { webRoot: resolve('dist/web') });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const url = `http://127.0.0.1:${port}${path}`;
+
+  const performance: number[] = [];
+  const accessibility: number[] = [];
+  const metrics: Record<string, number[]> = {};
+  let lastReport: LighthouseReport | undefined;
+  try {
+    for (let run = 1; run <= runs; run += 1) {
+      const output = join(dir, `report-${run}.json`);
+      const [command, ...prefix] = process.env.LIGHTHOUSE_BIN ? [process.env.LIGHTHOUSE_BIN] : ['npx', '-y', 'lighthouse@12'];
+      // Asynchronous: the server answering Lighthouse runs in this same process.
+      await promisify(execFile)(
+        command!,
+        [
+          ...prefix,
+          url,
+          '--quiet',
+          '--only-categories=performance,accessibility',
+          '--form-factor=mobile',
+          '--output=json',
+          `--output-path=${output}`,
+          '--chrome-flags=--headless=new --no-sandbox --disable-gpu',
+        ],
+        { env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium' }, maxBuffer: 64 * 1024 * 1024 },
+      );
+      const report = JSON.parse(readFileSync(output, 'utf8')) as LighthouseReport;
+      lastReport = report;
+      performance.push(Math.round((report.categories.performance?.score ?? 0) * 100));
+      accessibility.push(Math.round((report.categories.accessibility?.score ?? 0) * 100));
+      for (const id of ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index']) {
+        (metrics[id] ??= []).push(report.audits[id]?.numericValue ?? Number.NaN);
+      }
+      console.log(`run ${run}: performance ${performance.at(-1)}, accessibility ${accessibility.at(-1)}`);
+    }
+  } finally {
+    await app.close();
+  }
+
+  console.log(`\nLighthouse mobile on ${path}, median of ${runs} runs:`);
+  console.log(`  performance   ${median(performance)} (runs: ${performance.join(', ')}; target ${target})`);
+  console.log(`  accessibility ${median(accessibility)} (runs: ${accessibility.join(', ')}; target ${target})`);
+  for (const [id, values] of Object.entries(metrics)) {
+    const value = median(values);
+    console.log(`  ${id.padEnd(26)} ${id === 'cumulative-layout-shift' ? value.toFixed(3) : `${Math.round(value)} ms`}`);
+  }
+  if (lastReport) {
+    const failing = Object.values(lastReport.audits).filter((audit) => audit.score !== null && audit.score < 0.9 && audit.title);
+    if (failing.length > 0) console.log(`\nAudits below 0.9 in the last run:\n${failing.map((audit) => `  - ${audit.title} ${audit.displayValue ?? ''}`).join('\n')}`);
+  }
+  rmSync(dir, { recursive: true, force: true });
+  if (median(performance) < target || median(accessibility) < target) process.exitCode = 1;
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
