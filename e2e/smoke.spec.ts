@@ -2,10 +2,12 @@ import { expect, test } from '@playwright/test';
 
 test('the home page renders in Chromium', async ({ page }) => {
   await page.goto('/');
-  await expect(page.getByRole('heading', { level: 1 })).toContainText('Lotwise');
+  await expect(page.getByRole('link', { name: 'Lotwise home' }).first()).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('AI-powered dealer website');
 });
 
 test('an unknown route shows the 404 page', async ({ page }) => {
   await page.goto('/no-such-page');
   await expect(page.getByText('404 Page Not Found')).toBeVisible();
+  await expect(page.getByText('Did you forget to add the page to the router?')).toBeVisible();
 });

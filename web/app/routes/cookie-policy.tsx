@@ -59,8 +59,8 @@ const sections: readonly LegalSection[] = [
   {
     title: 'Cookies and storage we set',
     body: (
-      <>
-        <table>
+      <div className="-mx-4 overflow-x-auto px-4" role="region" aria-label="Cookies we set" tabIndex={0}>
+        <table className="min-w-[36rem]">
           <thead>
             <tr>
               <th scope="col">Name</th>
@@ -102,7 +102,7 @@ const sections: readonly LegalSection[] = [
             </tr>
           </tbody>
         </table>
-      </>
+      </div>
     ),
   },
   {
