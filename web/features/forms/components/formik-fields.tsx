@@ -1,7 +1,20 @@
 import { useField, useFormikContext } from 'formik';
-import type { ReactNode } from 'react';
+import type { FocusEvent, ReactNode } from 'react';
 import { honeypotName } from '../../../../api/contract/common';
 import { Checkbox, Field, fieldAria, Input, Select, Textarea } from '../../../components/ui/field';
+
+/**
+ * Marks the field touched on blur, except when focus moves to the submit button: the message then
+ * appears with the others on submit, instead of shifting the button away from under the pointer
+ * between the press and the release (which would swallow the click).
+ */
+function blurUnlessSubmitting(onBlur: (event: FocusEvent<Element>) => void) {
+  return (event: FocusEvent<Element>) => {
+    const next = event.relatedTarget;
+    if (next instanceof HTMLButtonElement && next.type === 'submit') return;
+    onBlur(event);
+  };
+}
 
 /** A field's message shows once the field was left or the form was submitted. */
 function useFieldError(name: string): string | undefined {
@@ -34,7 +47,7 @@ export function TextField({ form, name, label, required, hint, className, type =
   const id = `${form}-${name}`;
   return (
     <Field id={id} label={label} error={error} hint={hint} required={required} className={className}>
-      <Input {...field} value={field.value ?? ''} type={type} {...fieldAria(id, error, Boolean(hint))} aria-required={required} {...rest} />
+      <Input {...field} onBlur={blurUnlessSubmitting(field.onBlur)} value={field.value ?? ''} type={type} {...fieldAria(id, error, Boolean(hint))} aria-required={required} {...rest} />
     </Field>
   );
 }
@@ -47,7 +60,7 @@ export function TextareaField({ form, name, label, required, hint, className, ro
   const id = `${form}-${name}`;
   return (
     <Field id={id} label={label} error={error} hint={hint} required={required} className={className}>
-      <Textarea {...field} value={field.value ?? ''} rows={rows} {...fieldAria(id, error, Boolean(hint))} aria-required={required} {...rest} />
+      <Textarea {...field} onBlur={blurUnlessSubmitting(field.onBlur)} value={field.value ?? ''} rows={rows} {...fieldAria(id, error, Boolean(hint))} aria-required={required} {...rest} />
     </Field>
   );
 }
@@ -63,7 +76,7 @@ export function SelectField({ form, name, label, required, hint, className, opti
   const id = `${form}-${name}`;
   return (
     <Field id={id} label={label} error={error} hint={hint} required={required} className={className}>
-      <Select {...field} value={field.value ?? ''} {...fieldAria(id, error, Boolean(hint))} aria-required={required}>
+      <Select {...field} onBlur={blurUnlessSubmitting(field.onBlur)} value={field.value ?? ''} {...fieldAria(id, error, Boolean(hint))} aria-required={required}>
         <option value="" disabled>
           {placeholder}
         </option>

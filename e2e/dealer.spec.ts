@@ -1,0 +1,160 @@
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, type Page, test } from '@playwright/test';
+
+// The server under test keeps its data here (playwright.config.ts).
+const dataDir = '.e2e-data';
+const outbox = join(dataDir, 'outbox');
+
+/** A dealer account made the way an operator makes one: the user:create CLI on the server's database. */
+function createDealer(username: string, email: string, password: string) {
+  execFileSync('node', ['--import', 'tsx', 'scripts/user-create.ts', '--username', username, '--email', email, '--password', password], {
+    env: { ...process.env, DATABASE_PATH: join(dataDir, 'app.db'), DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+    stdio: 'pipe',
+  });
+}
+
+/** The reset link from the newest mail to `email` in the outbox (quoted-printable undone). */
+function resetLinkFor(email: string): string | undefined {
+  let files: string[];
+  try {
+    files = readdirSync(outbox).filter((name) => name.endsWith('.eml'));
+  } catch {
+    return undefined;
+  }
+  const mails = files
+    .map((name) => join(outbox, name))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)
+    .map((path) => readFileSync(path, 'utf8').replace(/=\r?\n/g, '').replace(/=3D/gi, '='));
+  const mail = mails.find((text) => text.includes(email));
+  return mail?.match(/https?:\/\/[^\s"<>]+\/reset-password\?token=[A-Za-z0-9_-]+/)?.[0];
+}
+
+async function dismissCookieBanner(page: Page) {
+  await page.getByRole('region', { name: 'Cookie consent' }).getByRole('button', { name: 'Reject non-essential' }).click();
+}
+
+async function signIn(page: Page, username: string, password: string) {
+  await page.getByLabel('Username or Email').fill(username);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+}
+
+const toast = (page: Page) => page.getByTestId('toast');
+const stamp = Date.now().toString(36);
+
+test('the dashboard sends a visitor without a dealer session to the login page', async ({ page }) => {
+  await page.goto('/dealer-dashboard');
+  await expect(page).toHaveURL(/\/dealer-login$/);
+  await expect(page.getByRole('heading', { name: 'Dealer Login' })).toBeVisible();
+});
+
+test('a wrong password is refused; the right one opens the dashboard, and LOGOUT ends the session', async ({ page }) => {
+  const username = `sunset-${stamp}`;
+  createDealer(username, `owner-${stamp}@sunset.example`, 'correct-horse-battery');
+
+  await page.goto('/dealer-login');
+  await dismissCookieBanner(page);
+  await expect(page.getByRole('heading', { name: 'Need Help?' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Inventory Control' })).toBeVisible();
+
+  await signIn(page, username, 'wrong-password');
+  await expect(toast(page).getByText('Login failed')).toBeVisible();
+  await expect(toast(page).getByText('Invalid username or password')).toBeVisible();
+  await expect(page).toHaveURL(/\/dealer-login$/);
+
+  await page.getByLabel('Password', { exact: true }).fill('correct-horse-battery');
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(toast(page).getByText('Login successful!')).toBeVisible();
+  await expect(page).toHaveURL(/\/dealer-dashboard$/);
+  await expect(page.getByText('Total Inventory')).toBeVisible();
+  await expect(page.getByText('Active', { exact: true })).toBeVisible();
+  await expect(page.getByTestId('dealer-username')).toHaveText(username);
+
+  await page.getByRole('tab', { name: 'INVENTORY' }).click();
+  await expect(page.getByRole('button', { name: 'Add Vehicle' })).toBeVisible();
+  await page.getByRole('tab', { name: 'LEADS' }).click();
+  await expect(page.getByRole('button', { name: 'Export Leads' })).toBeVisible();
+
+  // The session survives a reload.
+  await page.reload();
+  await expect(page.getByText('Total Inventory')).toBeVisible();
+
+  await page.getByRole('button', { name: 'LOGOUT' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await page.goto('/dealer-dashboard');
+  await expect(page).toHaveURL(/\/dealer-login$/);
+});
+
+test('signing in with the email address works too', async ({ page }) => {
+  const email = `manager-${stamp}@lakeside.example`;
+  createDealer(`lakeside-${stamp}`, email, 'lakeside-password-1');
+  await page.goto('/dealer-login');
+  await dismissCookieBanner(page);
+  await signIn(page, email, 'lakeside-password-1');
+  await expect(page).toHaveURL(/\/dealer-dashboard$/);
+});
+
+test('forgot password mails a link that sets a new password', async ({ page }) => {
+  const username = `hillcountry-${stamp}`;
+  const email = `owner-${stamp}@hillcountry.example`;
+  createDealer(username, email, 'old-password-123');
+
+  await page.goto('/dealer-login');
+  await dismissCookieBanner(page);
+  await page.getByRole('button', { name: 'Forgot password?' }).click();
+  await expect(page.getByRole('heading', { name: 'Reset Password' })).toBeVisible();
+  await page.getByLabel('Email Address').fill(email);
+  await page.getByRole('button', { name: 'Send Reset Link' }).click();
+  await expect(toast(page).getByText('If there is an account associated with that email, then a reset link has been sent')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Dealer Login' })).toBeVisible();
+
+  await expect.poll(() => resetLinkFor(email), { timeout: 10_000 }).toBeTruthy();
+  const link = new URL(resetLinkFor(email)!);
+  await page.goto(`${link.pathname}${link.search}`);
+  await expect(page.getByRole('heading', { name: 'Choose a New Password' })).toBeVisible();
+  await page.getByLabel('New Password', { exact: true }).fill('new-password-456');
+  await page.getByLabel('Confirm New Password').fill('new-password-456');
+  await page.getByRole('button', { name: 'Update Password' }).click();
+  await expect(page).toHaveURL(/\/dealer-login$/);
+
+  await signIn(page, username, 'old-password-123');
+  await expect(toast(page).getByText('Invalid username or password')).toBeVisible();
+  await page.getByLabel('Password', { exact: true }).fill('new-password-456');
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page).toHaveURL(/\/dealer-dashboard$/);
+
+  // The link works once.
+  await page.goto(`${link.pathname}${link.search}`);
+  await page.getByLabel('New Password', { exact: true }).fill('another-password-789');
+  await page.getByLabel('Confirm New Password').fill('another-password-789');
+  await page.getByRole('button', { name: 'Update Password' }).click();
+  await expect(toast(page).getByText('Error')).toBeVisible();
+  await expect(page).toHaveURL(/\/reset-password/);
+});
+
+test('a reset page without a token says the link is invalid', async ({ page }) => {
+  await page.goto('/reset-password');
+  await expect(page.getByText('This reset link is invalid or has expired.', { exact: false })).toBeVisible();
+});
+
+test('the simple test page reports with browser alerts', async ({ page }) => {
+  const username = `simple-${stamp}`;
+  createDealer(username, `simple-${stamp}@example.com`, 'simple-password-1');
+  const alerts: string[] = [];
+  page.on('dialog', (dialog) => {
+    alerts.push(dialog.message());
+    void dialog.accept();
+  });
+  await page.goto('/simple-test');
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill('nope-nope');
+  await page.getByRole('button', { name: 'Test Login' }).click();
+  await expect.poll(() => alerts).toEqual(['Login failed: Invalid username or password']);
+
+  await page.getByLabel('Password').fill('simple-password-1');
+  await page.getByRole('button', { name: 'Test Login' }).click();
+  await expect(page).toHaveURL(/\/dealer-dashboard$/);
+  expect(alerts).toEqual(['Login failed: Invalid username or password', 'Login successful!']);
+});
