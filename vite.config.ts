@@ -38,10 +38,38 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * Preloads the home route's chunks from the HTML: the route is lazy, so without this the browser
+ * would only discover them after the entry ran, one round trip later on the most visited page.
+ */
+function preloadHomeRoute(): Plugin {
+  return {
+    name: 'lotwise-preload-home-route',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, context) {
+        const bundle = context.bundle;
+        if (!bundle) return [];
+        const chunks = Object.values(bundle).filter((item) => item.type === 'chunk');
+        const home = chunks.find((chunk) => chunk.facadeModuleId?.endsWith('/web/app/routes/home.tsx'));
+        if (!home) return [];
+        const entryFiles = new Set(chunks.filter((chunk) => chunk.isEntry).map((chunk) => chunk.fileName));
+        const files = [home.fileName, ...home.imports].filter((file) => !entryFiles.has(file) && !html.includes(file));
+        return files.map((file) => ({
+          tag: 'link',
+          attrs: { rel: 'modulepreload', crossorigin: true, href: `/${file}` },
+          injectTo: 'head' as const,
+        }));
+      },
+    },
+  };
+}
+
 export default defineConfig({
   root: 'web',
   publicDir: 'public',
-  plugins: [react(), tailwindcss(), precompress()],
+  plugins: [react(), tailwindcss(), preloadHomeRoute(), precompress()],
   build: {
     outDir: '../dist/web',
     emptyOutDir: true,
