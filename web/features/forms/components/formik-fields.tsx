@@ -192,7 +192,7 @@ export function SubmitButton({ pending, label, pendingLabel, className = '' }: {
     <button
       type="submit"
       disabled={pending}
-      className={`inline-flex h-12 items-center justify-center gap-2 rounded-lg bg-cta px-6 text-base font-semibold text-white shadow-sm transition-colors hover:bg-cta-dark disabled:cursor-not-allowed disabled:opacity-60 ${className}`}
+      className={`inline-flex h-12 shrink-0 items-center justify-center gap-2 rounded-lg bg-cta px-6 whitespace-nowrap text-base font-semibold text-white shadow-sm transition-colors hover:bg-cta-dark disabled:cursor-not-allowed disabled:opacity-60 ${className}`}
     >
       {pending ? (
         <span className="size-4 animate-spin rounded-full border-2 border-white/40 border-t-white" aria-hidden="true" />
