@@ -1,19 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
+import { createDealer, e2eDataDir } from './support/dealer';
 
-// The server under test keeps its data here (playwright.config.ts).
-const dataDir = '.e2e-data';
-const outbox = join(dataDir, 'outbox');
-
-/** A dealer account made the way an operator makes one: the user:create CLI on the server's database. */
-function createDealer(username: string, email: string, password: string) {
-  execFileSync('node', ['--import', 'tsx', 'scripts/user-create.ts', '--username', username, '--email', email, '--password', password], {
-    env: { ...process.env, DATABASE_PATH: join(dataDir, 'app.db'), DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
-    stdio: 'pipe',
-  });
-}
+const outbox = join(e2eDataDir, 'outbox');
 
 /** The reset link from the newest mail to `email` in the outbox (quoted-printable undone). */
 function resetLinkFor(email: string): string | undefined {
@@ -37,7 +27,7 @@ async function dismissCookieBanner(page: Page) {
 
 async function signIn(page: Page, username: string, password: string) {
   await page.getByLabel('Username or Email').fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByLabel(/^Password/).fill(password);
   await page.getByRole('button', { name: 'Sign In' }).click();
 }
 
@@ -64,7 +54,7 @@ test('a wrong password is refused; the right one opens the dashboard, and LOGOUT
   await expect(toast(page).getByText('Invalid username or password')).toBeVisible();
   await expect(page).toHaveURL(/\/dealer-login$/);
 
-  await page.getByLabel('Password', { exact: true }).fill('correct-horse-battery');
+  await page.getByLabel(/^Password/).fill('correct-horse-battery');
   await page.getByRole('button', { name: 'Sign In' }).click();
   await expect(toast(page).getByText('Login successful!')).toBeVisible();
   await expect(page).toHaveURL(/\/dealer-dashboard$/);
@@ -114,20 +104,20 @@ test('forgot password mails a link that sets a new password', async ({ page }) =
   const link = new URL(resetLinkFor(email)!);
   await page.goto(`${link.pathname}${link.search}`);
   await expect(page.getByRole('heading', { name: 'Choose a New Password' })).toBeVisible();
-  await page.getByLabel('New Password', { exact: true }).fill('new-password-456');
+  await page.getByLabel(/^New Password/).fill('new-password-456');
   await page.getByLabel('Confirm New Password').fill('new-password-456');
   await page.getByRole('button', { name: 'Update Password' }).click();
   await expect(page).toHaveURL(/\/dealer-login$/);
 
   await signIn(page, username, 'old-password-123');
   await expect(toast(page).getByText('Invalid username or password')).toBeVisible();
-  await page.getByLabel('Password', { exact: true }).fill('new-password-456');
+  await page.getByLabel(/^Password/).fill('new-password-456');
   await page.getByRole('button', { name: 'Sign In' }).click();
   await expect(page).toHaveURL(/\/dealer-dashboard$/);
 
   // The link works once.
   await page.goto(`${link.pathname}${link.search}`);
-  await page.getByLabel('New Password', { exact: true }).fill('another-password-789');
+  await page.getByLabel(/^New Password/).fill('another-password-789');
   await page.getByLabel('Confirm New Password').fill('another-password-789');
   await page.getByRole('button', { name: 'Update Password' }).click();
   await expect(toast(page).getByText('Error')).toBeVisible();

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { createDealer } from './support/dealer';
 
 /**
  * Saves every public page at desktop (1280) and phone (390) width into test-results/screenshots/
@@ -38,6 +39,22 @@ for (const viewport of widths) {
         await page.screenshot({ path: `test-results/screenshots/${name}-${viewport.label}-fold.png` });
       });
     }
+    test(`dealer dashboard tabs at ${viewport.width}px`, async ({ page }) => {
+      const username = `shots-${viewport.label}-${Date.now().toString(36)}`;
+      createDealer(username, `${username}@example.com`, 'screenshot-password-1');
+      await page.addInitScript(() => localStorage.setItem('lw_cookie_consent', JSON.stringify({ essential: true, analytics: false, functional: false, marketing: false, decidedAt: '2025-07-21T00:00:00Z' })));
+      await page.goto('/dealer-login');
+      await page.getByLabel(/^Username or Email/).fill(username);
+      await page.getByLabel(/^Password/).fill('screenshot-password-1');
+      await page.getByRole('button', { name: 'Sign In' }).click();
+      await expect(page.getByText('Total Inventory')).toBeVisible();
+      await page.screenshot({ path: `test-results/screenshots/dealer-dash-${viewport.label}.png`, fullPage: true });
+      await page.getByRole('tab', { name: 'INVENTORY' }).click();
+      await page.screenshot({ path: `test-results/screenshots/dealer-inventory-${viewport.label}.png`, fullPage: true });
+      await page.getByRole('tab', { name: 'LEADS' }).click();
+      await page.screenshot({ path: `test-results/screenshots/dealer-leads-${viewport.label}.png`, fullPage: true });
+    });
+
     test(`cookie banner at ${viewport.width}px`, async ({ page }) => {
       await page.goto('/');
       await expect(page.getByRole('region', { name: 'Cookie consent' })).toBeVisible();

@@ -173,7 +173,7 @@ function LeadsTab() {
 }
 
 const tabTrigger =
-  'rounded-md px-3 py-2 text-sm font-bold tracking-wide text-slate-300 transition-colors hover:text-white data-[state=active]:bg-white/15 data-[state=active]:text-white';
+  'rounded-md px-2 py-2 text-xs font-bold tracking-wide sm:px-3 sm:text-sm text-slate-300 transition-colors hover:text-white data-[state=active]:bg-white/15 data-[state=active]:text-white';
 
 /**
  * The dealer dashboard (sample data). Unlike the spec's, it is guarded: without a dealer session
@@ -241,7 +241,7 @@ export function DealerDashboardPage() {
             </Tabs.Trigger>
           </Tabs.List>
           <button type="button" onClick={logout} className={`${tabTrigger} inline-flex items-center gap-1.5`}>
-            <LogOut className="size-4" aria-hidden="true" /> LOGOUT
+            <LogOut className="hidden size-4 sm:block" aria-hidden="true" /> LOGOUT
           </button>
         </nav>
       </header>
