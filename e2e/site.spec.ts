@@ -123,6 +123,7 @@ test('legal pages carry the last-updated date and link to each other', async ({ 
   await page.goto('/privacy-policy');
   await expect(page.getByRole('heading', { level: 1, name: 'Privacy Policy' })).toBeVisible();
   await expect(page.getByText('Last updated July 21, 2025')).toBeVisible();
+  await expect(page).toHaveTitle('Privacy Policy · Lotwise');
   await page.getByRole('main').getByRole('link', { name: 'Cookie Policy' }).first().click();
   await expect(page.getByRole('heading', { level: 1, name: 'Cookie Policy' })).toBeVisible();
   await expect(page.getByText('Last updated July 21, 2025')).toBeVisible();

@@ -14,6 +14,7 @@ import {
   type VehicleStatus,
 } from '../../features/dealer/sample-data';
 import { Logo } from '../../features/marketing/components/logo';
+import { PageTitle } from '../../components/ui/page-title';
 
 const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
 const count = new Intl.NumberFormat('en-US');
@@ -215,6 +216,7 @@ export function DealerDashboardPage() {
 
   return (
     <Tabs.Root defaultValue="dash" className="min-h-dvh bg-slate-100">
+      <PageTitle title="Dealer Dashboard" />
       <header className="bg-slate-950 text-white">
         <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-3 px-4 py-3 sm:px-6 lg:px-8">
           <div className="flex items-center gap-3">

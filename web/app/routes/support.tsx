@@ -4,10 +4,12 @@ import { buttonClasses } from '../../components/ui/button';
 import { SupportTicketForm } from '../../features/forms/components/support-ticket-form';
 import { startLiveChat } from '../../features/marketing/live-chat';
 import { PageHero } from '../../features/marketing/components/page-hero';
+import { PageTitle } from '../../components/ui/page-title';
 
 export function SupportPage() {
   return (
     <>
+      <PageTitle title="Support Center" />
       <PageHero title="Support Center">
         <p>We're here 24/7 to keep your website selling. Reach us the way that suits you, or open a ticket below.</p>
       </PageHero>
