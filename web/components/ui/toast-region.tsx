@@ -1,5 +1,6 @@
 import * as ToastPrimitive from '@radix-ui/react-toast';
 import { X } from 'lucide-react';
+import { useEffect, useRef } from 'react';
 import { timings } from '../../../api/contract/brand';
 import { type ToastVariant, useToastStore } from './toast-store';
 
@@ -13,7 +14,12 @@ const variantClasses: Record<ToastVariant, string> = {
  * The notification region: Radix Toast, 5 s, swipe right past 50 px to dismiss, F8 focuses it.
  * Loaded on the first toast (see `Toaster` in toast.tsx), so the home page does not ship it.
  */
-export function ToastRegion() {
+export function ToastRegion({ focusOnMount = false }: { focusOnMount?: boolean }) {
+  const viewportRef = useRef<HTMLOListElement>(null);
+  // Loaded by an F8 press: that press came before the region existed, so focus it now.
+  useEffect(() => {
+    if (focusOnMount) viewportRef.current?.focus();
+  }, [focusOnMount]);
   const toasts = useToastStore((state) => state.toasts);
   const dismiss = useToastStore((state) => state.dismiss);
   return (
@@ -46,7 +52,7 @@ export function ToastRegion() {
           </ToastPrimitive.Close>
         </ToastPrimitive.Root>
       ))}
-      <ToastPrimitive.Viewport className="fixed top-0 right-0 z-[100] flex max-h-screen w-full flex-col gap-2 p-4 outline-none sm:top-auto sm:bottom-0 sm:max-w-[420px]" />
+      <ToastPrimitive.Viewport ref={viewportRef} className="fixed top-0 right-0 z-[100] flex max-h-screen w-full flex-col gap-2 p-4 outline-none sm:top-auto sm:bottom-0 sm:max-w-[420px]" />
     </ToastPrimitive.Provider>
   );
 }

@@ -16,11 +16,15 @@ const ToastRegion = lazy(() => import('./toast-region').then((module) => ({ defa
 export function Toaster() {
   const hasToast = useToastStore((state) => state.toasts.length > 0);
   const [wanted, setWanted] = useState(false);
+  const [loadedByHotkey, setLoadedByHotkey] = useState(false);
 
   useEffect(() => {
     if (wanted) return;
     const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === 'F8') setWanted(true);
+      if (event.key === 'F8') {
+        setLoadedByHotkey(true);
+        setWanted(true);
+      }
     };
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);
@@ -31,7 +35,7 @@ export function Toaster() {
   if (!wanted && !hasToast) return null;
   return (
     <Suspense fallback={null}>
-      <ToastRegion />
+      <ToastRegion focusOnMount={loadedByHotkey} />
     </Suspense>
   );
 }
