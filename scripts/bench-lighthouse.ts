@@ -42,7 +42,15 @@ async function main(): Promise<void> {
   }
   const dir = mkdtempSync(join(tmpdir(), 'lotwise-bench-lh-'));
   const config = {
-    ...parseConfig({ NODE_ENV: 'production', DATABASE_PATH: join(dir, 'app.db'), DATA_DIR: dir, LOG_LEVEL: 'silent' }),
+    ...parseConfig({
+      NODE_ENV: 'production',
+      DATABASE_PATH: join(dir, 'app.db'),
+      DATA_DIR: dir,
+      LOG_LEVEL: 'silent',
+      // A throwaway staff account, so start does not print a generated one.
+      ADMIN_EMAIL: 'bench@lotwise.example',
+      ADMIN_PASSWORD: 'bench-password-0123456789',
+    }),
     sessionSecret: 'bench-session-secret-that-is-long-enough-0123456789',
   };
   const app = await buildApp(config, { webRoot: resolve('dist/web') });
