@@ -1,19 +1,24 @@
-import { useSyncExternalStore } from 'react';
-import { RouterProvider } from 'react-router-dom';
+import { Suspense } from 'react';
+import { BrowserRouter, useLocation } from 'react-router-dom';
 import { Toaster } from '../components/ui/toast';
 import { ChatLauncher } from '../features/chat';
-import { router } from './router';
+import { AppRoutes } from './router';
 
-const subscribeToRoute = (onChange: () => void) => router.subscribe(onChange);
-const currentPath = () => router.state.location.pathname;
+/** The launcher lives outside the routes (it survives navigation) but follows the path to hide on /admin. */
+function RoutedChatLauncher() {
+  const { pathname } = useLocation();
+  return <ChatLauncher pathname={pathname} />;
+}
 
 export function App() {
-  // The launcher lives outside the routes (it survives navigation) but follows the path to hide on /admin.
-  const pathname = useSyncExternalStore(subscribeToRoute, currentPath);
   return (
     <>
-      <RouterProvider router={router} />
-      <ChatLauncher pathname={pathname} />
+      <BrowserRouter>
+        <Suspense fallback={null}>
+          <AppRoutes />
+        </Suspense>
+        <RoutedChatLauncher />
+      </BrowserRouter>
       <Toaster />
     </>
   );

@@ -1,8 +1,18 @@
-import { Outlet, ScrollRestoration } from 'react-router-dom';
+import { Suspense, useEffect } from 'react';
+import { Outlet, useLocation } from 'react-router-dom';
 import { CookieBanner } from './cookie-banner';
 import { SiteFooter } from './site-footer';
 import { SiteHeader } from './site-header';
 import { WhyAiModalHost } from './why-ai-modal-host';
+
+/** A new page starts at its top; a link to an anchor scrolls to that anchor instead. */
+function ScrollToTop() {
+  const { pathname, hash } = useLocation();
+  useEffect(() => {
+    if (!hash) window.scrollTo(0, 0);
+  }, [pathname, hash]);
+  return null;
+}
 
 /** Header, page and footer of every public page. */
 export function SiteLayout() {
@@ -16,12 +26,15 @@ export function SiteLayout() {
       </a>
       <SiteHeader />
       <main id="main" className="flex-1">
-        <Outlet />
+        {/* The header and footer stay on screen while a page's code loads. */}
+        <Suspense fallback={<div className="min-h-dvh" />}>
+          <Outlet />
+        </Suspense>
       </main>
       <SiteFooter />
       <WhyAiModalHost />
       <CookieBanner />
-      <ScrollRestoration />
+      <ScrollToTop />
     </div>
   );
 }
