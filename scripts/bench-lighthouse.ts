@@ -68,20 +68,28 @@ async function main(): Promise<void> {
       const output = join(dir, `report-${run}.json`);
       const [command, ...prefix] = process.env.LIGHTHOUSE_BIN ? [process.env.LIGHTHOUSE_BIN] : ['npx', '-y', 'lighthouse@12'];
       // Asynchronous: the server answering Lighthouse runs in this same process.
-      await promisify(execFile)(
-        command!,
-        [
-          ...prefix,
-          url,
-          '--quiet',
-          '--only-categories=performance,accessibility',
-          '--form-factor=mobile',
-          '--output=json',
-          `--output-path=${output}`,
-          '--chrome-flags=--headless=new --no-sandbox --disable-gpu',
-        ],
-        { env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium' }, maxBuffer: 64 * 1024 * 1024 },
-      );
+      const runLighthouse = () =>
+        promisify(execFile)(
+          command!,
+          [
+            ...prefix,
+            url,
+            '--quiet',
+            '--only-categories=performance,accessibility',
+            '--form-factor=mobile',
+            '--output=json',
+            `--output-path=${output}`,
+            '--chrome-flags=--headless=new --no-sandbox --disable-gpu',
+          ],
+          { env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium' }, maxBuffer: 64 * 1024 * 1024 },
+        );
+      try {
+        await runLighthouse();
+      } catch (error) {
+        // Lighthouse sometimes fails to record a trace on a busy machine (NO_NAVSTART): one retry.
+        console.log(`run ${run}: Lighthouse failed (${error instanceof Error ? error.message.split('\n').at(-2) : 'unknown'}), retrying once`);
+        await runLighthouse();
+      }
       const report = JSON.parse(readFileSync(output, 'utf8')) as LighthouseReport;
       lastReport = report;
       performance.push(Math.round((report.categories.performance?.score ?? 0) * 100));
