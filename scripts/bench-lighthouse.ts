@@ -83,13 +83,18 @@ async function main(): Promise<void> {
           ],
           { env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium' }, maxBuffer: 64 * 1024 * 1024 },
         );
-      try {
-        await runLighthouse();
-      } catch (error) {
-        // Lighthouse sometimes fails to record a trace on a busy machine (NO_NAVSTART): one retry.
-        console.log(`run ${run}: Lighthouse failed (${error instanceof Error ? error.message.split('\n').at(-2) : 'unknown'}), retrying once`);
-        await runLighthouse();
+      // Lighthouse sometimes fails to record a trace on a busy machine (NO_NAVSTART): up to 3 tries, else the run is skipped.
+      let recorded = false;
+      for (let attempt = 1; attempt <= 3 && !recorded; attempt += 1) {
+        try {
+          await runLighthouse();
+          recorded = true;
+        } catch (error) {
+          const reason = error instanceof Error ? (error.message.split('\n').find((line) => line.includes('Runtime error')) ?? 'failed') : 'failed';
+          console.log(`run ${run}, try ${attempt}: ${reason}`);
+        }
       }
+      if (!recorded) continue;
       const report = JSON.parse(readFileSync(output, 'utf8')) as LighthouseReport;
       lastReport = report;
       performance.push(Math.round((report.categories.performance?.score ?? 0) * 100));
@@ -103,7 +108,8 @@ async function main(): Promise<void> {
     await app.close();
   }
 
-  console.log(`\nLighthouse mobile on ${path}, median of ${runs} runs:`);
+  if (performance.length === 0) throw new Error('Lighthouse recorded no run');
+  console.log(`\nLighthouse mobile on ${path}, median of ${performance.length} recorded runs (of ${runs}):`);
   console.log(`  performance   ${median(performance)} (runs: ${performance.join(', ')}; target ${target})`);
   console.log(`  accessibility ${median(accessibility)} (runs: ${accessibility.join(', ')}; target ${target})`);
   for (const [id, values] of Object.entries(metrics)) {
