@@ -101,6 +101,13 @@ test('support ticket: errors under the fields, then created and reset', async ({
   await expect(form.getByLabel('Description')).toHaveValue('');
 });
 
+test('support: Start Live Chat opens the chat panel', async ({ page }) => {
+  await page.goto('/support');
+  await dismissCookieBanner(page);
+  await page.getByRole('button', { name: 'Start Live Chat' }).click();
+  await expect(page.getByText('Chat With Us')).toBeVisible();
+});
+
 test('get started: errors, then submitted, saved locally and on to /payment', async ({ page }) => {
   await page.goto('/get-started');
   await dismissCookieBanner(page);

@@ -2,7 +2,7 @@ import { Mail, MessageCircle, Phone } from 'lucide-react';
 import { brand } from '../../../api/contract/brand';
 import { buttonClasses } from '../../components/ui/button';
 import { SupportTicketForm } from '../../features/forms/components/support-ticket-form';
-import { startLiveChat } from '../../features/marketing/live-chat';
+import { openChat } from '../../features/chat';
 import { PageHero } from '../../features/marketing/components/page-hero';
 import { PageTitle } from '../../components/ui/page-title';
 
@@ -19,7 +19,7 @@ export function SupportPage() {
             <MessageCircle className="size-8 text-brand" aria-hidden="true" />
             <h2 className="mt-4 text-lg font-bold text-slate-900">Live Chat</h2>
             <p className="mt-2 flex-1 text-slate-700">Chat with a support specialist right now for quick answers.</p>
-            <button type="button" className={buttonClasses('brand', 'md', 'mt-5')} onClick={startLiveChat}>
+            <button type="button" className={buttonClasses('brand', 'md', 'mt-5')} onClick={() => openChat()}>
               Start Live Chat
             </button>
           </li>
