@@ -45,22 +45,29 @@ async function main(): Promise<void> {
   try {
     const page = await browser.newPage();
     const scripts = new Set<string>();
+    const afterDelay = new Set<string>();
     let counting = true;
     page.on('request', (request) => {
-      if (counting && request.resourceType() === 'script') scripts.add(new URL(request.url()).pathname);
+      if (request.resourceType() !== 'script') return;
+      (counting ? scripts : afterDelay).add(new URL(request.url()).pathname);
     });
-    await page.goto(`http://127.0.0.1:${port}/`, { waitUntil: 'networkidle' });
-    // Everything requested before the chat launcher's delay counts as first load.
-    await page.waitForTimeout(timings.chatButtonDelayMs - 100);
+    // Everything requested within the chat launcher's delay from the start of navigation counts as
+    // first load; the chat widget itself loads after that delay and has its own 30 KB budget.
+    const started = Date.now();
+    await page.goto(`http://127.0.0.1:${port}/`, { waitUntil: 'load' });
+    await page.waitForTimeout(Math.max(0, timings.chatButtonDelayMs - 100 - (Date.now() - started)));
     counting = false;
 
+    // What the chat launcher fetches after its delay (the widget; DESIGN: at most 30 KB gzip more).
+    await page.waitForTimeout(1500);
+
+    const gzipSize = (path: string) => gzipSync(readFileSync(join(webRoot, path)), { level: 9 }).length;
     let total = 0;
     const rows: [string, number, number][] = [];
     for (const path of scripts) {
-      const source = readFileSync(join(webRoot, path));
-      const gzip = gzipSync(source, { level: 9 }).length;
+      const gzip = gzipSize(path);
       total += gzip;
-      rows.push([path, source.length, gzip]);
+      rows.push([path, readFileSync(join(webRoot, path)).length, gzip]);
     }
     rows.sort((a, b) => b[2] - a[2]);
     for (const [path, raw, gzip] of rows) {
@@ -69,6 +76,8 @@ async function main(): Promise<void> {
     const totalKb = total / 1024;
     const verdict = totalKb <= budgetKb ? 'within' : 'OVER';
     console.log(`\nHome page first-load JS: ${totalKb.toFixed(2)} KB gzip in ${rows.length} files; budget ${budgetKb} KB (${verdict}, ${((totalKb / budgetKb) * 100).toFixed(0)}% of budget)`);
+    const laterKb = [...afterDelay].reduce((sum, path) => sum + gzipSize(path), 0) / 1024;
+    console.log(`After the ${timings.chatButtonDelayMs / 1000} s delay: ${laterKb.toFixed(2)} KB gzip more (${[...afterDelay].join(', ') || 'nothing'}); chat budget 30 KB`);
     if (totalKb > budgetKb) process.exitCode = 1;
   } finally {
     await browser.close();
