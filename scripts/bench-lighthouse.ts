@@ -104,24 +104,25 @@ async function main(): Promise<void> {
       }
       console.log(`run ${run}: performance ${performance.at(-1)}, accessibility ${accessibility.at(-1)}`);
     }
-  } finally {
-    await app.close();
-  }
 
-  if (performance.length === 0) throw new Error('Lighthouse recorded no run');
-  console.log(`\nLighthouse mobile on ${path}, median of ${performance.length} recorded runs (of ${runs}):`);
-  console.log(`  performance   ${median(performance)} (runs: ${performance.join(', ')}; target ${target})`);
-  console.log(`  accessibility ${median(accessibility)} (runs: ${accessibility.join(', ')}; target ${target})`);
-  for (const [id, values] of Object.entries(metrics)) {
-    const value = median(values);
-    console.log(`  ${id.padEnd(26)} ${id === 'cumulative-layout-shift' ? value.toFixed(3) : `${Math.round(value)} ms`}`);
+    if (performance.length === 0) throw new Error('Lighthouse recorded no run');
+    console.log(`\nLighthouse mobile on ${path}, median of ${performance.length} recorded runs (of ${runs}):`);
+    console.log(`  performance   ${median(performance)} (runs: ${performance.join(', ')}; target ${target})`);
+    console.log(`  accessibility ${median(accessibility)} (runs: ${accessibility.join(', ')}; target ${target})`);
+    for (const [id, values] of Object.entries(metrics)) {
+      const value = median(values);
+      console.log(`  ${id.padEnd(26)} ${id === 'cumulative-layout-shift' ? value.toFixed(3) : `${Math.round(value)} ms`}`);
+    }
+    if (lastReport) {
+      const failing = Object.values(lastReport.audits).filter((audit) => audit.score !== null && audit.score < 0.9 && audit.title);
+      if (failing.length > 0) console.log(`\nAudits below 0.9 in the last run:\n${failing.map((audit) => `  - ${audit.title} ${audit.displayValue ?? ''}`).join('\n')}`);
+    }
+    if (median(performance) < target || median(accessibility) < target) process.exitCode = 1;
+  } finally {
+    // The report and exit code are settled before closing: they must not depend on a clean shutdown.
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
   }
-  if (lastReport) {
-    const failing = Object.values(lastReport.audits).filter((audit) => audit.score !== null && audit.score < 0.9 && audit.title);
-    if (failing.length > 0) console.log(`\nAudits below 0.9 in the last run:\n${failing.map((audit) => `  - ${audit.title} ${audit.displayValue ?? ''}`).join('\n')}`);
-  }
-  rmSync(dir, { recursive: true, force: true });
-  if (median(performance) < target || median(accessibility) < target) process.exitCode = 1;
 }
 
 main().catch((error: unknown) => {
