@@ -12,7 +12,7 @@ describe('toasts', () => {
     // Shown at once, while the region's code loads on demand.
     expect(screen.getByText('First')).toBeInTheDocument();
     expect(await screen.findByRole('region', { name: /Notifications/ }, { timeout: 5000 })).toBeInTheDocument();
-    expect(screen.getByText('First')).toBeInTheDocument();
+    expect(await screen.findByText('First')).toBeInTheDocument();
     act(() => toast({ title: 'Second', variant: 'destructive' }));
     expect(await screen.findByText('Second')).toBeInTheDocument();
     expect(screen.queryByText('First')).toBeNull();
