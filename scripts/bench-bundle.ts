@@ -6,40 +6,18 @@
  *   npm run bench:bundle            (build first)
  *   npm run bench:bundle -- --no-build
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import { timings } from '../api/contract/brand';
-import { buildApp } from '../api/app';
-import { parseConfig } from '../api/config';
+import { startBuiltSite } from './bench/built-site';
 
 const budgetKb = 120;
 const webRoot = resolve('dist/web');
 
 async function main(): Promise<void> {
-  if (!process.argv.includes('--no-build')) {
-    execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'lotwise-bench-bundle-'));
-  const config = {
-    ...parseConfig({
-      NODE_ENV: 'production',
-      DATABASE_PATH: join(dir, 'app.db'),
-      DATA_DIR: dir,
-      LOG_LEVEL: 'silent',
-      // A throwaway staff account, so start does not print a generated one.
-      ADMIN_EMAIL: 'bench@lotwise.example',
-      ADMIN_PASSWORD: 'bench-password-0123456789',
-    }),
-    sessionSecret: 'bench-session-secret-that-is-long-enough-0123456789',
-  };
-  const app = await buildApp(config, { webRoot });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
+  const site = await startBuiltSite('bundle');
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
 
   try {
@@ -54,7 +32,7 @@ async function main(): Promise<void> {
     // Everything requested within the chat launcher's delay from the start of navigation counts as
     // first load; the chat widget itself loads after that delay and has its own 30 KB budget.
     const started = Date.now();
-    await page.goto(`http://127.0.0.1:${port}/`, { waitUntil: 'load' });
+    await page.goto(`${site.origin}/`, { waitUntil: 'load' });
     await page.waitForTimeout(Math.max(0, timings.chatButtonDelayMs - 100 - (Date.now() - started)));
     counting = false;
 
@@ -81,8 +59,7 @@ async function main(): Promise<void> {
     if (totalKb > budgetKb) process.exitCode = 1;
   } finally {
     await browser.close();
-    await app.close();
-    rmSync(dir, { recursive: true, force: true });
+    await site.close();
   }
 }
 

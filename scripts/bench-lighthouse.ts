@@ -9,13 +9,11 @@
  * Lighthouse itself is fetched by `npx lighthouse@12` (its newer majors need Node 22); set
  * LIGHTHOUSE_BIN to use another install. CHROME_PATH defaults to /usr/bin/chromium.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { buildApp } from '../api/app';
-import { parseConfig } from '../api/config';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startBuiltSite } from './bench/built-site';
 
 const target = 95;
 
@@ -37,27 +35,9 @@ interface LighthouseReport {
 async function main(): Promise<void> {
   const runs = Number(option('--runs', '3'));
   const path = option('--path', '/');
-  if (!process.argv.includes('--no-build')) {
-    execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'lotwise-bench-lh-'));
-  const config = {
-    ...parseConfig({
-      NODE_ENV: 'production',
-      DATABASE_PATH: join(dir, 'app.db'),
-      DATA_DIR: dir,
-      LOG_LEVEL: 'silent',
-      // A throwaway staff account, so start does not print a generated one.
-      ADMIN_EMAIL: 'bench@lotwise.example',
-      ADMIN_PASSWORD: 'bench-password-0123456789',
-    }),
-    sessionSecret: 'bench-session-secret-that-is-long-enough-0123456789',
-  };
-  const app = await buildApp(config, { webRoot: resolve('dist/web') });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  const url = `http://127.0.0.1:${port}${path}`;
+  const site = await startBuiltSite('lh');
+  const { dir } = site;
+  const url = `${site.origin}${path}`;
 
   const performance: number[] = [];
   const accessibility: number[] = [];
@@ -120,8 +100,7 @@ async function main(): Promise<void> {
     if (median(performance) < target || median(accessibility) < target) process.exitCode = 1;
   } finally {
     // The report and exit code are settled before closing: they must not depend on a clean shutdown.
-    await app.close();
-    rmSync(dir, { recursive: true, force: true });
+    await site.close();
   }
 }
 

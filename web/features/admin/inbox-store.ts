@@ -77,6 +77,24 @@ function emptyLeads(): LeadLists {
   return { contact: emptyList(), support: emptyList(), demo: emptyList(), 'get-started': emptyList() };
 }
 
+/** The inbox's data before sign-in and after sign-out. */
+function emptyInbox(): Pick<
+  InboxState,
+  'counts' | 'leads' | 'chatSessions' | 'chatQuery' | 'chatLoading' | 'chatLoadingMore' | 'chatHasMore' | 'openChat' | 'visitorTyping'
+> {
+  return {
+    counts: null,
+    leads: emptyLeads(),
+    chatSessions: [],
+    chatQuery: '',
+    chatLoading: false,
+    chatLoadingMore: false,
+    chatHasMore: false,
+    openChat: null,
+    visitorTyping: {},
+  };
+}
+
 /** The same case-insensitive text match as the server's `?q=`: name, email, company and subject. */
 export function leadMatches(kind: LeadKind, lead: Lead, query: string): boolean {
   const needle = query.trim().toLowerCase();
@@ -175,15 +193,7 @@ export const useInbox = create<InboxState>((set, get) => {
   }
 
   return {
-    counts: null,
-    leads: emptyLeads(),
-    chatSessions: [],
-    chatQuery: '',
-    chatLoading: false,
-    chatLoadingMore: false,
-    chatHasMore: false,
-    openChat: null,
-    visitorTyping: {},
+    ...emptyInbox(),
 
     async loadAll() {
       const { leads } = get();
@@ -456,17 +466,7 @@ export const useInbox = create<InboxState>((set, get) => {
     reset() {
       for (const key of Object.keys(latestRequest) as (keyof typeof latestRequest)[]) latestRequest[key]++;
       countedMessageIds.clear();
-      set({
-        counts: null,
-        leads: emptyLeads(),
-        chatSessions: [],
-        chatQuery: '',
-        chatLoading: false,
-        chatLoadingMore: false,
-        chatHasMore: false,
-        openChat: null,
-        visitorTyping: {},
-      });
+      set(emptyInbox());
     },
   };
 });
