@@ -11,12 +11,12 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
 import { createDb } from '../db/client';
 import { migrateToLatest } from '../db/migrate';
+import { freePort } from '../api/test/process';
 
 const rowsPerTable = Number(process.env.BENCH_ROWS ?? 50_000);
 const chatSessions = 2_000;
@@ -67,17 +67,6 @@ async function seed(path: string, rows: number): Promise<void> {
     }
   })();
   await db.destroy();
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 interface Running {

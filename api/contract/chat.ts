@@ -1,10 +1,7 @@
 import { z } from 'zod';
 import { chatLimits } from './brand';
-import { controlCharacterMessage, emailMessage, isoDate, rowId } from './common';
+import { controlCharacterMessage, emailMessage, hasControlCharacters, isoDate, rowId } from './common';
 import { listQuerySchema } from './leads';
-
-// eslint-disable-next-line no-control-regex
-const controlCharacters = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 
 /** `session_` + timestamp + random string in the widget; anything of that alphabet is accepted. */
 export const chatSessionIdSchema = z
@@ -16,7 +13,7 @@ export const chatMessageTextSchema = z
   .trim()
   .min(1, 'Message cannot be empty')
   .max(chatLimits.messageMaxLength, `Message must be at most ${chatLimits.messageMaxLength} characters`)
-  .refine((value) => !controlCharacters.test(value), controlCharacterMessage);
+  .refine((value) => !hasControlCharacters(value), controlCharacterMessage);
 
 export const clientIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'clientId must be 1-64 letters, digits, _ or -');
 

@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
 import { HttpError } from './errors';
+import { tooManyRequestsMessage } from './rate-limits';
 
 const stateChangingMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -72,7 +73,7 @@ export default fp(
       allowList: config.rateLimitAllowlist,
       errorResponseBuilder: (_request, context) => ({
         statusCode: context.statusCode,
-        message: `Too many requests: please wait ${Math.ceil(context.ttl / 1000)} seconds and try again`,
+        message: tooManyRequestsMessage(context.ttl),
       }),
     });
 

@@ -1,5 +1,6 @@
 import { type ExpressionBuilder, sql } from 'kysely';
 import type { Db } from '../../../db/client';
+import { olderThanCursor, textContains } from '../../../db/query-helpers';
 import type { ChatMessageRow, ChatSessionRow, Database, NewChatMessage, NewChatSession } from '../../../db/schema';
 
 type Executor = Pick<Db, 'selectFrom' | 'insertInto' | 'updateTable'>;
@@ -86,7 +87,7 @@ export async function listAllMessages(
   let query = db.selectFrom('chatMessages').selectAll();
   if (page.before) {
     const { createdAt, id } = page.before;
-    query = query.where((eb) => eb.or([eb('createdAt', '<', createdAt), eb.and([eb('createdAt', '=', createdAt), eb('id', '<', id)])]));
+    query = query.where(olderThanCursor('createdAt', 'id', { at: createdAt, id }));
   }
   return query.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(page.limit).execute();
 }
@@ -170,10 +171,6 @@ function summaryQuery(db: Executor) {
     ]);
 }
 
-/** `like` pattern for a case-insensitive "contains", with the wildcards of the search text escaped. */
-function containsPattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-}
 
 export async function listSessionSummaries(
   db: Executor,
@@ -182,16 +179,11 @@ export async function listSessionSummaries(
   let query = summaryQuery(db);
   if (page.before) {
     const { lastActivity, id } = page.before;
-    query = query.where((eb) =>
-      eb.or([
-        eb('chatSessions.lastMessageAt', '<', lastActivity),
-        eb.and([eb('chatSessions.lastMessageAt', '=', lastActivity), eb('chatSessions.id', '<', id)]),
-      ]),
-    );
+    query = query.where(olderThanCursor('chatSessions.lastMessageAt', 'chatSessions.id', { at: lastActivity, id }));
   }
   if (page.q) {
-    const pattern = containsPattern(page.q);
-    const matches = (column: string) => sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+    const { q } = page;
+    const matches = (column: string) => textContains(column, q);
     query = query.where((eb) =>
       eb.or([
         matches('chatSessions.senderEmail'),

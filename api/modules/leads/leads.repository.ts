@@ -1,6 +1,7 @@
 import { type Expression, type Insertable, type SqlBool, sql } from 'kysely';
 import type { Db } from '../../../db/client';
 import { insertReturning } from '../../../db/insert-returning';
+import { olderThanCursor, textContains } from '../../../db/query-helpers';
 import {
   type ContactSubmissionRow,
   type ContactSubmissionsTable,
@@ -48,21 +49,16 @@ export interface LeadFilter {
   limit?: number;
 }
 
-/** `%`, `_` and the escape character itself match literally in a LIKE pattern. */
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
-}
-
-// Plain SQL that PostgreSQL runs as well: lower() ... LIKE ... ESCAPE, and a row-wise keyset written out.
+// Portable SQL from db/query-helpers: keyset paging and a case-insensitive "contains".
 function listConditions(kind: LeadKind, filter: LeadFilter): Expression<SqlBool>[] {
   const conditions: Expression<SqlBool>[] = [];
   if (filter.before) {
     const { createdAt, id } = filter.before;
-    conditions.push(sql<SqlBool>`(${sql.ref('createdAt')} < ${createdAt} or (${sql.ref('createdAt')} = ${createdAt} and ${sql.ref('id')} < ${id}))`);
+    conditions.push(olderThanCursor('createdAt', 'id', { at: createdAt, id }));
   }
   if (filter.q) {
-    const pattern = likePattern(filter.q);
-    const matches = searchColumns[kind].map((column) => sql<SqlBool>`lower(${sql.ref(column)}) like lower(${pattern}) escape '\\'`);
+    const { q } = filter;
+    const matches = searchColumns[kind].map((column) => textContains(column, q));
     conditions.push(sql<SqlBool>`(${sql.join(matches, sql` or `)})`);
   }
   return conditions;

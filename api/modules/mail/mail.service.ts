@@ -39,9 +39,6 @@ export class Mailer {
       : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   }
 
-  get outboxDir(): string {
-    return this.options.outboxDir;
-  }
 
   async send(message: MailMessage): Promise<void> {
     const info = await this.transport.sendMail({

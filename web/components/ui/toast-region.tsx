@@ -2,13 +2,7 @@ import * as ToastPrimitive from '@radix-ui/react-toast';
 import { X } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { timings } from '../../../api/contract/brand';
-import { type ToastVariant, useToastStore } from './toast-store';
-
-const variantClasses: Record<ToastVariant, string> = {
-  default: 'border-slate-200 bg-white text-slate-900',
-  success: 'border-emerald-200 bg-white text-slate-900',
-  destructive: 'border-red-700 bg-red-600 text-white',
-};
+import { toastVariantClasses, useToastStore } from './toast-store';
 
 /**
  * The notification region: Radix Toast, 5 s, swipe right past 50 px to dismiss, F8 focuses it.
@@ -37,7 +31,7 @@ export function ToastRegion({ focusOnMount = false }: { focusOnMount?: boolean }
             if (!open) dismiss(item.id);
           }}
           type={item.variant === 'destructive' ? 'foreground' : 'background'}
-          className={`group pointer-events-auto relative flex w-full items-start gap-3 rounded-lg border p-4 pr-9 shadow-lg transition data-[state=closed]:opacity-0 data-[swipe=move]:translate-x-[var(--radix-toast-swipe-move-x)] data-[swipe=end]:translate-x-full ${variantClasses[item.variant]}`}
+          className={`group pointer-events-auto relative flex w-full items-start gap-3 rounded-lg border p-4 pr-9 shadow-lg transition data-[state=closed]:opacity-0 data-[swipe=move]:translate-x-[var(--radix-toast-swipe-move-x)] data-[swipe=end]:translate-x-full ${toastVariantClasses[item.variant]}`}
           data-testid="toast"
           data-variant={item.variant}
         >

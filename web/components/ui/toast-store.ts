@@ -34,3 +34,10 @@ export const useToastStore = create<ToastState>((set) => ({
     })),
   dismiss: (id) => set((state) => ({ toasts: state.toasts.filter((toast) => toast.id !== id) })),
 }));
+
+/** How each kind of toast looks, for the first-toast fallback and the Radix region alike. */
+export const toastVariantClasses: Record<ToastVariant, string> = {
+  default: 'border-slate-200 bg-white text-slate-900',
+  success: 'border-emerald-200 bg-white text-slate-900',
+  destructive: 'border-red-700 bg-red-600 text-white',
+};

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { type ToastItem, type ToastOptions, useToastStore } from './toast-store';
+import { type ToastItem, type ToastOptions, toastVariantClasses, useToastStore } from './toast-store';
 
 export type { ToastItem, ToastVariant } from './toast-store';
 export { useToastStore } from './toast-store';
@@ -8,12 +8,6 @@ export { useToastStore } from './toast-store';
 export const toast = (options: ToastOptions) => useToastStore.getState().show(options);
 
 const ToastRegion = lazy(() => import('./toast-region').then((module) => ({ default: module.ToastRegion })));
-
-const fallbackVariantClasses: Record<ToastItem['variant'], string> = {
-  default: 'border-slate-200 bg-white text-slate-900',
-  success: 'border-emerald-200 bg-white text-slate-900',
-  destructive: 'border-red-700 bg-red-600 text-white',
-};
 
 /**
  * The first toast, shown at once while the Radix region's code is still on its way (a slow network
@@ -24,7 +18,7 @@ function ToastFallback() {
   return (
     <div role="status" aria-live="polite" className="fixed top-0 right-0 z-[100] flex w-full flex-col gap-2 p-4 sm:top-auto sm:bottom-0 sm:max-w-[420px]">
       {toasts.map((item) => (
-        <div key={item.id} data-testid="toast" data-variant={item.variant} className={`grid gap-1 rounded-lg border p-4 shadow-lg ${fallbackVariantClasses[item.variant]}`}>
+        <div key={item.id} data-testid="toast" data-variant={item.variant} className={`grid gap-1 rounded-lg border p-4 shadow-lg ${toastVariantClasses[item.variant]}`}>
           <p className="text-sm font-semibold">{item.title}</p>
           {item.description ? <p className="text-sm opacity-90">{item.description}</p> : null}
         </div>

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { ChatMessage, ChatSessionStatus, ChatSessionSummary } from '../../../api/contract/chat';
+import { type ChatMessage, type ChatSessionStatus, type ChatSessionSummary, chatSessionCursor } from '../../../api/contract/chat';
 import type { AdminCounts, Lead, LeadByKind, LeadKind, LeadPatch } from '../../../api/contract/leads';
 import { leadKinds, listCursor } from '../../../api/contract/leads';
 import type { SubmissionNew, TypingPayload } from '../../../api/contract/socket';
@@ -118,10 +118,6 @@ export function chatMessageMatches(message: ChatMessage, query: string): boolean
 export function byLastActivity(a: ChatSessionSummary, b: ChatSessionSummary): number {
   if (a.lastActivity !== b.lastActivity) return a.lastActivity < b.lastActivity ? 1 : -1;
   return a.id < b.id ? 1 : -1;
-}
-
-export function chatCursor(session: ChatSessionSummary): string {
-  return `${session.lastActivity},${session.id}`;
 }
 
 // Requests answered after a newer one for the same list are dropped (typing in the search box).
@@ -282,7 +278,7 @@ export const useInbox = create<InboxState>((set, get) => {
       if (!last || !chatHasMore || chatLoading || chatLoadingMore) return;
       set({ chatLoadingMore: true });
       try {
-        const sessions = await adminApi.chatSessions({ before: chatCursor(last), q: get().chatQuery });
+        const sessions = await adminApi.chatSessions({ before: chatSessionCursor(last), q: get().chatQuery });
         set((state) => {
           const known = new Set(state.chatSessions.map((session) => session.id));
           return {

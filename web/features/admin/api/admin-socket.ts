@@ -1,14 +1,13 @@
-import { io, type Socket } from 'socket.io-client';
-import type { StaffClientToServerEvents, StaffServerToClientEvents } from '../../../../api/contract/socket';
+import { connectStaffSocket, type StaffSocket } from '../../../lib/socket';
 
-export type AdminSocket = Socket<StaffServerToClientEvents, StaffClientToServerEvents>;
+export type AdminSocket = StaffSocket;
 
 /**
  * The staff socket on the `/admin` namespace. The handshake carries the session cookie; the server
  * refuses it without a live staff session. Loaded only with the /admin route.
  */
 export function connectAdminSocket(): AdminSocket {
-  return io('/admin', { withCredentials: true });
+  return connectStaffSocket();
 }
 
 let currentSocket: AdminSocket | null = null;
