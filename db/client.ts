@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { CamelCasePlugin, Kysely, SqliteDialect, type SqliteDatabase } from 'kysely';
+import { Kysely, SqliteDialect, type SqliteDatabase } from 'kysely';
+import { CamelCase, enableDirectQueries } from './prepared';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database>;
@@ -42,9 +43,11 @@ export function createDb(path: string): { db: Db; sqlite: SQLite.Database } {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  const camelCase = new CamelCase();
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
-    plugins: [new CamelCasePlugin()],
+    plugins: [camelCase],
   });
+  enableDirectQueries(db, sqlite, camelCase);
   return { db, sqlite };
 }

@@ -1,6 +1,7 @@
-import helmet from '@fastify/helmet';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
+import helmet, { type HelmetOptions } from 'helmet';
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
 import { HttpError } from './errors';
@@ -22,15 +23,34 @@ function allowedOrigin(request: FastifyRequest, config: Config, origin: string):
 }
 
 /**
+ * Helmet's headers for `options`. They are the same for every response (no per-request nonces), so
+ * helmet runs once, against a stand-in response, and its output is replayed on every reply:
+ * @fastify/helmet would add two hooks and rebuild the headers on every request.
+ */
+function helmetHeaders(options: HelmetOptions): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const response = {
+    setHeader(name: string, value: string | number | readonly string[]) {
+      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+    },
+    removeHeader(name: string) {
+      delete headers[name.toLowerCase()];
+    },
+  };
+  helmet(options)({} as IncomingMessage, response as unknown as ServerResponse, (error?: unknown) => {
+    if (error) throw error instanceof Error ? error : new Error(String(error));
+  });
+  return headers;
+}
+
+/**
  * Helmet with a CSP the built SPA passes, rate limits (per route, `429` with a clear message) and
  * an Origin/Referer check on state-changing calls that carry cookies.
  */
 export default fp(
   async (app, options: { config: Config }) => {
     const { config } = options;
-    await app.register(helmet, {
-      // Applied below from a copy made once: @fastify/helmet would rebuild every header on every request.
-      global: false,
+    const securityHeaders = helmetHeaders({
       contentSecurityPolicy: {
         useDefaults: false,
         directives: {
@@ -52,20 +72,16 @@ export default fp(
       hsts: config.cookieSecure,
     });
 
-    // The headers are the same for every response (no per-request nonces), so helmet runs once and
-    // its output is replayed.
-    let securityHeaders: Record<string, string | number | string[]> | undefined;
-    app.addHook('onRequest', async (_request, reply) => {
-      if (!securityHeaders) {
-        const before = new Set(reply.raw.getHeaderNames());
-        await reply.helmet();
-        securityHeaders = {};
-        for (const [name, value] of Object.entries(reply.raw.getHeaders())) {
-          if (!before.has(name) && value !== undefined) securityHeaders[name] = value;
-        }
-        return;
-      }
+    // One synchronous hook for every request: the security headers, then the Origin check.
+    app.addHook('onRequest', (request, reply, done) => {
       reply.headers(securityHeaders);
+      if (!stateChangingMethods.has(request.method) || !request.headers.cookie) return done();
+      const source = request.headers.origin ?? request.headers.referer;
+      // Browsers send Origin on every cross-site POST; a caller without either is not a browser page.
+      if (source && !allowedOrigin(request, config, source)) {
+        return done(new HttpError(403, 'Request refused: it did not come from this site'));
+      }
+      done();
     });
 
     await app.register(rateLimit, {
@@ -75,16 +91,6 @@ export default fp(
         statusCode: context.statusCode,
         message: tooManyRequestsMessage(context.ttl),
       }),
-    });
-
-    app.addHook('onRequest', async (request) => {
-      if (!stateChangingMethods.has(request.method) || !request.headers.cookie) return;
-      const source = request.headers.origin ?? request.headers.referer;
-      // Browsers send Origin on every cross-site POST; a caller without either is not a browser page.
-      if (!source) return;
-      if (!allowedOrigin(request, config, source)) {
-        throw new HttpError(403, 'Request refused: it did not come from this site');
-      }
     });
   },
   { name: 'security' },

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import { type Namespace, Server } from 'socket.io';
+import { Adapter } from 'socket.io-adapter';
 import type {
   StaffClientToServerEvents,
   StaffServerToClientEvents,
@@ -19,6 +20,17 @@ declare module 'fastify' {
     /** Namespace `/admin`: staff only (the chat module installs the connect guard). */
     staffSockets: StaffNamespace;
   }
+}
+
+/**
+ * Whether a broadcast to `room` (by default the whole namespace) could reach anyone. Socket.IO encodes
+ * a broadcast's packet before it looks for receivers. With the in-memory adapter every receiver is a
+ * socket of this process, so an empty room means nobody and the broadcast can be skipped; an adapter
+ * shared by several processes (the planned Redis step) may have receivers elsewhere.
+ */
+export function hasReceivers(namespace: Namespace<any, any>, room?: string): boolean {
+  if (namespace.adapter.constructor !== Adapter) return true;
+  return room === undefined ? namespace.sockets.size > 0 : (namespace.adapter.rooms.get(room)?.size ?? 0) > 0;
 }
 
 /**
