@@ -15,7 +15,7 @@ import { bootstrapStaff } from './modules/auth/accounts';
 import authRoutes from './modules/auth/auth.routes';
 import { publicLeadRoutes, staffLeadRoutes } from './modules/leads/leads.routes';
 import mailPlugin from './modules/mail/mail.plugin';
-import chatModule from './modules/chat';
+import chatModule, { staffChatRoutes } from './modules/chat';
 
 /** Largest request body accepted (DESIGN section 3): a larger one gets 413. */
 export const bodyLimitBytes = 64 * 1024;
@@ -56,13 +56,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       if (config.env !== 'test') console.log(text);
     },
   });
+  // The public form posts, the visitor's chat calls and the sockets need no cookie session.
   await app.register(publicLeadRoutes, { config });
+  await app.register(chatModule, { config });
   // Everything that reads or writes a sign-in runs in this scope, with @fastify/session's hooks.
   await app.register(async (signedIn) => {
     await signedIn.register(cookieSessions, { config });
     await signedIn.register(authRoutes, { config });
     await signedIn.register(staffLeadRoutes, { config });
-    await signedIn.register(chatModule, { config });
+    await signedIn.register(staffChatRoutes, { chat: app.chat });
   });
 
   const webRoot = options.webRoot ?? resolve('dist/web');

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import fastifySession from '@fastify/session';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, Session } from 'fastify';
 import fp from 'fastify-plugin';
 import { SqlSessionStore } from '../../db/session-store';
 import type { Config } from '../config';
@@ -19,6 +19,10 @@ declare module 'fastify' {
     sessionStore: SqlSessionStore;
     /** The visitor identity of a raw Cookie header, if it carries a validly signed one. */
     visitorIdFromCookieHeader(cookieHeader: string | undefined): string | undefined;
+    /** The session id of a raw Cookie header, if it carries a validly signed session cookie. */
+    sessionIdFromCookieHeader(cookieHeader: string | undefined): string | undefined;
+    /** A session as the store holds it, or null: read without @fastify/session's hooks. */
+    loadSession(sid: string): Promise<Session | null>;
     /** A fresh visitor identity and the Set-Cookie value that issues it. */
     issueVisitorCookie(): { visitorId: string; setCookie: string };
   }
@@ -55,13 +59,22 @@ export default fp(
       signed: true,
     };
 
-    app.decorate('visitorIdFromCookieHeader', (cookieHeader: string | undefined) => {
+    const signedCookie = (cookieHeader: string | undefined, name: string) => {
       if (!cookieHeader) return undefined;
-      const raw = app.parseCookie(cookieHeader)[visitorCookieName];
+      const raw = app.parseCookie(cookieHeader)[name];
       if (!raw) return undefined;
       const unsigned = app.unsignCookie(raw);
       return unsigned.valid && unsigned.value ? unsigned.value : undefined;
-    });
+    };
+    app.decorate('visitorIdFromCookieHeader', (cookieHeader: string | undefined) => signedCookie(cookieHeader, visitorCookieName));
+    app.decorate('sessionIdFromCookieHeader', (cookieHeader: string | undefined) => signedCookie(cookieHeader, sessionCookieName));
+    app.decorate(
+      'loadSession',
+      (sid: string) =>
+        new Promise<Session | null>((resolve, reject) => {
+          store.get(sid, (error, session) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(session ?? null)));
+        }),
+    );
 
     app.decorate('issueVisitorCookie', () => {
       const visitorId = randomBytes(18).toString('base64url');

@@ -1,83 +1,124 @@
 import { type ExpressionBuilder, sql } from 'kysely';
 import type { Db } from '../../../db/client';
+import { prepareQuery } from '../../../db/prepared';
 import { olderThanCursor, textContains } from '../../../db/query-helpers';
 import type { ChatMessageRow, ChatSessionRow, Database, NewChatMessage, NewChatSession } from '../../../db/schema';
 
 type Executor = Pick<Db, 'selectFrom' | 'insertInto' | 'updateTable'>;
 
-export async function findSession(db: Executor, id: string): Promise<ChatSessionRow | undefined> {
-  return db.selectFrom('chatSessions').selectAll().where('id', '=', id).executeTakeFirst();
+// The queries of every chat message and every poll run prepared (db/prepared.ts).
+const sessionById = prepareQuery((db: Db, params: { id: string }) => db.selectFrom('chatSessions').selectAll().where('id', '=', params.id));
+
+export function findSession(db: Db, id: string): Promise<ChatSessionRow | undefined> {
+  return sessionById.first(db, { id });
 }
 
-/** Creates the session unless another request created it first; either way answers the stored row. */
-export async function createSessionIfAbsent(db: Executor, session: NewChatSession): Promise<{ row: ChatSessionRow; created: boolean }> {
-  const inserted = await db
+const insertSessionIfAbsent = prepareQuery((db: Db, session: NewChatSession) =>
+  db
     .insertInto('chatSessions')
-    .values(session)
+    .values({
+      id: session.id,
+      visitorId: session.visitorId,
+      pageUrl: session.pageUrl,
+      referrer: session.referrer,
+      userAgent: session.userAgent,
+      senderEmail: session.senderEmail,
+      lastMessageAt: session.lastMessageAt,
+      createdAt: session.createdAt,
+    })
     .onConflict((conflict) => conflict.column('id').doNothing())
-    .returningAll()
-    .executeTakeFirst();
+    .returningAll(),
+);
+
+/** Creates the session unless another request created it first; either way answers the stored row. */
+export async function createSessionIfAbsent(db: Db, session: NewChatSession): Promise<{ row: ChatSessionRow; created: boolean }> {
+  const inserted = await insertSessionIfAbsent.first(db, session);
   if (inserted) return { row: inserted, created: true };
   const existing = await findSession(db, session.id);
   if (!existing) throw new Error(`chat session ${session.id} vanished during creation`);
   return { row: existing, created: false };
 }
 
+const insertMessageOnce = prepareQuery((db: Db, message: NewChatMessage) =>
+  db
+    .insertInto('chatMessages')
+    .values({
+      sessionId: message.sessionId,
+      message: message.message,
+      senderEmail: message.senderEmail,
+      senderName: message.senderName,
+      isFromUser: message.isFromUser,
+      clientId: message.clientId,
+      createdAt: message.createdAt,
+    })
+    .onConflict((conflict) => conflict.columns(['sessionId', 'clientId']).where('clientId', 'is not', null).doNothing())
+    .returningAll(),
+);
+const messageByClientId = prepareQuery((db: Db, params: { sessionId: string; clientId: string | null }) =>
+  db.selectFrom('chatMessages').selectAll().where('sessionId', '=', params.sessionId).where('clientId', '=', params.clientId),
+);
+
 /**
  * Stores a message once per `(sessionId, clientId)`: a retried send answers the row stored the first
  * time, with `created: false`.
  */
-export async function insertMessage(db: Executor, message: NewChatMessage): Promise<{ row: ChatMessageRow; created: boolean }> {
-  const inserted = await db
-    .insertInto('chatMessages')
-    .values(message)
-    .onConflict((conflict) => conflict.columns(['sessionId', 'clientId']).where('clientId', 'is not', null).doNothing())
-    .returningAll()
-    .executeTakeFirst();
+export async function insertMessage(db: Db, message: NewChatMessage): Promise<{ row: ChatMessageRow; created: boolean }> {
+  const inserted = await insertMessageOnce.first(db, message);
   if (inserted) return { row: inserted, created: true };
-  const existing = await db
-    .selectFrom('chatMessages')
-    .selectAll()
-    .where('sessionId', '=', message.sessionId)
-    .where('clientId', '=', message.clientId ?? null)
-    .executeTakeFirstOrThrow();
+  const existing = await messageByClientId.first(db, { sessionId: message.sessionId, clientId: message.clientId ?? null });
+  if (!existing) throw new Error(`chat message ${message.clientId ?? ''} vanished during creation`);
   return { row: existing, created: false };
 }
 
-export async function touchSession(
-  db: Executor,
-  id: string,
-  change: { lastMessageAt: string; senderEmail?: string; reopen?: boolean; readUpTo?: number },
-): Promise<void> {
-  await db
+const touchByVisitor = prepareQuery((db: Db, params: { id: string; lastMessageAt: string; senderEmail: string | null }) =>
+  db
     .updateTable('chatSessions')
-    .set({
-      lastMessageAt: change.lastMessageAt,
-      ...(change.senderEmail ? { senderEmail: change.senderEmail } : {}),
-      ...(change.reopen ? { status: 'open' } : {}),
-      ...(change.readUpTo !== undefined ? { lastReadMessageId: change.readUpTo } : {}),
-    })
-    .where('id', '=', id)
-    .execute();
+    .set((eb) => ({
+      lastMessageAt: params.lastMessageAt,
+      senderEmail: eb.fn.coalesce(eb.val(params.senderEmail), eb.ref('senderEmail')),
+      status: 'open',
+    }))
+    .where('id', '=', params.id),
+);
+
+/** A visitor wrote: the session is active now and open again, and keeps the newest email given. */
+export async function touchSessionByVisitor(db: Db, id: string, change: { lastMessageAt: string; senderEmail?: string }): Promise<void> {
+  await touchByVisitor.run(db, { id, lastMessageAt: change.lastMessageAt, senderEmail: change.senderEmail ?? null });
 }
 
-export async function listSessionMessages(db: Executor, sessionId: string): Promise<ChatMessageRow[]> {
-  return db.selectFrom('chatMessages').selectAll().where('sessionId', '=', sessionId).orderBy('id').execute();
+const touchByStaff = prepareQuery((db: Db, params: { id: string; lastMessageAt: string; readUpTo: number }) =>
+  db.updateTable('chatSessions').set({ lastMessageAt: params.lastMessageAt, lastReadMessageId: params.readUpTo }).where('id', '=', params.id),
+);
+
+/** Staff replied: the session is active now, and read up to the reply. */
+export async function touchSessionByStaff(db: Db, id: string, change: { lastMessageAt: string; readUpTo: number }): Promise<void> {
+  await touchByStaff.run(db, { id, ...change });
 }
+
+const messagesOfSession = prepareQuery((db: Db, params: { sessionId: string }) =>
+  db.selectFrom('chatMessages').selectAll().where('sessionId', '=', params.sessionId).orderBy('id'),
+);
+
+export function listSessionMessages(db: Db, sessionId: string): Promise<ChatMessageRow[]> {
+  return messagesOfSession.all(db, { sessionId });
+}
+
+const messagesOfSessionWithOwner = prepareQuery((db: Db, params: { sessionId: string }) =>
+  db
+    .selectFrom('chatMessages')
+    .innerJoin('chatSessions', 'chatSessions.id', 'chatMessages.sessionId')
+    .selectAll('chatMessages')
+    .select('chatSessions.visitorId as ownerVisitorId')
+    .where('chatMessages.sessionId', '=', params.sessionId)
+    .orderBy('chatMessages.id'),
+);
 
 /**
  * A session's messages with the session's owner on each row, in one query: the poll's hot path.
  * No rows means the session does not exist (a session is created with its first message).
  */
-export async function listSessionMessagesWithOwner(db: Executor, sessionId: string): Promise<(ChatMessageRow & { ownerVisitorId: string })[]> {
-  return db
-    .selectFrom('chatMessages')
-    .innerJoin('chatSessions', 'chatSessions.id', 'chatMessages.sessionId')
-    .selectAll('chatMessages')
-    .select('chatSessions.visitorId as ownerVisitorId')
-    .where('chatMessages.sessionId', '=', sessionId)
-    .orderBy('chatMessages.id')
-    .execute();
+export function listSessionMessagesWithOwner(db: Db, sessionId: string): Promise<(ChatMessageRow & { ownerVisitorId: string })[]> {
+  return messagesOfSessionWithOwner.all(db, { sessionId });
 }
 
 export async function listAllMessages(

@@ -19,8 +19,12 @@ import type { ChatService } from './chat.service';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema };
 
-/** The chat's REST calls (spec section 7, DESIGN section 3): thin, every rule lives in the service. */
-export async function chatRoutes(instance: FastifyInstance, options: { chat: ChatService }): Promise<void> {
+/**
+ * The visitor's chat calls: a send, and the widget's poll. They need no cookie session, so they run
+ * outside @fastify/session's scope (app.ts), like the form posts; the poll reads the session store
+ * itself, and only when the request carries a session cookie (staff read any session).
+ */
+export async function visitorChatRoutes(instance: FastifyInstance, options: { chat: ChatService }): Promise<void> {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { chat } = options;
 
@@ -41,12 +45,20 @@ export async function chatRoutes(instance: FastifyInstance, options: { chat: Cha
     async (request, reply) => {
       const { sessionId } = request.params;
       // Staff read any session; a visitor only their own, and a session nobody started is not found either.
-      if (isLiveStaffSession(request.session, app.staffIdleMs)) return chat.staffHistory(sessionId);
+      const sid = app.sessionIdFromCookieHeader(request.headers.cookie);
+      if (sid && isLiveStaffSession(await app.loadSession(sid), app.staffIdleMs)) return chat.staffHistory(sessionId);
       const history = await chat.visitorHistory(request.visitorId(reply), sessionId);
       if (history.isNew) throw new HttpError(404, chatSessionNotFoundMessage);
       return history.messages;
     },
   );
+
+}
+
+/** The staff's chat calls, in the scope of the cookie session (app.ts). */
+export async function staffChatRoutes(instance: FastifyInstance, options: { chat: ChatService }): Promise<void> {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
+  const { chat } = options;
 
   app.get(
     '/api/chat-messages',

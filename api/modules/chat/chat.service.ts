@@ -1,5 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { Db } from '../../../db/client';
+import { transaction } from '../../../db/prepared';
 import type { ChatMessageRow, Database } from '../../../db/schema';
 import {
   type ChatMessage,
@@ -107,10 +108,10 @@ export class ChatService {
    * load the batches grow and the cost per message falls instead of a queue building up. One write
    * refused with an HttpError (always thrown before it writes anything) does not spoil the others.
    */
-  private pendingWrites: { work: (trx: Transaction<Database>) => Promise<unknown>; settle: (outcome: { value?: unknown; error?: unknown }) => void }[] = [];
+  private pendingWrites: { work: (trx: Db) => Promise<unknown>; settle: (outcome: { value?: unknown; error?: unknown }) => void }[] = [];
   private flushScheduled = false;
 
-  private write<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  private write<T>(work: (trx: Db) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.pendingWrites.push({ work, settle: ({ value, error }) => (error === undefined ? resolve(value as T) : reject(error)) });
       if (!this.flushScheduled) {
@@ -124,7 +125,7 @@ export class ChatService {
     const batch = this.pendingWrites.splice(0, maxWritesPerTransaction);
     const outcomes: { value?: unknown; error?: unknown }[] = [];
     try {
-      await this.db.transaction().execute(async (trx) => {
+      await transaction(this.db, async (trx) => {
         for (const item of batch) {
           try {
             outcomes.push({ value: await item.work(trx) });
@@ -178,7 +179,7 @@ export class ChatService {
         createdAt: now,
       });
       if (stored.created && !session.created) {
-        await repository.touchSession(trx, input.sessionId, { lastMessageAt: now, senderEmail: input.senderEmail, reopen: true });
+        await repository.touchSessionByVisitor(trx, input.sessionId, { lastMessageAt: now, senderEmail: input.senderEmail });
       }
       return { stored, sessionCreated: session.created };
     });
@@ -204,7 +205,7 @@ export class ChatService {
         clientId: input.clientId ?? null,
         createdAt: now,
       });
-      if (inserted.created) await repository.touchSession(trx, input.sessionId, { lastMessageAt: now, readUpTo: inserted.row.id });
+      if (inserted.created) await repository.touchSessionByStaff(trx, input.sessionId, { lastMessageAt: now, readUpTo: inserted.row.id });
       return inserted;
     });
     const message = toChatMessage(stored.row);

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance, Session } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Socket } from 'socket.io';
 import type { z } from 'zod';
 import { adminChatReplySchema, chatMessageInputSchema, chatSessionParamsSchema, chatTypingSchema } from '../../contract/chat';
@@ -15,7 +15,6 @@ import {
 } from '../../contract/socket';
 import { isLiveStaffSession } from '../../plugins/auth';
 import { HttpError } from '../../plugins/errors';
-import { sessionCookieName } from '../../plugins/session';
 import type { ChatPushes, ChatService } from './chat.service';
 
 interface VisitorSocketData {
@@ -189,11 +188,6 @@ export async function chatSocket(app: FastifyInstance, options: { chat: ChatServ
   });
 
   // ---------- staff: a live staff session of the cookie-session store, checked at connect and after ----------
-  const loadSession = (sid: string) =>
-    new Promise<Session | null>((resolve, reject) => {
-      app.sessionStore.get(sid, (error, session) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(session ?? null)));
-    });
-
   const expire = (sid: string) => {
     const room = rooms.staffSession(sid);
     staff.to(room).emit('session:expired');
@@ -202,11 +196,9 @@ export async function chatSocket(app: FastifyInstance, options: { chat: ChatServ
 
   staff.use((socket, next) => {
     if (!fromThisSite(socket.handshake)) return next(new Error(crossSiteMessage));
-    const raw = socket.request.headers.cookie ? app.parseCookie(socket.request.headers.cookie)[sessionCookieName] : undefined;
-    const unsigned = raw ? app.unsignCookie(raw) : undefined;
-    const sid = unsigned?.valid ? unsigned.value : null;
+    const sid = app.sessionIdFromCookieHeader(socket.request.headers.cookie);
     if (!sid) return next(new Error(notAuthenticatedMessage));
-    loadSession(sid).then(
+    app.loadSession(sid).then(
       (session) => {
         if (!isLiveStaffSession(session, app.staffIdleMs)) return next(new Error(notAuthenticatedMessage));
         socket.data = { sid, budget: new EventBudget() } satisfies StaffSocketData;
@@ -232,7 +224,7 @@ export async function chatSocket(app: FastifyInstance, options: { chat: ChatServ
      * bring back one that a logout just destroyed.)
      */
     const requireLiveSession = async () => {
-      const session = await loadSession(sid);
+      const session = await app.loadSession(sid);
       if (!isLiveStaffSession(session, app.staffIdleMs)) {
         setImmediate(() => expire(sid));
         throw new Refusal(401, notAuthenticatedMessage);
@@ -267,7 +259,7 @@ export async function chatSocket(app: FastifyInstance, options: { chat: ChatServ
       if (sid) sids.add(sid);
     }
     for (const sid of sids) {
-      loadSession(sid).then(
+      app.loadSession(sid).then(
         (session) => {
           if (!isLiveStaffSession(session, app.staffIdleMs)) expire(sid);
         },
