@@ -1,6 +1,6 @@
 import { Form, Formik } from 'formik';
 import type { ReactNode } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link } from 'react-router-dom';
 import { brand, timings } from '../../../../api/contract/brand';
 import {
   type GetStartedRequestInput,
@@ -10,6 +10,7 @@ import {
   primaryGoalOptions,
 } from '../../../../api/contract/leads';
 import { validateWith } from '../../../lib/form';
+import { useDelayedNavigate } from '../../../lib/use-delayed-navigate';
 import { submitGetStarted } from '../api';
 import { formToasts } from '../messages';
 import { submitLead } from '../submit';
@@ -87,7 +88,7 @@ function Section({ title, description, children }: { title: string; description?
 }
 
 export function GetStartedForm() {
-  const navigate = useNavigate();
+  const navigateAfter = useDelayedNavigate();
   return (
     <Formik
       initialValues={initialValues}
@@ -104,7 +105,7 @@ export function GetStartedForm() {
             } catch {
               // Storage full or disabled: the application is already stored on the server.
             }
-            window.setTimeout(() => navigate('/payment'), timings.getStartedRedirectMs);
+            void navigateAfter('/payment', timings.getStartedRedirectMs);
           },
         })
       }
