@@ -207,6 +207,32 @@ describe('sign-in card', () => {
     expect(screen.getByText('Password is required')).toBeInTheDocument();
   });
 
+  it('ties each field only to descriptions that exist, with and without an error shown', async () => {
+    fakeServer({ admin: null });
+    renderPage();
+    await advance();
+    const form = screen.getByRole('button', { name: 'Sign In' }).closest('form')!;
+    const missingDescriptions = () =>
+      [...form.querySelectorAll('[aria-describedby]')].flatMap((element) =>
+        (element.getAttribute('aria-describedby') ?? '').split(/\s+/).filter((id) => id && !document.getElementById(id)),
+      );
+    expect(missingDescriptions()).toEqual([]);
+
+    fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'not-an-email' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+    await advance();
+    expect(missingDescriptions()).toEqual([]);
+    expect(screen.getByLabelText('Email')).toHaveAccessibleDescription('Please enter a valid email address');
+    expect(screen.getByLabelText('Password')).toHaveAccessibleDescription('Password is required');
+    expect(screen.getByLabelText('Email')).toBeInvalid();
+
+    fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'staff@lotwise.example' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'pw' } });
+    await advance();
+    expect(screen.queryByText('Please enter a valid email address')).not.toBeInTheDocument();
+    expect(missingDescriptions()).toEqual([]);
+  });
+
   it('says Login failed on wrong credentials and stays on the card', async () => {
     const server = fakeServer({ admin: null });
     server.on('POST /api/admin-login', () => ({ status: 401, body: { message: 'Invalid username or password' } }));
