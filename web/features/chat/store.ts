@@ -3,6 +3,7 @@ import { timings } from '../../../api/contract/brand';
 import type { ChatMessage } from '../../../api/contract/chat';
 import type { TypingPayload } from '../../../api/contract/socket';
 import { ApiError } from '../../lib/api-client';
+import { storageKeys } from '../../lib/storage-keys';
 import { fetchChatHistory, postChatMessage } from './api';
 import { ChatRefusedError, type ChatTransport } from './transport';
 
@@ -36,7 +37,6 @@ export interface ChatState {
   email: string;
 }
 
-export const sessionStorageKey = 'chatSessionId';
 const sessionIdPattern = /^[A-Za-z0-9_-]{8,100}$/;
 const typingIdleMs = 3000;
 const staffTypingTimeoutMs = 6000;
@@ -44,14 +44,14 @@ const staffTypingTimeoutMs = 6000;
 /** `session_` + timestamp + random string, kept in local storage (spec section 3). */
 function readOrCreateSessionId(): string {
   try {
-    const stored = localStorage.getItem(sessionStorageKey);
+    const stored = localStorage.getItem(storageKeys.chatSessionId);
     if (stored && sessionIdPattern.test(stored)) return stored;
   } catch {
     // Storage may be blocked; the session then lasts as long as the page.
   }
   const created = `session_${Date.now()}_${Math.random().toString(36).slice(2, 11)}`;
   try {
-    localStorage.setItem(sessionStorageKey, created);
+    localStorage.setItem(storageKeys.chatSessionId, created);
   } catch {
     // As above.
   }

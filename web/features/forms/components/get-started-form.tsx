@@ -10,6 +10,7 @@ import {
   primaryGoalOptions,
 } from '../../../../api/contract/leads';
 import { validateWith } from '../../../lib/form';
+import { storageKeys } from '../../../lib/storage-keys';
 import { useDelayedNavigate } from '../../../lib/use-delayed-navigate';
 import { submitGetStarted } from '../api';
 import { formToasts } from '../messages';
@@ -24,8 +25,6 @@ import {
   TextField,
 } from './formik-fields';
 
-/** Where the submitted application is kept in the browser (spec section 3). */
-export const dealerAppStorageKey = 'dealerapp_data';
 const otherGoal = 'Other:';
 
 export type GetStartedValues = Omit<
@@ -101,7 +100,7 @@ export function GetStartedForm() {
           onSuccess: () => {
             const { _gotcha: _unused, ...saved } = toGetStartedRequest(values);
             try {
-              localStorage.setItem(dealerAppStorageKey, JSON.stringify(saved));
+              localStorage.setItem(storageKeys.dealerApplication, JSON.stringify(saved));
             } catch {
               // Storage full or disabled: the application is already stored on the server.
             }
