@@ -2,6 +2,7 @@ import { Link } from 'react-router-dom';
 import { brand } from '../../../api/contract/brand';
 import { LegalContact, LegalPage, type LegalSection } from '../../features/marketing/components/legal-page';
 import { useCookieConsent } from '../../features/marketing/cookie-consent-store';
+import { storageKeys } from '../../lib/storage-keys';
 
 function ConsentChoice() {
   const consent = useCookieConsent((state) => state.consent);
@@ -83,19 +84,19 @@ const sections: readonly LegalSection[] = [
               <td>13 months</td>
             </tr>
             <tr>
-              <td>chatSessionId (local storage)</td>
+              <td>{storageKeys.chatSessionId} (local storage)</td>
               <td>Essential</td>
               <td>Identifies your chat conversation so it continues across pages.</td>
               <td>Until you clear your browser storage</td>
             </tr>
             <tr>
-              <td>lw_cookie_consent (local storage)</td>
+              <td>{storageKeys.cookieConsent} (local storage)</td>
               <td>Essential</td>
               <td>Remembers the choice you made in the cookie banner.</td>
               <td>Until you change it or clear your browser storage</td>
             </tr>
             <tr>
-              <td>dealerapp_data (local storage)</td>
+              <td>{storageKeys.dealerApplication} (local storage)</td>
               <td>Essential</td>
               <td>Keeps a copy of your Get Started application to complete setup and payment.</td>
               <td>Until you clear your browser storage</td>

@@ -1,12 +1,12 @@
 import { CreditCard } from 'lucide-react';
 import { brand } from '../../../api/contract/brand';
 import { buttonClasses } from '../../components/ui/button';
-import { dealerAppStorageKey } from '../../features/forms/components/get-started-form';
 import { PageTitle } from '../../components/ui/page-title';
+import { storageKeys } from '../../lib/storage-keys';
 
 function savedApplication(): { firstName?: string; dealershipName?: string } | null {
   try {
-    const raw = localStorage.getItem(dealerAppStorageKey);
+    const raw = localStorage.getItem(storageKeys.dealerApplication);
     return raw ? (JSON.parse(raw) as { firstName?: string; dealershipName?: string }) : null;
   } catch {
     return null;

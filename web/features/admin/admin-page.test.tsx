@@ -4,7 +4,8 @@ import { Toaster, useToastStore } from '../../components/ui/toast';
 import { AdminPage } from './admin-page';
 import { connectAdminSocket } from './api/admin-socket';
 import { useInbox } from './inbox-store';
-import { resetStaffSession, storageKeys } from './session-store';
+import { storageKeys } from '../../lib/storage-keys';
+import { resetStaffSession } from './session-store';
 import { contactRow, emptyCounts, fakeServer } from './test/fake-server';
 import { FakeAdminSocket } from './test/fake-socket';
 
@@ -52,8 +53,8 @@ function countdown(): string {
 describe('staff session on /admin', () => {
   it('restores a live staff session on reload and shows the dashboard with a 10:00 countdown', async () => {
     fakeServer({ admin: 'staff@lotwise.example' });
-    localStorage.setItem(storageKeys.authenticated, 'true');
-    localStorage.setItem(storageKeys.lastActivity, String(Date.now()));
+    localStorage.setItem(storageKeys.adminAuthenticated, 'true');
+    localStorage.setItem(storageKeys.adminLastActivity, String(Date.now()));
     renderPage();
     await advance();
     expect(screen.getByRole('heading', { name: 'Admin Dashboard' })).toBeInTheDocument();
@@ -63,8 +64,8 @@ describe('staff session on /admin', () => {
 
   it('keeps the time already spent idle across a reload', async () => {
     fakeServer({ admin: 'staff@lotwise.example' });
-    localStorage.setItem(storageKeys.authenticated, 'true');
-    localStorage.setItem(storageKeys.lastActivity, String(Date.now() - 4 * 60_000));
+    localStorage.setItem(storageKeys.adminAuthenticated, 'true');
+    localStorage.setItem(storageKeys.adminLastActivity, String(Date.now() - 4 * 60_000));
     renderPage();
     await advance();
     expect(countdown()).toBe('6:00');
@@ -72,12 +73,12 @@ describe('staff session on /admin', () => {
 
   it('shows the sign-in card and clears the stored flags when the server has no staff session', async () => {
     fakeServer({ admin: null });
-    localStorage.setItem(storageKeys.authenticated, 'true');
-    localStorage.setItem(storageKeys.lastActivity, String(Date.now()));
+    localStorage.setItem(storageKeys.adminAuthenticated, 'true');
+    localStorage.setItem(storageKeys.adminLastActivity, String(Date.now()));
     renderPage();
     await advance();
     expect(screen.getByRole('button', { name: 'Sign In' })).toBeInTheDocument();
-    expect(localStorage.getItem(storageKeys.authenticated)).toBeNull();
+    expect(localStorage.getItem(storageKeys.adminAuthenticated)).toBeNull();
   });
 
   it('counts down every second, and activity starts the countdown again', async () => {
@@ -90,7 +91,7 @@ describe('staff session on /admin', () => {
     fireEvent.keyDown(document.body, { key: 'a' });
     await advance(1000);
     expect(countdown()).toBe('9:59');
-    expect(Number(localStorage.getItem(storageKeys.lastActivity))).toBe(Date.now() - 1000);
+    expect(Number(localStorage.getItem(storageKeys.adminLastActivity))).toBe(Date.now() - 1000);
   });
 
   it('logs out after 10 idle minutes at the next 30 s check, with the Session expired toast', async () => {
@@ -111,7 +112,7 @@ describe('staff session on /admin', () => {
     expect(screen.getByRole('button', { name: 'Sign In' })).toBeInTheDocument();
     expect(screen.getByText('Session expired')).toBeInTheDocument();
     expect(screen.getByText("You've been logged out due to inactivity.")).toBeInTheDocument();
-    expect(localStorage.getItem(storageKeys.authenticated)).toBeNull();
+    expect(localStorage.getItem(storageKeys.adminAuthenticated)).toBeNull();
     expect(server.calls).toContain('POST /api/admin-logout');
     expect(socket.connected).toBe(false);
   });
@@ -191,7 +192,7 @@ describe('staff session on /admin', () => {
     await advance();
     expect(screen.getByRole('button', { name: 'Sign In' })).toBeInTheDocument();
     expect(server.calls).toContain('POST /api/admin-logout');
-    expect(localStorage.getItem(storageKeys.authenticated)).toBeNull();
+    expect(localStorage.getItem(storageKeys.adminAuthenticated)).toBeNull();
   });
 });
 
@@ -205,6 +206,32 @@ describe('sign-in card', () => {
     await advance();
     expect(screen.getByText('Please enter a valid email address')).toBeInTheDocument();
     expect(screen.getByText('Password is required')).toBeInTheDocument();
+  });
+
+  it('ties each field only to descriptions that exist, with and without an error shown', async () => {
+    fakeServer({ admin: null });
+    renderPage();
+    await advance();
+    const form = screen.getByRole('button', { name: 'Sign In' }).closest('form')!;
+    const missingDescriptions = () =>
+      [...form.querySelectorAll('[aria-describedby]')].flatMap((element) =>
+        (element.getAttribute('aria-describedby') ?? '').split(/\s+/).filter((id) => id && !document.getElementById(id)),
+      );
+    expect(missingDescriptions()).toEqual([]);
+
+    fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'not-an-email' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+    await advance();
+    expect(missingDescriptions()).toEqual([]);
+    expect(screen.getByLabelText('Email')).toHaveAccessibleDescription('Please enter a valid email address');
+    expect(screen.getByLabelText('Password')).toHaveAccessibleDescription('Password is required');
+    expect(screen.getByLabelText('Email')).toBeInvalid();
+
+    fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'staff@lotwise.example' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'pw' } });
+    await advance();
+    expect(screen.queryByText('Please enter a valid email address')).not.toBeInTheDocument();
+    expect(missingDescriptions()).toEqual([]);
   });
 
   it('says Login failed on wrong credentials and stays on the card', async () => {
@@ -241,7 +268,7 @@ describe('sign-in card', () => {
     await advance();
     expect(screen.getByText('Login successful')).toBeInTheDocument();
     expect(screen.getByText('Welcome to the admin dashboard.')).toBeInTheDocument();
-    expect(localStorage.getItem(storageKeys.authenticated)).toBe('true');
+    expect(localStorage.getItem(storageKeys.adminAuthenticated)).toBe('true');
     expect(within(screen.getByTestId('count-contact')).getByText('12')).toBeInTheDocument();
     expect(screen.getByRole('table', { name: 'Contact Forms' })).toHaveTextContent('Jane Doe');
     expect(server.calls).toContain('GET /api/contact-submissions?limit=100');

@@ -2,13 +2,8 @@ import { create } from 'zustand';
 import type { AdminLoginInput } from '../../../api/contract/auth';
 import { defaultStaffIdleMinutes } from '../../../api/contract/brand';
 import { toast } from '../../components/ui/toast';
+import { storageKeys } from '../../lib/storage-keys';
 import { adminApi, onStaffUnauthorized } from './api/admin-api';
-
-/** The spec's local-storage flags. They only mirror the server's staff session, which is the judge. */
-export const storageKeys = {
-  authenticated: 'adminAuthenticated',
-  lastActivity: 'adminLastActivity',
-} as const;
 
 /** How often activity may refresh the server's idle clock through GET /api/session. */
 export const serverTouchEveryMs = 60_000;
@@ -40,18 +35,18 @@ export function staffIdleMs(minutes: number): number {
 
 /** Last activity seen by any tab of this browser: the flag is shared, so work in one tab keeps all alive. */
 function storedLastActivity(): number {
-  const stored = Number(localStorage.getItem(storageKeys.lastActivity));
+  const stored = Number(localStorage.getItem(storageKeys.adminLastActivity));
   return Number.isFinite(stored) ? stored : 0;
 }
 
 function mirrorSignedIn(lastActivityAt: number): void {
-  localStorage.setItem(storageKeys.authenticated, 'true');
-  localStorage.setItem(storageKeys.lastActivity, String(lastActivityAt));
+  localStorage.setItem(storageKeys.adminAuthenticated, 'true');
+  localStorage.setItem(storageKeys.adminLastActivity, String(lastActivityAt));
 }
 
 function clearMirror(): void {
-  localStorage.removeItem(storageKeys.authenticated);
-  localStorage.removeItem(storageKeys.lastActivity);
+  localStorage.removeItem(storageKeys.adminAuthenticated);
+  localStorage.removeItem(storageKeys.adminLastActivity);
 }
 
 let lastServerTouchAt = 0;
@@ -86,7 +81,7 @@ export const useStaffSession = create<StaffSessionState>((set, get) => ({
         return;
       }
       const now = Date.now();
-      const stored = localStorage.getItem(storageKeys.authenticated) === 'true' ? storedLastActivity() : 0;
+      const stored = localStorage.getItem(storageKeys.adminAuthenticated) === 'true' ? storedLastActivity() : 0;
       // The server just counted this call as activity; a stored time is kept only when still in the window.
       const lastActivityAt = now - stored < staffIdleMs(session.staffIdleMinutes) ? stored : now;
       lastServerTouchAt = now;
@@ -134,7 +129,7 @@ export const useStaffSession = create<StaffSessionState>((set, get) => ({
   recordActivity(now = Date.now()) {
     if (get().status !== 'signed-in') return;
     set({ lastActivityAt: now });
-    localStorage.setItem(storageKeys.lastActivity, String(now));
+    localStorage.setItem(storageKeys.adminLastActivity, String(now));
     // Leading touch when the last one is a minute old, else one trailing touch at the minute mark:
     // the server's idle clock then never lags the countdown, whatever the rhythm of the activity.
     if (now - lastServerTouchAt >= serverTouchEveryMs) touchServer(now);

@@ -1,7 +1,8 @@
 import { useEffect } from 'react';
 import { timings } from '../../../api/contract/brand';
+import { storageKeys } from '../../lib/storage-keys';
 import { unlockAlerts } from './lib/alerts';
-import { staffIdleMs, storageKeys, useStaffSession } from './session-store';
+import { staffIdleMs, useStaffSession } from './session-store';
 
 const activityEvents = ['mousedown', 'keydown', 'scroll', 'touchstart'] as const;
 const gestureEvents = new Set(['mousedown', 'keydown', 'touchstart']);
@@ -34,7 +35,7 @@ export function useIdleLogout(): void {
     for (const type of activityEvents) document.addEventListener(type, onActivity, { capture: true, passive: true });
 
     const onStorage = (event: StorageEvent) => {
-      if (event.key === storageKeys.authenticated && event.newValue === null && useStaffSession.getState().status === 'signed-in') {
+      if (event.key === storageKeys.adminAuthenticated && event.newValue === null && useStaffSession.getState().status === 'signed-in') {
         useStaffSession.setState({ status: 'signed-out', email: null });
       }
     };

@@ -3,6 +3,7 @@ import { timings } from '../../../api/contract/brand';
 import type { ChatMessage } from '../../../api/contract/chat';
 import type { TypingPayload } from '../../../api/contract/socket';
 import { ApiError } from '../../lib/api-client';
+import { storageKeys } from '../../lib/storage-keys';
 import { fetchChatHistory, postChatMessage } from './api';
 import { ChatRefusedError, type ChatTransport } from './transport';
 
@@ -36,7 +37,6 @@ export interface ChatState {
   email: string;
 }
 
-export const sessionStorageKey = 'chatSessionId';
 const sessionIdPattern = /^[A-Za-z0-9_-]{8,100}$/;
 const typingIdleMs = 3000;
 const staffTypingTimeoutMs = 6000;
@@ -44,14 +44,14 @@ const staffTypingTimeoutMs = 6000;
 /** `session_` + timestamp + random string, kept in local storage (spec section 3). */
 function readOrCreateSessionId(): string {
   try {
-    const stored = localStorage.getItem(sessionStorageKey);
+    const stored = localStorage.getItem(storageKeys.chatSessionId);
     if (stored && sessionIdPattern.test(stored)) return stored;
   } catch {
     // Storage may be blocked; the session then lasts as long as the page.
   }
   const created = `session_${Date.now()}_${Math.random().toString(36).slice(2, 11)}`;
   try {
-    localStorage.setItem(sessionStorageKey, created);
+    localStorage.setItem(storageKeys.chatSessionId, created);
   } catch {
     // As above.
   }
@@ -117,6 +117,12 @@ let pollTimer: ReturnType<typeof setInterval> | undefined;
 let typingTimer: ReturnType<typeof setTimeout> | undefined;
 let staffTypingTimer: ReturnType<typeof setTimeout> | undefined;
 let historyLoaded = false;
+/**
+ * Socket connections so far (never reset, so a late answer to an old join cannot pass for the live
+ * one's), and the connection whose join succeeded: that one is subscribed and pushed every new message.
+ */
+let connectionCount = 0;
+let joinedConnection = 0;
 /** The first load in flight, so opening the panel meanwhile waits for it instead of loading twice. */
 let firstLoad: Promise<void> | null = null;
 
@@ -137,12 +143,23 @@ function receive(messages: ChatMessage[]): void {
 /** The history: by the socket's join when connected (which also subscribes), else by REST. */
 async function fetchHistory(): Promise<ChatMessage[]> {
   const { sessionId } = get();
-  return transport?.isConnected() ? transport.join(sessionId) : fetchChatHistory(sessionId);
+  if (!transport?.isConnected()) return fetchChatHistory(sessionId);
+  const connection = connectionCount;
+  const messages = await transport.join(sessionId);
+  joinedConnection = connection;
+  return messages;
+}
+
+/** Joined on the live connection after the history loaded: pushes have kept the list current since. */
+function upToDate(): boolean {
+  return historyLoaded && get().connected && joinedConnection === connectionCount;
 }
 
 /** The first load decides between the history and the welcome message. */
 function loadFirstHistory(): Promise<void> {
-  if (get().open) set({ loading: true });
+  // "Loading messages..." only while the panel has nothing to show yet, never over a welcome or a list.
+  const { open, showWelcome, entries } = get();
+  if (open && !showWelcome && entries.length === 0) set({ loading: true });
   firstLoad ??= fetchHistory()
     .then(
       (messages) => {
@@ -192,6 +209,7 @@ export function startChat(chatTransport: ChatTransport): void {
   set({ ...initialState(), sessionId: readOrCreateSessionId() });
   chatTransport.start({
     onConnect() {
+      connectionCount += 1;
       set({ connected: true });
       syncPolling();
       // Joining subscribes this socket to the session's replies and catches up on what was missed.
@@ -228,7 +246,7 @@ export function stopChat(): void {
 export function openPanel(): void {
   if (get().open) return;
   set({ open: true, unread: 0 });
-  void loadHistory();
+  if (!upToDate()) void loadHistory();
   syncPolling();
 }
 

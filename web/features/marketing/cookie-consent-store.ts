@@ -1,7 +1,5 @@
 import { create } from 'zustand';
-
-/** Where the visitor's cookie choice is remembered (named in the cookie policy). */
-export const cookieConsentStorageKey = 'lw_cookie_consent';
+import { storageKeys } from '../../lib/storage-keys';
 
 export interface CookieConsent {
   /** Essential cookies are always on: the site cannot work without them. */
@@ -14,7 +12,7 @@ export interface CookieConsent {
 
 function readStoredConsent(): CookieConsent | null {
   try {
-    const raw = localStorage.getItem(cookieConsentStorageKey);
+    const raw = localStorage.getItem(storageKeys.cookieConsent);
     if (!raw) return null;
     const parsed = JSON.parse(raw) as Partial<CookieConsent>;
     return typeof parsed.decidedAt === 'string' ? (parsed as CookieConsent) : null;
@@ -45,7 +43,7 @@ export const useCookieConsent = create<CookieConsentState>((set) => {
         decidedAt: new Date().toISOString(),
       };
       try {
-        localStorage.setItem(cookieConsentStorageKey, JSON.stringify(next));
+        localStorage.setItem(storageKeys.cookieConsent, JSON.stringify(next));
       } catch {
         // Storage disabled: the choice holds for this visit only.
       }

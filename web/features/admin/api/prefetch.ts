@@ -1,4 +1,5 @@
 import { api } from '../../../lib/api-client';
+import { storageKeys } from '../../../lib/storage-keys';
 
 /**
  * Requests of the first dashboard screen, started by the router while the admin bundle is still
@@ -27,7 +28,7 @@ export const firstScreenPaths = {
 /** The session, and when this browser was signed in (the spec's mirror flag), the first pages too. */
 export function prefetchAdminData(): void {
   start(firstScreenPaths.session);
-  if (localStorage.getItem('adminAuthenticated') === 'true') for (const path of firstScreenPaths.staff) start(path);
+  if (localStorage.getItem(storageKeys.adminAuthenticated) === 'true') for (const path of firstScreenPaths.staff) start(path);
 }
 
 function start(path: string): void {

@@ -1,12 +1,10 @@
-import { Formik, Form, Field, ErrorMessage } from 'formik';
+import { Form, Formik } from 'formik';
 import { adminLoginSchema, type AdminLoginInput } from '../../../../api/contract/auth';
 import { validateWith } from '../../../lib/form';
+import { TextField } from '../../forms/components/formik-fields';
 import { useStaffSession } from '../session-store';
 
 const initialValues: AdminLoginInput = { username: '', password: '' };
-
-const inputClass =
-  'mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm shadow-sm focus:border-brand focus:ring-2 focus:ring-brand/30 focus:outline-none aria-[invalid=true]:border-red-500';
 
 /** The staff sign-in: email and password, "Signing in..." while busy. */
 export function SignInCard() {
@@ -25,50 +23,10 @@ export function SignInCard() {
             await signIn({ username: values.username.trim(), password: values.password });
           }}
         >
-          {({ isSubmitting, errors, touched }) => (
+          {({ isSubmitting }) => (
             <Form noValidate className="mt-6 space-y-4">
-              <div>
-                <label htmlFor="admin-email" className="block text-sm font-medium text-slate-700">
-                  Email
-                </label>
-                <Field
-                  id="admin-email"
-                  name="username"
-                  type="email"
-                  autoComplete="username"
-                  className={inputClass}
-                  aria-invalid={Boolean(touched.username && errors.username)}
-                  aria-describedby="admin-email-error"
-                />
-                <ErrorMessage name="username">
-                  {(message) => (
-                    <p id="admin-email-error" className="mt-1 text-sm text-red-600">
-                      {message}
-                    </p>
-                  )}
-                </ErrorMessage>
-              </div>
-              <div>
-                <label htmlFor="admin-password" className="block text-sm font-medium text-slate-700">
-                  Password
-                </label>
-                <Field
-                  id="admin-password"
-                  name="password"
-                  type="password"
-                  autoComplete="current-password"
-                  className={inputClass}
-                  aria-invalid={Boolean(touched.password && errors.password)}
-                  aria-describedby="admin-password-error"
-                />
-                <ErrorMessage name="password">
-                  {(message) => (
-                    <p id="admin-password-error" className="mt-1 text-sm text-red-600">
-                      {message}
-                    </p>
-                  )}
-                </ErrorMessage>
-              </div>
+              <TextField form="admin" name="username" label="Email" type="email" autoComplete="username" />
+              <TextField form="admin" name="password" label="Password" type="password" autoComplete="current-password" />
               <button
                 type="submit"
                 disabled={isSubmitting}

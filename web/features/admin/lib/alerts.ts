@@ -1,7 +1,5 @@
 import type { ChatMessage } from '../../../../api/contract/chat';
-
-/** Set once the browser has been asked, so staff are asked for notifications only once. */
-export const notificationAskedKey = 'adminNotificationAsked';
+import { storageKeys } from '../../../lib/storage-keys';
 
 let audioContext: AudioContext | null = null;
 
@@ -14,8 +12,8 @@ export function unlockAlerts(): void {
     audioContext ??= new AudioContext();
     if (audioContext.state === 'suspended') void audioContext.resume().catch(() => undefined);
   }
-  if (typeof Notification !== 'undefined' && Notification.permission === 'default' && !localStorage.getItem(notificationAskedKey)) {
-    localStorage.setItem(notificationAskedKey, 'true');
+  if (typeof Notification !== 'undefined' && Notification.permission === 'default' && !localStorage.getItem(storageKeys.adminNotificationAsked)) {
+    localStorage.setItem(storageKeys.adminNotificationAsked, 'true');
     void Notification.requestPermission().catch(() => undefined);
   }
 }

@@ -11,6 +11,8 @@ class FakeTransport implements ChatTransport {
   history: ChatMessage[] = [];
   sent: OutgoingMessage[] = [];
   joins = 0;
+  /** When set, the next join is refused with it (as a timed-out or refused ack is). */
+  joinError: Error | null = null;
   sendResult: ((message: OutgoingMessage) => Promise<ChatMessage>) | null = null;
   nextId = 100;
 
@@ -23,6 +25,9 @@ class FakeTransport implements ChatTransport {
   }
   async join() {
     this.joins += 1;
+    const error = this.joinError;
+    this.joinError = null;
+    if (error) throw error;
     return this.history;
   }
   async send(message: OutgoingMessage) {
@@ -178,6 +183,80 @@ describe('chat widget', () => {
     expect(transport.joins).toBe(2);
     expect(shown('before the cut')).toBe(1);
     expect(shown('answered while cut')).toBe(1);
+  });
+
+  it('opens again on what it holds while the socket stays connected: no re-join, no reload, no loading line', async () => {
+    const transport = new FakeTransport();
+    await renderWidget(transport);
+    transport.history = [row({ id: 1, message: 'Earlier question' })];
+    transport.connect();
+    await advance(0); // joined while the panel was still closed
+    await openPanel();
+    expect(screen.getByText('Earlier question')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Close chat' }));
+    await act(async () => transport.handlers.onMessage(row({ id: 2, message: 'Pushed while closed', isFromUser: false })));
+
+    let loadingSeen = false;
+    const watcher = new MutationObserver(() => {
+      loadingSeen ||= screen.queryByText('Loading messages...') !== null;
+    });
+    watcher.observe(document.body, { childList: true, subtree: true, characterData: true });
+    await openPanel();
+    fireEvent.click(screen.getByRole('button', { name: 'Close chat' }));
+    await openPanel();
+    watcher.disconnect();
+
+    expect(loadingSeen).toBe(false);
+    expect(transport.joins).toBe(1);
+    expect(getCalls()).toHaveLength(0);
+    expect(shown('Earlier question')).toBe(1);
+    expect(shown('Pushed while closed')).toBe(1);
+  });
+
+  it('joins again on open when the join of this connection failed', async () => {
+    const transport = new FakeTransport();
+    await renderWidget(transport);
+    transport.history = [row({ id: 1, message: 'Earlier question' })];
+    transport.joinError = new Error('operation has timed out');
+    transport.connect();
+    await advance(0);
+    expect(transport.joins).toBe(1);
+    await openPanel();
+    expect(transport.joins).toBe(2);
+    expect(screen.getByText('Earlier question')).toBeInTheDocument();
+  });
+
+  it('does not flash "Loading messages..." over the welcome when a later open retries a failed first load', async () => {
+    fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    await renderWidget(new FakeTransport());
+    await openPanel();
+    expect(screen.getByText(welcomeText)).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Close chat' }));
+
+    fetchMock.mockImplementationOnce(() => new Promise<Response>(() => {}));
+    await openPanel();
+    expect(screen.queryByText('Loading messages...')).not.toBeInTheDocument();
+    expect(screen.getByText(welcomeText)).toBeInTheDocument();
+  });
+
+  it('catches up and polls every 3 s on a later open while disconnected, and stops on close', async () => {
+    const transport = new FakeTransport();
+    await renderWidget(transport);
+    transport.connect();
+    await openPanel();
+    fireEvent.click(screen.getByRole('button', { name: 'Close chat' }));
+    transport.drop();
+    await advance(9_000);
+    expect(getCalls()).toHaveLength(0); // closed: no poll
+
+    await openPanel();
+    expect(getCalls()).toHaveLength(1); // the catch-up: nothing was pushed while down
+    await advance(9_000);
+    expect(getCalls()).toHaveLength(4);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Close chat' }));
+    await advance(9_000);
+    expect(getCalls()).toHaveLength(4);
   });
 
   it('sends on Enter: the message shows at once, the input clears, and push + ack + poll show it once', async () => {

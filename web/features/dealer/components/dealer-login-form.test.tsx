@@ -46,6 +46,22 @@ describe('dealer login', { timeout: 20_000 }, () => {
     expect(router.state.location.pathname).toBe('/dealer-dashboard');
   });
 
+  it('does not open the dashboard when the visitor has gone elsewhere before the 1 s pass', async () => {
+    const network = stubNetwork();
+    const { user, router } = renderWithRouter(<DealerLoginCard />, { path: '/dealer-login', routes: ['/dealer-dashboard', '/support'] });
+    await signIn(user);
+    await screen.findByRole('button', { name: 'Signing in...' });
+
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    network.respond(200, { message: 'Login successful', user: { id: 1, username: 'sunset' } });
+    await screen.findByTestId('toast');
+    await act(() => router.navigate('/support'));
+    expect(screen.queryByRole('form', { name: 'Dealer login' })).not.toBeInTheDocument();
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    expect(router.state.location.pathname).toBe('/support');
+    expect(screen.getByText('Arrived at /support')).toBeVisible();
+  });
+
   it("shows the server's message when the login is refused", async () => {
     const network = stubNetwork();
     const { user, router } = renderLogin();

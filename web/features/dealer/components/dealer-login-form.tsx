@@ -1,17 +1,17 @@
 import { Form, Formik } from 'formik';
 import { useState } from 'react';
-import { useNavigate } from 'react-router-dom';
 import { type DealerLoginInput, dealerLoginSchema, type ForgotPasswordInput, forgotPasswordSchema } from '../../../../api/contract/auth';
 import { timings } from '../../../../api/contract/brand';
 import { Checkbox } from '../../../components/ui/field';
 import { toast } from '../../../components/ui/toast';
 import { validateWith } from '../../../lib/form';
+import { useDelayedNavigate } from '../../../lib/use-delayed-navigate';
 import { SubmitButton, TextField } from '../../forms/components/formik-fields';
 import { dealerLogin, requestPasswordReset } from '../api';
 import { dealerToasts } from '../messages';
 
 function LoginView({ onForgot }: { onForgot(): void }) {
-  const navigate = useNavigate();
+  const navigateAfter = useDelayedNavigate();
   // Remember me is offered but not sent: the session cookie already lasts 30 days (spec: not used in the request).
   const [remember, setRemember] = useState(false);
   return (
@@ -27,8 +27,7 @@ function LoginView({ onForgot }: { onForgot(): void }) {
         }
         toast(dealerToasts.loginSuccess);
         // Kept "Signing in..." until the dashboard opens, so a second click cannot log in twice.
-        await new Promise((resolve) => window.setTimeout(resolve, timings.dealerLoginRedirectMs));
-        navigate('/dealer-dashboard');
+        await navigateAfter('/dealer-dashboard', timings.dealerLoginRedirectMs);
       }}
     >
       {({ isSubmitting }) => (

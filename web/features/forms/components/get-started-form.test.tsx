@@ -82,6 +82,23 @@ describe('get started form', { timeout: 20_000 }, () => {
     expect(router.state.location.pathname).toBe('/payment');
   });
 
+  it('does not open /payment when the visitor has gone elsewhere before the 1.5 s pass', async () => {
+    const network = stubNetwork();
+    const { user, router } = renderWithRouter(<GetStartedForm />, { routes: ['/payment', '/pricing'] });
+    await fillValid(user);
+    await user.click(screen.getByRole('button', { name: 'Submit Application' }));
+    await screen.findByRole('button', { name: 'Submitting Application...' });
+
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    network.respond(201, { id: 9 });
+    await screen.findByTestId('toast');
+    await act(() => router.navigate('/pricing'));
+    expect(screen.queryByRole('form', { name: 'Get started application' })).not.toBeInTheDocument();
+    await act(() => vi.advanceTimersByTimeAsync(1500));
+    expect(router.state.location.pathname).toBe('/pricing');
+    expect(screen.getByText('Arrived at /pricing')).toBeVisible();
+  });
+
   it('stays on the form with the failure toast when submission fails', async () => {
     const network = stubNetwork();
     const { user, router } = renderWithRouter(<GetStartedForm />, { routes: ['/payment'] });

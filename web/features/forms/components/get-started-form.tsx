@@ -1,6 +1,6 @@
 import { Form, Formik } from 'formik';
 import type { ReactNode } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link } from 'react-router-dom';
 import { brand, timings } from '../../../../api/contract/brand';
 import {
   type GetStartedRequestInput,
@@ -10,6 +10,8 @@ import {
   primaryGoalOptions,
 } from '../../../../api/contract/leads';
 import { validateWith } from '../../../lib/form';
+import { storageKeys } from '../../../lib/storage-keys';
+import { useDelayedNavigate } from '../../../lib/use-delayed-navigate';
 import { submitGetStarted } from '../api';
 import { formToasts } from '../messages';
 import { submitLead } from '../submit';
@@ -23,8 +25,6 @@ import {
   TextField,
 } from './formik-fields';
 
-/** Where the submitted application is kept in the browser (spec section 3). */
-export const dealerAppStorageKey = 'dealerapp_data';
 const otherGoal = 'Other:';
 
 export type GetStartedValues = Omit<
@@ -87,7 +87,7 @@ function Section({ title, description, children }: { title: string; description?
 }
 
 export function GetStartedForm() {
-  const navigate = useNavigate();
+  const navigateAfter = useDelayedNavigate();
   return (
     <Formik
       initialValues={initialValues}
@@ -100,11 +100,11 @@ export function GetStartedForm() {
           onSuccess: () => {
             const { _gotcha: _unused, ...saved } = toGetStartedRequest(values);
             try {
-              localStorage.setItem(dealerAppStorageKey, JSON.stringify(saved));
+              localStorage.setItem(storageKeys.dealerApplication, JSON.stringify(saved));
             } catch {
               // Storage full or disabled: the application is already stored on the server.
             }
-            window.setTimeout(() => navigate('/payment'), timings.getStartedRedirectMs);
+            void navigateAfter('/payment', timings.getStartedRedirectMs);
           },
         })
       }

@@ -2,7 +2,8 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
-import { cookieConsentStorageKey, useCookieConsent } from '../cookie-consent-store';
+import { storageKeys } from '../../../lib/storage-keys';
+import { useCookieConsent } from '../cookie-consent-store';
 import { useWhyAiModal } from '../why-ai-store';
 import { SiteLayout } from './site-layout';
 
@@ -79,7 +80,7 @@ describe('cookie consent banner', () => {
     const banner = screen.getByRole('region', { name: 'Cookie consent' });
     await user.click(within(banner).getByRole('button', { name: 'Reject non-essential' }));
     expect(screen.queryByRole('region', { name: 'Cookie consent' })).toBeNull();
-    expect(JSON.parse(localStorage.getItem(cookieConsentStorageKey) ?? '{}')).toMatchObject({
+    expect(JSON.parse(localStorage.getItem(storageKeys.cookieConsent) ?? '{}')).toMatchObject({
       essential: true,
       analytics: false,
       functional: false,
@@ -87,6 +88,6 @@ describe('cookie consent banner', () => {
     });
     await user.click(screen.getByRole('button', { name: 'Cookie Settings' }));
     await user.click(screen.getByRole('button', { name: 'Accept all' }));
-    expect(JSON.parse(localStorage.getItem(cookieConsentStorageKey) ?? '{}')).toMatchObject({ analytics: true, marketing: true });
+    expect(JSON.parse(localStorage.getItem(storageKeys.cookieConsent) ?? '{}')).toMatchObject({ analytics: true, marketing: true });
   });
 });

@@ -1,0 +1,18 @@
+/**
+ * Every local-storage key of the site, in one place: the features read and write them and the
+ * cookie policy names them. Browsers already hold these names (most come from the spec), so
+ * renaming one loses what visitors and staff have stored.
+ */
+export const storageKeys = {
+  /** The visitor's chat conversation, `session_<timestamp>_<random>`. */
+  chatSessionId: 'chatSessionId',
+  /** The cookie banner's choice. */
+  cookieConsent: 'lw_cookie_consent',
+  /** A copy of the submitted Get Started application, read by /payment. */
+  dealerApplication: 'dealerapp_data',
+  /** The staff session mirror flags: they only mirror the server's staff session, which is the judge. */
+  adminAuthenticated: 'adminAuthenticated',
+  adminLastActivity: 'adminLastActivity',
+  /** Set once staff have been asked for notifications, so they are asked only once. */
+  adminNotificationAsked: 'adminNotificationAsked',
+} as const;
