@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from './client';
 import { migrateToLatest } from './migrate';
-import { prepareQuery, transaction } from './prepared';
+import { canRunNow, prepareQuery, transactionNow } from './prepared';
 
 const stamp = '2026-11-22T10:00:00.000Z';
 
@@ -44,15 +44,31 @@ describe('prepared queries', async () => {
     expect(await emails()).toEqual(['ana@lotwise.example', 'bob@lotwise.example']);
   });
 
-  it('runs inside a transaction begun with transaction(), so a rollback takes its writes too', async () => {
-    await expect(
-      transaction(db, async (trx) => {
-        await insertAdmin.first(trx, { email: 'rolled-back@lotwise.example' });
-        expect(await adminsNamed.first(trx, { pattern: 'rolled-back@%', limit: 1 })).toBeDefined();
+  it('runs a synchronous transaction with transactionNow(): a throw takes back every write in it', async () => {
+    expect(canRunNow(db)).toBe(true);
+    expect(() =>
+      transactionNow(db, () => {
+        insertAdmin.firstNow(db, { email: 'rolled-back@lotwise.example' });
+        expect(renameAdmin.runNow(db, { from: 'ana@lotwise.example', to: 'renamed@lotwise.example' })).toBe(1);
         throw new Error('undo');
       }),
-    ).rejects.toThrow('undo');
-    expect(await emails()).not.toContain('rolled-back@lotwise.example');
+    ).toThrow('undo');
+    expect(await emails()).toEqual(['ana@lotwise.example', 'bob@lotwise.example']);
+
+    const kept = transactionNow(db, () => insertAdmin.firstNow(db, { email: 'kept@lotwise.example' }));
+    expect(kept?.email).toBe('kept@lotwise.example');
+    expect(await emails()).toContain('kept@lotwise.example');
+  });
+
+  it('refuses synchronous work while a Kysely transaction holds the connection', async () => {
+    await db.transaction().execute(async (trx) => {
+      await trx.selectFrom('admins').select('id').execute();
+      expect(canRunNow(db)).toBe(false);
+      expect(() => transactionNow(db, () => undefined)).toThrow(/not free/);
+      expect(() => insertAdmin.firstNow(db, { email: 'sneaky@lotwise.example' })).toThrow(/free SQLite connection/);
+    });
+    expect(canRunNow(db)).toBe(true);
+    expect(await emails()).not.toContain('sneaky@lotwise.example');
   });
 
   it('never writes into a transaction it is not part of: it waits for it, and keeps its row when that one rolls back', async () => {

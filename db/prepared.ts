@@ -24,34 +24,57 @@ interface DirectConnection {
   camelCase: CamelCase;
   /** Statements in raw (array) mode with their camelCase column names, by SQL text. */
   statements: Map<string, { statement: SQLite.Statement; columns: string[] | undefined }>;
-  /** True for a Kysely transaction's own instance, which holds the connection while it runs. */
-  holdsConnection: boolean;
+  /** True while transactionNow() runs its work. */
+  inTransactionNow: boolean;
 }
 
 const directConnections = new WeakMap<object, DirectConnection>();
 
 /** Lets prepared queries on `db` run straight on `sqlite` (db/client.ts calls it for every SQLite database). */
 export function enableDirectQueries(db: Kysely<any>, sqlite: SQLite.Database, camelCase: CamelCase): void {
-  directConnections.set(db, { sqlite, camelCase, statements: new Map(), holdsConnection: false });
+  directConnections.set(db, { sqlite, camelCase, statements: new Map(), inTransactionNow: false });
+}
+
+/** Whether prepared queries on `db` can run directly on its SQLite connection (db/client.ts databases). */
+export function supportsDirectQueries(db: Kysely<any>): boolean {
+  return directConnections.has(db);
+}
+
+/** Whether `db` can run prepared queries synchronously right now (SQLite, and no transaction of Kysely's open). */
+export function canRunNow(db: Kysely<any>): boolean {
+  const direct = directConnections.get(db);
+  return direct !== undefined && !direct.sqlite.inTransaction;
 }
 
 /**
- * Runs `work` in a Kysely transaction whose prepared queries also run directly: the transaction
- * holds the one connection, so nothing else can interleave with its statements.
+ * Runs `work` synchronously in one SQLite transaction, during which the `...Now` methods of prepared
+ * queries run on the connection. Nothing else can run in between, so nothing can interleave: the
+ * cheapest transaction there is, for writes that only need prepared queries. Check canRunNow() first:
+ * it throws when the database is not SQLite or a Kysely transaction holds the connection.
  */
-export async function transaction<DB, T>(db: Kysely<DB>, work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+export function transactionNow<T>(db: Kysely<any>, work: () => T): T {
   const direct = directConnections.get(db);
-  return db.transaction().execute(async (trx) => {
-    if (direct) directConnections.set(trx, { ...direct, holdsConnection: true });
-    return work(trx);
-  });
+  if (!direct || direct.sqlite.inTransaction) throw new Error('transactionNow: the connection is not free for a direct transaction');
+  // Prepared BEGIN/COMMIT rather than better-sqlite3's transaction(), which builds a new wrapper per call.
+  directStatement(direct, 'begin').statement.run();
+  direct.inTransactionNow = true;
+  try {
+    const value = work();
+    directStatement(direct, 'commit').statement.run();
+    return value;
+  } catch (error) {
+    if (direct.sqlite.inTransaction) directStatement(direct, 'rollback').statement.run();
+    throw error;
+  } finally {
+    direct.inTransactionNow = false;
+  }
 }
 
 /** The connection to run on directly, or undefined when the call must go through Kysely's executor. */
 function directConnectionOf(db: object): DirectConnection | undefined {
   const direct = directConnections.get(db);
   // An open transaction belongs to whoever holds Kysely's connection: wait for it through the executor.
-  if (!direct || (!direct.holdsConnection && direct.sqlite.inTransaction)) return undefined;
+  if (!direct || (!direct.inTransactionNow && direct.sqlite.inTransaction)) return undefined;
   return direct;
 }
 
@@ -89,8 +112,12 @@ export interface PreparedQuery<P, R> {
   all(db: Kysely<any>, params: P): Promise<R[]>;
   /** The first row, or undefined. */
   first(db: Kysely<any>, params: P): Promise<R | undefined>;
-  /** Runs a statement for its effect; answers the number of rows it changed. */
+  /** Runs a statement for its effect; answers the number of rows it changed (or returned). */
   run(db: Kysely<any>, params: P): Promise<number>;
+  /** `first`, synchronously: only inside transactionNow(), or when canRunNow(). */
+  firstNow(db: Kysely<any>, params: P): R | undefined;
+  /** `run`, synchronously: only inside transactionNow(), or when canRunNow(). */
+  runNow(db: Kysely<any>, params: P): number;
 }
 
 /**
@@ -130,29 +157,57 @@ export function prepareQuery<DB, P extends Record<string, unknown>, R>(
     return values;
   };
 
-  const throughKysely = async (db: Kysely<any>, sqlText: string, values: unknown[]) => {
-    const result = await db.executeQuery<R>(CompiledQuery.raw(sqlText, values));
-    return { rows: result.rows, changes: Number(result.numAffectedRows ?? 0) };
+  const throughKysely = (db: Kysely<any>, compiled: Compiled<P>, params: P) =>
+    db.executeQuery<R>(CompiledQuery.raw(compiled.sql, bind(compiled, params)));
+
+  /** The statement to run directly for this call, or undefined to go through Kysely. */
+  const directFor = (db: Kysely<any>, compiled: Compiled<P>) => {
+    const direct = directConnectionOf(db);
+    return direct && directStatement(direct, compiled.sql);
   };
 
-  const execute = (db: Kysely<any>, params: P, want: 'all' | 'first' | 'run'): { rows: R[]; changes: number } | Promise<{ rows: R[]; changes: number }> => {
-    const compiled = compiledFor(db);
-    const values = bind(compiled, params);
-    const direct = directConnectionOf(db);
-    if (!direct) return throughKysely(db, compiled.sql, values);
-    const { statement, columns } = directStatement(direct, compiled.sql);
-    if (!columns) return { rows: [], changes: statement.run(values).changes };
-    if (want === 'first') {
-      const row = statement.get(values) as unknown[] | undefined;
-      return { rows: row ? [toRow<R>(columns, row)] : [], changes: 0 };
-    }
-    const rows = (statement.all(values) as unknown[][]).map((values) => toRow<R>(columns, values));
-    return { rows, changes: 0 };
+  const directOrThrow = (db: Kysely<any>, compiled: Compiled<P>) => {
+    const direct = directFor(db, compiled);
+    if (!direct) throw new Error('a ...Now query needs a free SQLite connection (see canRunNow)');
+    return direct;
   };
+  const firstDirect = (direct: { statement: SQLite.Statement; columns: string[] | undefined }, values: unknown[]): R | undefined => {
+    if (!direct.columns) return (direct.statement.run(values), undefined);
+    const row = direct.statement.get(values) as unknown[] | undefined;
+    return row && toRow<R>(direct.columns, row);
+  };
+  // A statement with RETURNING answers one row per row it changed.
+  const runDirect = (direct: { statement: SQLite.Statement; columns: string[] | undefined }, values: unknown[]): number =>
+    direct.columns ? direct.statement.all(values).length : direct.statement.run(values).changes;
 
   return {
-    all: async (db, params) => (await execute(db, params, 'all')).rows,
-    first: async (db, params) => (await execute(db, params, 'first')).rows[0],
-    run: async (db, params) => (await execute(db, params, 'run')).changes,
+    async all(db, params) {
+      const compiled = compiledFor(db);
+      const direct = directFor(db, compiled);
+      if (!direct) return (await throughKysely(db, compiled, params)).rows;
+      if (!direct.columns) return (direct.statement.run(bind(compiled, params)), []);
+      const columns = direct.columns;
+      return (direct.statement.all(bind(compiled, params)) as unknown[][]).map((values) => toRow<R>(columns, values));
+    },
+    async first(db, params) {
+      const compiled = compiledFor(db);
+      const direct = directFor(db, compiled);
+      if (!direct) return (await throughKysely(db, compiled, params)).rows[0];
+      return firstDirect(direct, bind(compiled, params));
+    },
+    async run(db, params) {
+      const compiled = compiledFor(db);
+      const direct = directFor(db, compiled);
+      if (!direct) return Number((await throughKysely(db, compiled, params)).numAffectedRows ?? 0);
+      return runDirect(direct, bind(compiled, params));
+    },
+    firstNow(db, params) {
+      const compiled = compiledFor(db);
+      return firstDirect(directOrThrow(db, compiled), bind(compiled, params));
+    },
+    runNow(db, params) {
+      const compiled = compiledFor(db);
+      return runDirect(directOrThrow(db, compiled), bind(compiled, params));
+    },
   };
 }

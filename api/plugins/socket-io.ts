@@ -23,14 +23,17 @@ declare module 'fastify' {
 }
 
 /**
- * Whether a broadcast to `room` (by default the whole namespace) could reach anyone. Socket.IO encodes
- * a broadcast's packet before it looks for receivers. With the in-memory adapter every receiver is a
- * socket of this process, so an empty room means nobody and the broadcast can be skipped; an adapter
- * shared by several processes (the planned Redis step) may have receivers elsewhere.
+ * Whether a broadcast to `room` (by default the whole namespace), leaving out the socket `except`,
+ * could reach anyone. Socket.IO encodes a broadcast's packet before it looks for receivers. With the
+ * in-memory adapter every receiver is a socket of this process, so an empty room means nobody and
+ * the broadcast can be skipped; an adapter shared by several processes (the planned Redis step) may
+ * have receivers elsewhere.
  */
-export function hasReceivers(namespace: Namespace<any, any>, room?: string): boolean {
+export function hasReceivers(namespace: Namespace<any, any>, room?: string, except?: string): boolean {
   if (namespace.adapter.constructor !== Adapter) return true;
-  return room === undefined ? namespace.sockets.size > 0 : (namespace.adapter.rooms.get(room)?.size ?? 0) > 0;
+  const members = room === undefined ? namespace.sockets : namespace.adapter.rooms.get(room);
+  if (!members) return false;
+  return members.size - (except !== undefined && members.has(except) ? 1 : 0) > 0;
 }
 
 /**

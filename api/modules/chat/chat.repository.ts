@@ -13,6 +13,12 @@ export function findSession(db: Db, id: string): Promise<ChatSessionRow | undefi
   return sessionById.first(db, { id });
 }
 
+// The writes below are synchronous: the chat service runs them inside db/prepared's transactionNow().
+
+export function findSessionNow(db: Db, id: string): ChatSessionRow | undefined {
+  return sessionById.firstNow(db, { id });
+}
+
 const insertSessionIfAbsent = prepareQuery((db: Db, session: NewChatSession) =>
   db
     .insertInto('chatSessions')
@@ -31,10 +37,10 @@ const insertSessionIfAbsent = prepareQuery((db: Db, session: NewChatSession) =>
 );
 
 /** Creates the session unless another request created it first; either way answers the stored row. */
-export async function createSessionIfAbsent(db: Db, session: NewChatSession): Promise<{ row: ChatSessionRow; created: boolean }> {
-  const inserted = await insertSessionIfAbsent.first(db, session);
+export function createSessionIfAbsentNow(db: Db, session: NewChatSession): { row: ChatSessionRow; created: boolean } {
+  const inserted = insertSessionIfAbsent.firstNow(db, session);
   if (inserted) return { row: inserted, created: true };
-  const existing = await findSession(db, session.id);
+  const existing = findSessionNow(db, session.id);
   if (!existing) throw new Error(`chat session ${session.id} vanished during creation`);
   return { row: existing, created: false };
 }
@@ -62,10 +68,10 @@ const messageByClientId = prepareQuery((db: Db, params: { sessionId: string; cli
  * Stores a message once per `(sessionId, clientId)`: a retried send answers the row stored the first
  * time, with `created: false`.
  */
-export async function insertMessage(db: Db, message: NewChatMessage): Promise<{ row: ChatMessageRow; created: boolean }> {
-  const inserted = await insertMessageOnce.first(db, message);
+export function insertMessageNow(db: Db, message: NewChatMessage): { row: ChatMessageRow; created: boolean } {
+  const inserted = insertMessageOnce.firstNow(db, message);
   if (inserted) return { row: inserted, created: true };
-  const existing = await messageByClientId.first(db, { sessionId: message.sessionId, clientId: message.clientId ?? null });
+  const existing = messageByClientId.firstNow(db, { sessionId: message.sessionId, clientId: message.clientId ?? null });
   if (!existing) throw new Error(`chat message ${message.clientId ?? ''} vanished during creation`);
   return { row: existing, created: false };
 }
@@ -82,8 +88,8 @@ const touchByVisitor = prepareQuery((db: Db, params: { id: string; lastMessageAt
 );
 
 /** A visitor wrote: the session is active now and open again, and keeps the newest email given. */
-export async function touchSessionByVisitor(db: Db, id: string, change: { lastMessageAt: string; senderEmail?: string }): Promise<void> {
-  await touchByVisitor.run(db, { id, lastMessageAt: change.lastMessageAt, senderEmail: change.senderEmail ?? null });
+export function touchSessionByVisitorNow(db: Db, id: string, change: { lastMessageAt: string; senderEmail?: string }): void {
+  touchByVisitor.runNow(db, { id, lastMessageAt: change.lastMessageAt, senderEmail: change.senderEmail ?? null });
 }
 
 const touchByStaff = prepareQuery((db: Db, params: { id: string; lastMessageAt: string; readUpTo: number }) =>
@@ -91,8 +97,8 @@ const touchByStaff = prepareQuery((db: Db, params: { id: string; lastMessageAt: 
 );
 
 /** Staff replied: the session is active now, and read up to the reply. */
-export async function touchSessionByStaff(db: Db, id: string, change: { lastMessageAt: string; readUpTo: number }): Promise<void> {
-  await touchByStaff.run(db, { id, ...change });
+export function touchSessionByStaffNow(db: Db, id: string, change: { lastMessageAt: string; readUpTo: number }): void {
+  touchByStaff.runNow(db, { id, ...change });
 }
 
 const messagesOfSession = prepareQuery((db: Db, params: { sessionId: string }) =>

@@ -1,6 +1,5 @@
-import type { Transaction } from 'kysely';
 import type { Db } from '../../../db/client';
-import { transaction } from '../../../db/prepared';
+import { canRunNow, supportsDirectQueries, transactionNow } from '../../../db/prepared';
 import type { ChatMessageRow, Database } from '../../../db/schema';
 import {
   type ChatMessage,
@@ -100,35 +99,45 @@ export class ChatService {
     private readonly pushes: ChatPushes,
     private readonly visitorLimiter: WindowRateLimiter,
     private readonly rateLimitAllowlist: readonly string[] = [],
-  ) {}
+  ) {
+    // The writes run synchronously on SQLite; another database needs an asynchronous write path here.
+    if (!supportsDirectQueries(db)) throw new Error('The chat service needs the SQLite database opened by db/client.ts');
+  }
 
   /**
    * Chat writes share transactions: every write that arrives in the same turn of the event loop is
    * committed together (group commit). A commit costs more than the statements before it, so under
    * load the batches grow and the cost per message falls instead of a queue building up. One write
    * refused with an HttpError (always thrown before it writes anything) does not spoil the others.
+   * The batch runs synchronously on the SQLite connection (db/prepared's transactionNow): no
+   * promise, mutex or Kysely transaction per message, and nothing can interleave with it.
    */
-  private pendingWrites: { work: (trx: Db) => Promise<unknown>; settle: (outcome: { value?: unknown; error?: unknown }) => void }[] = [];
+  private pendingWrites: { work: (db: Db) => unknown; settle: (outcome: { value?: unknown; error?: unknown }) => void }[] = [];
   private flushScheduled = false;
 
-  private write<T>(work: (trx: Db) => Promise<T>): Promise<T> {
+  private write<T>(work: (db: Db) => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.pendingWrites.push({ work, settle: ({ value, error }) => (error === undefined ? resolve(value as T) : reject(error)) });
       if (!this.flushScheduled) {
         this.flushScheduled = true;
-        setImmediate(() => void this.flushWrites());
+        setImmediate(() => this.flushWrites());
       }
     });
   }
 
-  private async flushWrites(): Promise<void> {
+  private flushWrites(): void {
+    // A Kysely transaction elsewhere (a password reset) holds the connection: try again next turn.
+    if (!canRunNow(this.db)) {
+      setImmediate(() => this.flushWrites());
+      return;
+    }
     const batch = this.pendingWrites.splice(0, maxWritesPerTransaction);
     const outcomes: { value?: unknown; error?: unknown }[] = [];
     try {
-      await transaction(this.db, async (trx) => {
+      transactionNow(this.db, () => {
         for (const item of batch) {
           try {
-            outcomes.push({ value: await item.work(trx) });
+            outcomes.push({ value: item.work(this.db) });
           } catch (error) {
             if (!(error instanceof HttpError)) throw error;
             outcomes.push({ error });
@@ -139,7 +148,7 @@ export class ChatService {
     } catch (error) {
       for (const item of batch) item.settle({ error });
     }
-    if (this.pendingWrites.length > 0) setImmediate(() => void this.flushWrites());
+    if (this.pendingWrites.length > 0) setImmediate(() => this.flushWrites());
     else this.flushScheduled = false;
   }
 
@@ -153,12 +162,12 @@ export class ChatService {
       if (!allowed.ok) throw new HttpError(429, chatRateLimitedMessage(allowed.retryAfterSeconds));
     }
     const now = new Date().toISOString();
-    const result = await this.write(async (trx) => {
+    const result = await this.write((db) => {
       // Most sends go to a session that exists: look first, create only when absent.
-      const existing = await repository.findSession(trx, input.sessionId);
+      const existing = repository.findSessionNow(db, input.sessionId);
       const session = existing
         ? { row: existing, created: false }
-        : await repository.createSessionIfAbsent(trx, {
+        : repository.createSessionIfAbsentNow(db, {
             id: input.sessionId,
             visitorId: visitor.visitorId,
             pageUrl: input.pageUrl ?? null,
@@ -169,7 +178,7 @@ export class ChatService {
             createdAt: now,
           });
       if (session.row.visitorId !== visitor.visitorId) throw new HttpError(404, chatSessionNotFoundMessage);
-      const stored = await repository.insertMessage(trx, {
+      const stored = repository.insertMessageNow(db, {
         sessionId: input.sessionId,
         message: input.message,
         senderEmail: input.senderEmail ?? null,
@@ -179,7 +188,7 @@ export class ChatService {
         createdAt: now,
       });
       if (stored.created && !session.created) {
-        await repository.touchSessionByVisitor(trx, input.sessionId, { lastMessageAt: now, senderEmail: input.senderEmail });
+        repository.touchSessionByVisitorNow(db, input.sessionId, { lastMessageAt: now, senderEmail: input.senderEmail });
       }
       return { stored, sessionCreated: session.created };
     });
@@ -193,10 +202,10 @@ export class ChatService {
   /** A staff reply: the session must exist; replying also marks the visitor's messages read. */
   async replyAsStaff(input: StaffReply): Promise<{ message: ChatMessage; created: boolean }> {
     const now = new Date().toISOString();
-    const stored = await this.write(async (trx) => {
-      const session = await repository.findSession(trx, input.sessionId);
+    const stored = await this.write((db) => {
+      const session = repository.findSessionNow(db, input.sessionId);
       if (!session) throw new HttpError(404, chatSessionNotFoundMessage);
-      const inserted = await repository.insertMessage(trx, {
+      const inserted = repository.insertMessageNow(db, {
         sessionId: input.sessionId,
         message: input.message,
         senderEmail: null,
@@ -205,7 +214,7 @@ export class ChatService {
         clientId: input.clientId ?? null,
         createdAt: now,
       });
-      if (inserted.created) await repository.touchSessionByStaff(trx, input.sessionId, { lastMessageAt: now, readUpTo: inserted.row.id });
+      if (inserted.created) repository.touchSessionByStaffNow(db, input.sessionId, { lastMessageAt: now, readUpTo: inserted.row.id });
       return inserted;
     });
     const message = toChatMessage(stored.row);

@@ -15,6 +15,7 @@ import {
 } from '../../contract/socket';
 import { isLiveStaffSession } from '../../plugins/auth';
 import { HttpError } from '../../plugins/errors';
+import { hasReceivers } from '../../plugins/socket-io';
 import type { ChatPushes, ChatService } from './chat.service';
 
 interface VisitorSocketData {
@@ -80,11 +81,13 @@ export function socketPushes(app: FastifyInstance): ChatPushes {
           if ((socket.data as Partial<VisitorSocketData>).visitorId !== newOwner) socket.leave(room);
         }
       }
-      (exceptSocket ? app.visitorSockets.to(room).except(exceptSocket) : app.visitorSockets.to(room)).emit('chat:message', message);
-      app.staffSockets.to(rooms.staff).emit('chat:message', message);
+      if (hasReceivers(app.visitorSockets, room, exceptSocket)) {
+        (exceptSocket ? app.visitorSockets.to(room).except(exceptSocket) : app.visitorSockets.to(room)).emit('chat:message', message);
+      }
+      if (hasReceivers(app.staffSockets, rooms.staff)) app.staffSockets.to(rooms.staff).emit('chat:message', message);
     },
     sessionUpdated(session) {
-      app.staffSockets.to(rooms.staff).emit('chat-session:updated', session);
+      if (hasReceivers(app.staffSockets, rooms.staff)) app.staffSockets.to(rooms.staff).emit('chat-session:updated', session);
     },
   };
 }
@@ -169,7 +172,8 @@ export async function chatSocket(app: FastifyInstance, options: { chat: ChatServ
         if (!parsed.ok) throw new Refusal(400, parsed.error);
         const { isFromUser: _isFromUser, ...input } = parsed.data;
         const { message } = await chat.sendVisitorMessage({ visitorId, userAgent, ip, socketId: socket.id }, input);
-        await socket.join(rooms.chatSession(message.sessionId));
+        const room = rooms.chatSession(message.sessionId);
+        if (!socket.rooms.has(room)) await socket.join(room);
         return { ok: true as const, message };
       });
     });

@@ -1,0 +1,55 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createDb } from '../../../db/client';
+import { migrateToLatest } from '../../../db/migrate';
+import type { ChatMessage } from '../../contract/chat';
+import { WindowRateLimiter } from './chat.rate-limit';
+import { ChatService } from './chat.service';
+
+describe('ChatService writes', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lotwise-chat-service-'));
+  const { db } = createDb(join(dir, 'app.db'));
+  await migrateToLatest(db);
+  const limiter = new WindowRateLimiter(1000, 60_000);
+  const pushed: ChatMessage[] = [];
+  const chat = new ChatService(db, { message: (message) => void pushed.push(message), sessionUpdated: () => {} }, limiter);
+  afterAll(async () => {
+    limiter.close();
+    await db.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const visitor = { visitorId: 'visitor-one' };
+
+  it('waits for a transaction that holds the connection, and keeps the message when that one rolls back', async () => {
+    let send: Promise<unknown> | undefined;
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await trx.insertInto('admins').values({ email: 'undone@lotwise.example', passwordHash: 'hash', createdAt: new Date().toISOString() }).execute();
+        send = chat.sendVisitorMessage(visitor, { sessionId: 'session_waits', message: 'Sent during a sign-in', clientId: 'c1' });
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        throw new Error('undo');
+      }),
+    ).rejects.toThrow('undo');
+    await expect(send).resolves.toMatchObject({ created: true, message: { message: 'Sent during a sign-in' } });
+
+    const { messages } = await chat.visitorHistory(visitor.visitorId, 'session_waits');
+    expect(messages.map((message) => message.message)).toEqual(['Sent during a sign-in']);
+    expect(await db.selectFrom('admins').select('email').where('email', '=', 'undone@lotwise.example').execute()).toEqual([]);
+    expect(pushed.map((message) => message.clientId)).toEqual(['c1']);
+  });
+
+  it('commits a burst in shared transactions: every message stored once, a refusal spoiling none of the others', async () => {
+    const sends = Array.from({ length: 30 }, (_, index) =>
+      chat.sendVisitorMessage(index === 7 ? { visitorId: 'stranger' } : visitor, { sessionId: 'session_waits', message: `Burst ${index}`, clientId: `b${index}` }),
+    );
+    const outcomes = await Promise.allSettled(sends);
+    expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toHaveLength(1);
+    expect(outcomes[7]).toMatchObject({ status: 'rejected', reason: { statusCode: 404 } });
+
+    const { messages } = await chat.visitorHistory(visitor.visitorId, 'session_waits');
+    expect(messages).toHaveLength(30);
+    expect(new Set(messages.map((message) => message.clientId)).size).toBe(30);
+  });
+});
