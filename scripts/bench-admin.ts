@@ -17,6 +17,7 @@ import { chromium, type Browser } from '@playwright/test';
 import { createDb } from '../db/client';
 import { migrateToLatest } from '../db/migrate';
 import { freePort } from '../api/test/process';
+import { median } from './bench/stats';
 
 const rowsPerTable = Number(process.env.BENCH_ROWS ?? 50_000);
 const chatSessions = 2_000;
@@ -227,12 +228,6 @@ async function measure(browser: Browser, server: Running): Promise<Sample> {
     frames: scroll.frames,
     rowsLoaded: scroll.rowsLoaded,
   };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 async function main(): Promise<void> {

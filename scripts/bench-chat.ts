@@ -10,6 +10,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { resolve } from 'node:path';
 import { io, type Socket } from 'socket.io-client';
+import { median } from './bench/stats';
 
 type Mode = 'full' | 'bare';
 interface Ready {
@@ -85,11 +86,6 @@ async function connectMany(url: string, count: number, batch = 200): Promise<Soc
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 const mb = (bytes: number) => bytes / 1024 / 1024;
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { freePort } from '../api/test/process';
+import { median } from './bench/stats';
 
 /**
  * `npm run bench:forms`: `POST /api/contact-submission` on the real server against a bare Fastify
@@ -69,12 +70,6 @@ async function load(side: Side, duration: number): Promise<autocannon.Result> {
   }
   return result;
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 
 const dir = mkdtempSync(join(tmpdir(), 'lotwise-bench-'));
 const sides: Side[] = [];

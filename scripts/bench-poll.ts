@@ -9,6 +9,7 @@
 import { fork } from 'node:child_process';
 import { resolve } from 'node:path';
 import autocannon from 'autocannon';
+import { median } from './bench/stats';
 
 const sessions = Number(process.env.BENCH_SESSIONS ?? 10_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
@@ -54,7 +55,6 @@ async function main(): Promise<void> {
     child.kill('SIGTERM');
   });
 
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const appRate = median(app.map((result) => result.requests.average));
   const bareRate = median(bare.map((result) => result.requests.average));
   const failures = app.reduce((sum, result) => sum + result.non2xx + result.errors, 0);

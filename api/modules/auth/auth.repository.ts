@@ -49,12 +49,10 @@ export async function insertUser(db: Db, user: { username: string; email: string
     .executeTakeFirstOrThrow();
 }
 
-export async function setUserPassword(db: Db, userId: number, passwordHash: string, email: string | null): Promise<void> {
-  await db
-    .updateTable('users')
-    .set({ passwordHash, ...(email ? { email: email.toLowerCase() } : {}) })
-    .where('id', '=', userId)
-    .execute();
+/** Sets the password of the dealer with this email; false when there is none. */
+export async function setPasswordByEmail(db: Db, email: string, passwordHash: string): Promise<boolean> {
+  const result = await db.updateTable('users').set({ passwordHash }).where('email', '=', email.toLowerCase()).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 export async function insertPasswordReset(db: Db, reset: { email: string; tokenHash: string; expiresAt: string }): Promise<void> {

@@ -75,9 +75,7 @@ export async function resetPassword(db: Db, token: string, password: string): Pr
   return db.transaction().execute(async (trx) => {
     const email = await repository.consumeReset(trx, hashToken(token), new Date().toISOString());
     if (!email) return false;
-    const user = await repository.findUserByEmail(trx, email);
-    if (!user) return false;
-    await repository.setUserPassword(trx, user.id, passwordHash, null);
+    if (!(await repository.setPasswordByEmail(trx, email, passwordHash))) return false;
     await repository.useResetsOf(trx, email);
     return true;
   });

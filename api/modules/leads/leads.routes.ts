@@ -47,7 +47,6 @@ function leadsServiceOf(app: FastifyInstance, config: Config) {
     staffSockets: app.staffSockets,
     mailer: app.mailer,
     notifyEmail: config.notifyEmail,
-    log: app.log,
   });
 }
 

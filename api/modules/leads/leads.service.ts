@@ -1,4 +1,3 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type { Db } from '../../../db/client';
 import {
@@ -135,7 +134,6 @@ export interface LeadsServiceDeps {
   staffSockets: StaffNamespace;
   mailer: Mailer;
   notifyEmail: string | undefined;
-  log: FastifyBaseLogger;
 }
 
 /** Leads from the four public forms, and the staff's work on them. */
