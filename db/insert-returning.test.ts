@@ -1,19 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { createDb } from './client';
+import { describe, expect, it } from 'vitest';
 import { insertReturning } from './insert-returning';
-import { migrateToLatest } from './migrate';
+import { testDatabase } from './test-database';
 
 describe('insertReturning', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lotwise-db-'));
-  const { db } = createDb(join(dir, 'app.db'));
-  await migrateToLatest(db);
-  afterAll(async () => {
-    await db.destroy();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const db = await testDatabase('db');
   const stamps = { createdAt: '2026-11-21T10:00:00.000Z', updatedAt: '2026-11-21T10:00:00.000Z' };
 
   it('stores each column shape with its own values and returns camelCase rows', async () => {

@@ -1,9 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { createDb, type Db } from './client';
-import { migrateToLatest } from './migrate';
+import { describe, expect, it } from 'vitest';
+import type { Db } from './client';
+import { testDatabase } from './test-database';
 import { canRunNow, prepareQuery, transactionNow } from './prepared';
 
 const stamp = '2026-11-22T10:00:00.000Z';
@@ -19,13 +16,7 @@ const renameAdmin = prepareQuery((db: Db, params: { from: string; to: string }) 
 );
 
 describe('prepared queries', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lotwise-prepared-'));
-  const { db } = createDb(join(dir, 'app.db'));
-  await migrateToLatest(db);
-  afterAll(async () => {
-    await db.destroy();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const db = await testDatabase('prepared');
   const emails = async () => (await db.selectFrom('admins').select('email').orderBy('id').execute()).map((row) => row.email);
 
   it('binds each call’s own values to the SQL built once, and answers camelCase rows', async () => {

@@ -1,25 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createDb } from '../../../db/client';
-import { migrateToLatest } from '../../../db/migrate';
+import { testDatabase } from '../../../db/test-database';
 import type { ChatMessage } from '../../contract/chat';
 import { WindowRateLimiter } from './chat.rate-limit';
 import { ChatService } from './chat.service';
 
 describe('ChatService writes', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lotwise-chat-service-'));
-  const { db } = createDb(join(dir, 'app.db'));
-  await migrateToLatest(db);
+  const db = await testDatabase('chat-service');
   const limiter = new WindowRateLimiter(1000, 60_000);
   const pushed: ChatMessage[] = [];
   const chat = new ChatService(db, { message: (message) => void pushed.push(message), sessionUpdated: () => {} }, limiter);
-  afterAll(async () => {
-    limiter.close();
-    await db.destroy();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => limiter.close());
   const visitor = { visitorId: 'visitor-one' };
 
   it('waits for a transaction that holds the connection, and keeps the message when that one rolls back', async () => {

@@ -1,0 +1,18 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll } from 'vitest';
+import { createDb, type Db } from './client';
+import { migrateToLatest } from './migrate';
+
+/** For a test file: a migrated database on a real SQLite file in a temp folder, removed after the file's tests. */
+export async function testDatabase(name: string): Promise<Db> {
+  const dir = mkdtempSync(join(tmpdir(), `lotwise-${name}-`));
+  const { db } = createDb(join(dir, 'app.db'));
+  await migrateToLatest(db);
+  afterAll(async () => {
+    await db.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return db;
+}
