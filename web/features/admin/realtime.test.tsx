@@ -313,6 +313,19 @@ describe('live chat inbox', () => {
 });
 
 describe('socket reconnect', () => {
+  it('catches up when the socket first connects after the lists were read: a message stored in between shows', async () => {
+    await renderDashboard();
+    // Stored after the first load read the chat sessions, before the socket joined: pushed to nobody.
+    server.on('GET /api/chat-sessions', () => ({
+      body: [chatSession({ id: 'session_1732200000001_newone', unreadCount: 1, lastMessage: 'Anyone there?', lastActivity: '2026-11-21T11:59:00.000Z' }), chatSession({ id: sessionId, unreadCount: 0, lastActivity: '2026-11-21T11:00:00.000Z' })],
+    }));
+    server.on('GET /api/admin/counts', () => ({ body: emptyCounts({ contact: 1, support: 1, chatSessions: 2, unreadChats: 1 }) }));
+    push('connect');
+    await advance();
+    expect(within(chatTab()).getByLabelText('1 unread')).toBeInTheDocument();
+    expect(within(screen.getByTestId('count-chatSessions')).getByText('2')).toBeInTheDocument();
+  });
+
   it('catches up on what arrived while the socket was down, keeping rows already loaded', async () => {
     await renderDashboard();
     push('connect');

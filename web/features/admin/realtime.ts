@@ -9,16 +9,18 @@ export const typingTimeoutMs = 6000;
 
 /**
  * Wires the staff socket's events into the inbox and session stores. Returns the unbinding.
- * `onOpenSession` lets a click on a notification open that conversation.
+ * `onOpenSession` lets a click on a notification open that conversation. `firstLoad` is the
+ * dashboard's first load of the lists, made while this socket connects.
  */
-export function bindAdminSocket(socket: AdminSocket, onOpenSession: (sessionId: string) => void): () => void {
+export function bindAdminSocket(socket: AdminSocket, onOpenSession: (sessionId: string) => void, firstLoad: Promise<void>): () => void {
   const inbox = useInbox.getState;
   const typingTimers = new Map<string, ReturnType<typeof setTimeout>>();
-  let connectedBefore = false;
 
+  // What arrives while the socket is not connected is pushed to nobody: every connection catches up.
+  // The first one does so after the first load, which may have read the lists before it connected.
+  let caughtUp = firstLoad;
   socket.on('connect', () => {
-    if (connectedBefore) void inbox().refreshLive();
-    connectedBefore = true;
+    caughtUp = caughtUp.then(() => inbox().refreshLive());
   });
   socket.on('connect_error', () => {
     // The server refuses the handshake without a live staff session: ask it whether that is why.

@@ -38,13 +38,17 @@ function usePageTitle(unread: number): void {
 function useInboxLive(openChatTab: () => void): void {
   useEffect(() => {
     const inbox = useInbox.getState();
-    void inbox.loadAll();
+    const firstLoad = inbox.loadAll();
     const socket = connectAdminSocket();
     setCurrentAdminSocket(socket);
-    const unbind = bindAdminSocket(socket, (sessionId) => {
-      openChatTab();
-      void useInbox.getState().openSession(sessionId);
-    });
+    const unbind = bindAdminSocket(
+      socket,
+      (sessionId) => {
+        openChatTab();
+        void useInbox.getState().openSession(sessionId);
+      },
+      firstLoad,
+    );
     return () => {
       unbind();
       setCurrentAdminSocket(null);
