@@ -106,8 +106,13 @@ test.describe('staff dashboard: sign-in, leads, session', () => {
     }
     await postLead(request, '/api/get-started-request', leadPayloads.getStarted(uniqueName('Ava')));
     mkdirSync('test-results/screenshots', { recursive: true });
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.setViewportSize({ width: 390, height: 844 });
     await page.goto('/admin');
+    await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
+    await page.screenshot({ path: 'test-results/screenshots/admin-sign-in-phone.png' });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page.getByText('Password is required')).toBeVisible();
     await page.screenshot({ path: 'test-results/screenshots/admin-sign-in-desktop.png' });
     await signIn(page);
     await page.getByRole('tab', { name: 'Support Tickets' }).click();
