@@ -4,7 +4,7 @@
  * server memory, beside a bare Socket.IO relay (no storage, no checks) measured in the same run,
  * interleaved A/B, median of the rounds. Then 10,000 idle visitor sockets and the server's RSS.
  *
- * Env: BENCH_SIZES (default "500,2000"), BENCH_ROUNDS (2), BENCH_SECONDS (measured seconds per run, 15),
+ * Env: BENCH_SIZES (default "500,2000"), BENCH_ROUNDS (3), BENCH_SECONDS (measured seconds per run, 15),
  * BENCH_IDLE (10000; 0 skips).
  */
 import { type ChildProcess, fork } from 'node:child_process';
@@ -20,7 +20,7 @@ interface Ready {
 }
 
 const sizes = (process.env.BENCH_SIZES ?? '500,2000').split(',').map(Number);
-const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const measureSeconds = Number(process.env.BENCH_SECONDS ?? 15);
 const warmupSeconds = 3;
 const idleSockets = Number(process.env.BENCH_IDLE ?? 10_000);
