@@ -10,6 +10,8 @@ declare module 'fastify' {
     /** preHandler: 401 unless the request carries a dealer session. */
     requireDealer(request: FastifyRequest, reply: FastifyReply): Promise<void>;
     staffIdleMs: number;
+    /** True while the stored session `sid` is a live staff session (read from the store, outside @fastify/session). */
+    isLiveStaffSid(sid: string): Promise<boolean>;
   }
 }
 
@@ -31,6 +33,7 @@ export default fp(
   async (app, options: { staffIdleMinutes: number }) => {
     const staffIdleMs = options.staffIdleMinutes * 60 * 1000;
     app.decorate('staffIdleMs', staffIdleMs);
+    app.decorate('isLiveStaffSid', async (sid: string) => isLiveStaffSession(await app.loadSession(sid), staffIdleMs));
 
     app.decorate('requireStaff', async (request: FastifyRequest) => {
       const { session } = request;

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { isLiveStaffSession } from '../../plugins/auth';
 import {
   adminChatReplySchema,
   chatMessageInputSchema,
@@ -46,7 +45,7 @@ export async function visitorChatRoutes(instance: FastifyInstance, options: { ch
       const { sessionId } = request.params;
       // Staff read any session; a visitor only their own, and a session nobody started is not found either.
       const sid = app.sessionIdFromCookieHeader(request.headers.cookie);
-      if (sid && isLiveStaffSession(await app.loadSession(sid), app.staffIdleMs)) return chat.staffHistory(sessionId);
+      if (sid && (await app.isLiveStaffSid(sid))) return chat.staffHistory(sessionId);
       const history = await chat.visitorHistory(request.visitorId(reply), sessionId);
       if (history.isNew) throw new HttpError(404, chatSessionNotFoundMessage);
       return history.messages;

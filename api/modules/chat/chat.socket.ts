@@ -13,9 +13,7 @@ import {
   type VisitorClientToServerEvents,
   type VisitorServerToClientEvents,
 } from '../../contract/socket';
-import { isLiveStaffSession } from '../../plugins/auth';
 import { HttpError } from '../../plugins/errors';
-import { hasReceivers } from '../../plugins/socket-io';
 import type { ChatPushes, ChatService } from './chat.service';
 
 interface VisitorSocketData {
@@ -68,7 +66,12 @@ async function answer<T extends object>(app: FastifyInstance, ack: unknown, work
   }
 }
 
-class Refusal extends HttpError {}
+/** False while the socket's budget allows one more event; otherwise acks the refusal, if asked for one. */
+function overBudget(budget: EventBudget, ack: unknown): boolean {
+  if (budget.take()) return false;
+  if (typeof ack === 'function') (ack as Ack)({ ok: false, error: tooManyEventsMessage });
+  return true;
+}
 
 /** The pushes of the chat service, through rooms only (DESIGN section 5: nothing a second process would miss). */
 export function socketPushes(app: FastifyInstance): ChatPushes {
@@ -81,13 +84,11 @@ export function socketPushes(app: FastifyInstance): ChatPushes {
           if ((socket.data as Partial<VisitorSocketData>).visitorId !== newOwner) socket.leave(room);
         }
       }
-      if (hasReceivers(app.visitorSockets, room, exceptSocket)) {
-        (exceptSocket ? app.visitorSockets.to(room).except(exceptSocket) : app.visitorSockets.to(room)).emit('chat:message', message);
-      }
-      if (hasReceivers(app.staffSockets, rooms.staff)) app.staffSockets.to(rooms.staff).emit('chat:message', message);
+      (exceptSocket ? app.visitorSockets.to(room).except(exceptSocket) : app.visitorSockets.to(room)).emit('chat:message', message);
+      app.staffSockets.to(rooms.staff).emit('chat:message', message);
     },
     sessionUpdated(session) {
-      if (hasReceivers(app.staffSockets, rooms.staff)) app.staffSockets.to(rooms.staff).emit('chat-session:updated', session);
+      app.staffSockets.to(rooms.staff).emit('chat-session:updated', session);
     },
   };
 }
@@ -145,19 +146,14 @@ export async function chatSocket(app: FastifyInstance, options: { chat: ChatServ
     const { visitorId, budget } = socket.data;
     const userAgent = socket.handshake.headers['user-agent'];
     const ip = socket.handshake.address;
-    const overBudget = (ack: unknown) => {
-      if (budget.take()) return false;
-      if (typeof ack === 'function') (ack as Ack)({ ok: false, error: tooManyEventsMessage });
-      return true;
-    };
 
     void staffOnline().then((online) => socket.emit('staff:presence', { online }));
 
     socket.on('chat:join', (payload, ack) => {
-      if (overBudget(ack)) return;
+      if (overBudget(budget, ack)) return;
       void answer(app, ack, async () => {
         const parsed = parsePayload(chatSessionParamsSchema, payload);
-        if (!parsed.ok) throw new Refusal(400, parsed.error);
+        if (!parsed.ok) throw new HttpError(400, parsed.error);
         // Throws 404 for a stranger's session; a new id is joined so its first replies arrive here.
         const { messages } = await chat.visitorHistory(visitorId, parsed.data.sessionId);
         await socket.join(rooms.chatSession(parsed.data.sessionId));
@@ -166,10 +162,10 @@ export async function chatSocket(app: FastifyInstance, options: { chat: ChatServ
     });
 
     socket.on('chat:send', (payload, ack) => {
-      if (overBudget(ack)) return;
+      if (overBudget(budget, ack)) return;
       void answer(app, ack, async () => {
         const parsed = parsePayload(chatMessageInputSchema, payload);
-        if (!parsed.ok) throw new Refusal(400, parsed.error);
+        if (!parsed.ok) throw new HttpError(400, parsed.error);
         const { isFromUser: _isFromUser, ...input } = parsed.data;
         const { message } = await chat.sendVisitorMessage({ visitorId, userAgent, ip, socketId: socket.id }, input);
         const room = rooms.chatSession(message.sessionId);
@@ -179,7 +175,7 @@ export async function chatSocket(app: FastifyInstance, options: { chat: ChatServ
     });
 
     socket.on('chat:typing', (payload) => {
-      if (overBudget(undefined)) return;
+      if (overBudget(budget, undefined)) return;
       const parsed = parsePayload(chatTypingSchema, payload);
       if (!parsed.ok) return;
       void chat.visitorOwns(visitorId, parsed.data.sessionId).then(
@@ -202,9 +198,9 @@ export async function chatSocket(app: FastifyInstance, options: { chat: ChatServ
     if (!fromThisSite(socket.handshake)) return next(new Error(crossSiteMessage));
     const sid = app.sessionIdFromCookieHeader(socket.request.headers.cookie);
     if (!sid) return next(new Error(notAuthenticatedMessage));
-    app.loadSession(sid).then(
-      (session) => {
-        if (!isLiveStaffSession(session, app.staffIdleMs)) return next(new Error(notAuthenticatedMessage));
+    app.isLiveStaffSid(sid).then(
+      (live) => {
+        if (!live) return next(new Error(notAuthenticatedMessage));
         socket.data = { sid, budget: new EventBudget() } satisfies StaffSocketData;
         next();
       },
@@ -228,18 +224,17 @@ export async function chatSocket(app: FastifyInstance, options: { chat: ChatServ
      * bring back one that a logout just destroyed.)
      */
     const requireLiveSession = async () => {
-      const session = await app.loadSession(sid);
-      if (!isLiveStaffSession(session, app.staffIdleMs)) {
+      if (!(await app.isLiveStaffSid(sid))) {
         setImmediate(() => expire(sid));
-        throw new Refusal(401, notAuthenticatedMessage);
+        throw new HttpError(401, notAuthenticatedMessage);
       }
     };
 
     socket.on('chat:reply', (payload, ack) => {
-      if (!budget.take()) return void (typeof ack === 'function' && ack({ ok: false, error: tooManyEventsMessage }));
+      if (overBudget(budget, ack)) return;
       void answer(app, ack, async () => {
         const parsed = parsePayload(adminChatReplySchema, payload);
-        if (!parsed.ok) throw new Refusal(400, parsed.error);
+        if (!parsed.ok) throw new HttpError(400, parsed.error);
         await requireLiveSession();
         const { message } = await chat.replyAsStaff(parsed.data);
         return { ok: true as const, message };
@@ -247,7 +242,7 @@ export async function chatSocket(app: FastifyInstance, options: { chat: ChatServ
     });
 
     socket.on('chat:typing', (payload) => {
-      if (!budget.take()) return;
+      if (overBudget(budget, undefined)) return;
       const parsed = parsePayload(chatTypingSchema, payload);
       if (!parsed.ok) return;
       visitors.to(rooms.chatSession(parsed.data.sessionId)).emit('chat:typing', parsed.data);
@@ -263,9 +258,9 @@ export async function chatSocket(app: FastifyInstance, options: { chat: ChatServ
       if (sid) sids.add(sid);
     }
     for (const sid of sids) {
-      app.loadSession(sid).then(
-        (session) => {
-          if (!isLiveStaffSession(session, app.staffIdleMs)) expire(sid);
+      app.isLiveStaffSid(sid).then(
+        (live) => {
+          if (!live) expire(sid);
         },
         (error: unknown) => app.log.warn({ err: error }, 'staff session expiry check failed'),
       );

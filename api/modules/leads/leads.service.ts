@@ -20,7 +20,7 @@ import {
 } from '../../contract/leads';
 import type { AdminCounts } from '../../contract/leads';
 import type { SubmissionNew } from '../../contract/socket';
-import { hasReceivers, type StaffNamespace } from '../../plugins/socket-io';
+import type { StaffNamespace } from '../../plugins/socket-io';
 import type { Mailer } from '../mail/mail.service';
 import { toCsv } from './leads.csv';
 import * as repository from './leads.repository';
@@ -145,7 +145,7 @@ export function createLeadsService(deps: LeadsServiceDeps) {
     async create<K extends LeadKind>(kind: K, input: LeadInputByKind[K]): Promise<LeadByKind[K]> {
       const row = await repository.insertLeadRow(db, kind, newRow(kind, input, new Date().toISOString()));
       const lead = toLead(kind, row);
-      if (hasReceivers(staffSockets)) staffSockets.emit('submission:new', { kind, item: lead } as SubmissionNew);
+      staffSockets.emit('submission:new', { kind, item: lead } as SubmissionNew);
       if (notifyEmail) {
         mailer.sendInBackground({
           to: notifyEmail,
@@ -172,7 +172,7 @@ export function createLeadsService(deps: LeadsServiceDeps) {
       const row = await repository.updateLeadRow(db, kind, id, patch);
       if (!row) return undefined;
       const lead = toLead(kind, row);
-      if (hasReceivers(staffSockets)) staffSockets.emit('lead:updated', { kind, item: lead });
+      staffSockets.emit('lead:updated', { kind, item: lead });
       return lead;
     },
 
