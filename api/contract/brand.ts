@@ -23,6 +23,10 @@ export const timings = {
   getStartedRedirectMs: 1500,
   toastDurationMs: 5000,
   toastSwipeThresholdPx: 50,
+  /** A typist who stops for this long has stopped typing. */
+  typingIdleMs: 3000,
+  /** The other side shows "typing..." at most this long without a word (a closed tab says nothing). */
+  typingShownMaxMs: 6000,
 } as const;
 
 /** The staff idle limit when STAFF_IDLE_MINUTES is not set (spec: 10 minutes). */

@@ -6,7 +6,7 @@ import type {
   VisitorServerToClientEvents,
 } from '../../api/contract/socket';
 
-export type VisitorSocket = Socket<VisitorServerToClientEvents, VisitorClientToServerEvents>;
+type VisitorSocket = Socket<VisitorServerToClientEvents, VisitorClientToServerEvents>;
 export type StaffSocket = Socket<StaffServerToClientEvents, StaffClientToServerEvents>;
 
 /**

@@ -1,8 +1,8 @@
 import { type ComponentProps, forwardRef } from 'react';
 import { Link, type LinkProps } from 'react-router-dom';
 
-export type ButtonVariant = 'cta' | 'brand' | 'outline' | 'ghost' | 'light';
-export type ButtonSize = 'sm' | 'md' | 'lg';
+type ButtonVariant = 'cta' | 'brand' | 'outline' | 'ghost' | 'light';
+type ButtonSize = 'sm' | 'md' | 'lg';
 
 const base =
   'inline-flex items-center justify-center gap-2 rounded-lg font-semibold whitespace-nowrap transition-colors focus-visible:outline-3 focus-visible:outline-offset-2 disabled:cursor-not-allowed disabled:opacity-60';

@@ -52,4 +52,3 @@ export function Dialog({ open, onOpenChange, title, description, children, width
   );
 }
 
-export const DialogClose = DialogPrimitive.Close;

@@ -1,6 +1,6 @@
 import type { ComponentProps, ReactNode } from 'react';
 
-export const inputClasses =
+const inputClasses =
   'block w-full rounded-lg border border-slate-300 bg-white px-3.5 py-2.5 text-base text-slate-900 shadow-xs placeholder:text-slate-500 transition-colors focus:border-brand focus:outline-2 focus:outline-offset-0 focus:outline-brand/30 aria-[invalid=true]:border-red-600 sm:text-sm';
 
 interface FieldProps {

@@ -18,7 +18,7 @@ export interface LeadList<K extends LeadKind> {
 
 type LeadLists = { [K in LeadKind]: LeadList<K> };
 
-export interface OpenChat {
+interface OpenChat {
   sessionId: string;
   messages: ChatMessage[];
   loading: boolean;
@@ -96,7 +96,7 @@ function emptyInbox(): Pick<
 }
 
 /** The same case-insensitive text match as the server's `?q=`: name, email, company and subject. */
-export function leadMatches(kind: LeadKind, lead: Lead, query: string): boolean {
+function leadMatches(kind: LeadKind, lead: Lead, query: string): boolean {
   const needle = query.trim().toLowerCase();
   if (!needle) return true;
   const fields: (string | null | undefined)[] =
@@ -109,13 +109,13 @@ export function leadMatches(kind: LeadKind, lead: Lead, query: string): boolean 
 }
 
 /** A new chat message against the chat search, as the server matches it: text, sender or session id. */
-export function chatMessageMatches(message: ChatMessage, query: string): boolean {
+function chatMessageMatches(message: ChatMessage, query: string): boolean {
   const needle = query.trim().toLowerCase();
   if (!needle) return true;
   return [message.message, message.senderEmail, message.senderName, message.sessionId].some((field) => field?.toLowerCase().includes(needle));
 }
 
-export function byLastActivity(a: ChatSessionSummary, b: ChatSessionSummary): number {
+function byLastActivity(a: ChatSessionSummary, b: ChatSessionSummary): number {
   if (a.lastActivity !== b.lastActivity) return a.lastActivity < b.lastActivity ? 1 : -1;
   return a.id < b.id ? 1 : -1;
 }

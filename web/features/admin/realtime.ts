@@ -1,3 +1,4 @@
+import { timings } from '../../../api/contract/brand';
 import { chatSenderLabel } from '../../../api/contract/chat';
 import type { AdminSocket } from './api/admin-socket';
 import { useInbox } from './inbox-store';
@@ -5,7 +6,7 @@ import { notifyVisitorMessage, playBeep } from './lib/alerts';
 import { useStaffSession } from './session-store';
 
 /** A visitor who stops typing without saying so (closed tab) stops showing as typing after this. */
-export const typingTimeoutMs = 6000;
+export const typingTimeoutMs = timings.typingShownMaxMs;
 
 /**
  * Wires the staff socket's events into the inbox and session stores. Returns the unbinding.

@@ -6,9 +6,9 @@ import { storageKeys } from '../../lib/storage-keys';
 import { adminApi, onStaffUnauthorized } from './api/admin-api';
 
 /** How often activity may refresh the server's idle clock through GET /api/session. */
-export const serverTouchEveryMs = 60_000;
+const serverTouchEveryMs = 60_000;
 
-export type StaffSessionStatus = 'checking' | 'signed-out' | 'signed-in';
+type StaffSessionStatus = 'checking' | 'signed-out' | 'signed-in';
 
 interface StaffSessionState {
   status: StaffSessionStatus;
@@ -58,12 +58,7 @@ function touchServer(now: number): void {
   trailingTouch = undefined;
   if (useStaffSession.getState().status !== 'signed-in') return;
   lastServerTouchAt = now;
-  void adminApi
-    .session()
-    .then((session) => {
-      if (!session.admin) useStaffSession.getState().expire('server');
-    })
-    .catch(() => undefined);
+  void useStaffSession.getState().recheck();
 }
 
 export const useStaffSession = create<StaffSessionState>((set, get) => ({

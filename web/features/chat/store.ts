@@ -19,7 +19,7 @@ export interface ChatEntry {
   error?: string;
 }
 
-export interface ChatState {
+interface ChatState {
   sessionId: string;
   open: boolean;
   entries: ChatEntry[];
@@ -38,8 +38,6 @@ export interface ChatState {
 }
 
 const sessionIdPattern = /^[A-Za-z0-9_-]{8,100}$/;
-const typingIdleMs = 3000;
-const staffTypingTimeoutMs = 6000;
 
 /** `session_` + timestamp + random string, kept in local storage (spec section 3). */
 function readOrCreateSessionId(): string {
@@ -92,7 +90,7 @@ function storedEntry(message: ChatMessage): ChatEntry {
  * visitor's own message is replaced by the stored row carrying its clientId. Stored rows go in id
  * order; messages not stored yet stay after them.
  */
-export function mergeMessages(entries: ChatEntry[], incoming: ChatMessage[]): { entries: ChatEntry[]; added: ChatMessage[] } {
+function mergeMessages(entries: ChatEntry[], incoming: ChatMessage[]): { entries: ChatEntry[]; added: ChatMessage[] } {
   let next = entries;
   const added: ChatMessage[] = [];
   for (const message of incoming) {
@@ -224,7 +222,7 @@ export function startChat(chatTransport: ChatTransport): void {
       if (payload.sessionId !== get().sessionId) return;
       clearTimeout(staffTypingTimer);
       set({ staffTyping: payload.typing });
-      if (payload.typing) staffTypingTimer = setTimeout(() => set({ staffTyping: false }), staffTypingTimeoutMs);
+      if (payload.typing) staffTypingTimer = setTimeout(() => set({ staffTyping: false }), timings.typingShownMaxMs);
     },
     onPresence: (online) => set({ staffOnline: online }),
   });
@@ -335,8 +333,5 @@ function stopTyping(): void {
 export function visitorTyping(): void {
   if (typingTimer === undefined) transport?.typing({ sessionId: get().sessionId, typing: true });
   clearTimeout(typingTimer);
-  typingTimer = setTimeout(() => {
-    typingTimer = undefined;
-    transport?.typing({ sessionId: get().sessionId, typing: false });
-  }, typingIdleMs);
+  typingTimer = setTimeout(stopTyping, timings.typingIdleMs);
 }

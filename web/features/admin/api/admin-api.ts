@@ -4,10 +4,10 @@ import type { ChatMessage, ChatSessionPatch, ChatSessionSummary } from '../../..
 import type { AdminCounts, LeadByKind, LeadKind, LeadPatch } from '../../../../api/contract/leads';
 import { listLimitDefault } from '../../../../api/contract/leads';
 import { api, ApiError } from '../../../lib/api-client';
-import { takePrefetched } from './prefetch';
+import { firstScreenPaths, takePrefetched } from './prefetch';
 
 /** The list path of each kind of lead (spec section 7). */
-export const leadListPaths: Record<LeadKind, string> = {
+const leadListPaths: Record<LeadKind, string> = {
   contact: '/api/contact-submissions',
   support: '/api/support-tickets',
   demo: '/api/demo-requests',
@@ -15,9 +15,6 @@ export const leadListPaths: Record<LeadKind, string> = {
 };
 
 export const adminPageSize = listLimitDefault;
-
-export const sessionPath = '/api/session';
-export const countsPath = '/api/admin/counts';
 
 /** A GET answered by the router's prefetch when it asked for exactly this. */
 function get<T>(path: string): Promise<T> {
@@ -49,7 +46,7 @@ function withQuery(path: string, params: Record<string, string | number | undefi
   return query ? `${path}?${query}` : path;
 }
 
-export interface PageQuery {
+interface PageQuery {
   before?: string;
   q?: string;
   limit?: number;
@@ -57,11 +54,11 @@ export interface PageQuery {
 
 export const adminApi = {
   /** Who is signed in; also counts as staff activity on the server while the staff session is live. */
-  session: () => get<SessionInfo>(sessionPath),
+  session: () => get<SessionInfo>(firstScreenPaths.session),
   login: (input: AdminLoginInput) => api.post<z.infer<typeof adminLoginAnswerSchema>>('/api/admin-login', input),
   logout: () => api.post<unknown>('/api/admin-logout', {}),
 
-  counts: () => staffCall(() => get<AdminCounts>(countsPath)),
+  counts: () => staffCall(() => get<AdminCounts>('/api/admin/counts')),
   leads: <K extends LeadKind>(kind: K, query: PageQuery = {}) =>
     staffCall(() =>
       get<LeadByKind[K][]>(withQuery(leadListPaths[kind], { limit: query.limit ?? adminPageSize, before: query.before, q: query.q })),

@@ -27,7 +27,7 @@ import {
 
 const otherGoal = 'Other:';
 
-export type GetStartedValues = Omit<
+type GetStartedValues = Omit<
   GetStartedRequestInput,
   'inventorySize' | 'launchDate' | 'agreeToTerms' | 'primaryGoals' | 'feedExportDestinations'
 > & {
@@ -67,7 +67,7 @@ const initialValues: GetStartedValues = {
 };
 
 /** The request as sent and as saved in local storage: "Other:" carries what the dealer typed. */
-export function toGetStartedRequest(values: GetStartedValues): GetStartedRequestInput {
+function toGetStartedRequest(values: GetStartedValues): GetStartedRequestInput {
   const { otherGoalText, ...rest } = values;
   const detail = otherGoalText.trim();
   return {
@@ -92,13 +92,14 @@ export function GetStartedForm() {
     <Formik
       initialValues={initialValues}
       validate={validateWith<GetStartedValues>(getStartedRequestSchema)}
-      onSubmit={(values, helpers) =>
-        submitLead((input: GetStartedValues) => submitGetStarted(toGetStartedRequest(input)), values, helpers, {
+      onSubmit={(values, helpers) => {
+        const request = toGetStartedRequest(values);
+        return submitLead(() => submitGetStarted(request), values, helpers, {
           success: formToasts.getStartedSuccess,
           failure: formToasts.getStartedFailure,
           reset: false,
           onSuccess: () => {
-            const { _gotcha: _unused, ...saved } = toGetStartedRequest(values);
+            const { _gotcha: _unused, ...saved } = request;
             try {
               localStorage.setItem(storageKeys.dealerApplication, JSON.stringify(saved));
             } catch {
@@ -106,8 +107,8 @@ export function GetStartedForm() {
             }
             void navigateAfter('/payment', timings.getStartedRedirectMs);
           },
-        })
-      }
+        });
+      }}
     >
       {({ isSubmitting, values }) => (
         <Form noValidate className="relative grid gap-8" aria-label="Get started application">
