@@ -14,10 +14,11 @@ const insertsByShape = new Map<string, PreparedQuery<Record<string, unknown>, un
  */
 export async function insertReturning<T extends Table>(db: Db, table: T, values: Insertable<Database[T]>): Promise<Selectable<Database[T]>> {
   const row = values as Record<string, unknown>;
-  const columns = Object.keys(row).filter((column) => row[column] !== undefined);
-  const shape = `${table}:${columns.join(',')}`;
+  let shape: string = table;
+  for (const column in row) if (row[column] !== undefined) shape += `,${column}`;
   let insert = insertsByShape.get(shape);
   if (!insert) {
+    const columns = Object.keys(row).filter((column) => row[column] !== undefined);
     insert = prepareQuery((builder: Db, params: Record<string, unknown>) =>
       builder
         .insertInto(table)
