@@ -22,8 +22,8 @@ export class CamelCase extends CamelCasePlugin {
 interface DirectConnection {
   sqlite: SQLite.Database;
   camelCase: CamelCase;
-  /** Statements in raw (array) mode with their camelCase column names, by SQL text. */
-  statements: Map<string, { statement: SQLite.Statement; columns: string[] | undefined }>;
+  /** Statements in raw (array) mode, each with a maker of its camelCase rows, by SQL text. */
+  statements: Map<string, DirectStatement>;
   /** True while transactionNow() runs its work. */
   inTransactionNow: boolean;
 }
@@ -80,23 +80,33 @@ function directConnectionOf(db: object): DirectConnection | undefined {
 
 const maxStatements = 200;
 
-function directStatement(direct: DirectConnection, sqlText: string) {
+interface DirectStatement {
+  statement: SQLite.Statement;
+  /** Turns a raw row into an object with camelCase keys; undefined for a statement that returns no data. */
+  toRow: ((values: unknown[]) => unknown) | undefined;
+}
+
+/**
+ * The row maker of a statement's columns: one object literal with fixed keys, compiled once, so every
+ * row has the same shape from birth (what better-sqlite3 and fast-json-stringify do too). Filling an
+ * empty object key by key makes V8 look each key up the slow, megamorphic way, on every row.
+ */
+function rowMaker(columns: string[]): (values: unknown[]) => unknown {
+  const fields = columns.map((column, index) => `${JSON.stringify(column)}: values[${index}]`);
+  return new Function('values', `return { ${fields.join(', ')} };`) as (values: unknown[]) => unknown;
+}
+
+function directStatement(direct: DirectConnection, sqlText: string): DirectStatement {
   let entry = direct.statements.get(sqlText);
   if (!entry) {
     const statement = direct.sqlite.prepare(sqlText);
     if (statement.reader) statement.raw(true);
-    const columns = statement.reader ? statement.columns().map((column) => direct.camelCase.toCamel(column.name)) : undefined;
-    entry = { statement, columns };
+    const toRow = statement.reader ? rowMaker(statement.columns().map((column) => direct.camelCase.toCamel(column.name))) : undefined;
+    entry = { statement, toRow };
     if (direct.statements.size >= maxStatements) direct.statements.delete(direct.statements.keys().next().value!);
     direct.statements.set(sqlText, entry);
   }
   return entry;
-}
-
-function toRow<R>(columns: string[], values: unknown[]): R {
-  const row: Record<string, unknown> = {};
-  for (let index = 0; index < columns.length; index += 1) row[columns[index]!] = values[index];
-  return row as R;
 }
 
 const placeholderPrefix = '\u0000lotwise-parameter:';
@@ -131,7 +141,14 @@ export function prepareQuery<DB, P extends Record<string, unknown>, R>(
   // One compiled form per SQL dialect (its adapter), made on first use.
   const compiledByDialect = new Map<unknown, Compiled<P>>();
 
+  // Calls come from one database again and again: remember the last one's compiled form and statement.
+  let lastDb: Kysely<any> | undefined;
+  let lastCompiled: Compiled<P> | undefined;
+  let lastDirect: DirectConnection | undefined;
+  let lastStatement: DirectStatement | undefined;
+
   const compiledFor = (db: Kysely<any>): Compiled<P> => {
+    if (db === lastDb) return lastCompiled!;
     const dialect = db.getExecutor().adapter.constructor;
     let compiled = compiledByDialect.get(dialect);
     if (!compiled) {
@@ -145,6 +162,8 @@ export function prepareQuery<DB, P extends Record<string, unknown>, R>(
       };
       compiledByDialect.set(dialect, compiled);
     }
+    lastDb = db;
+    lastCompiled = compiled;
     return compiled;
   };
 
@@ -163,7 +182,12 @@ export function prepareQuery<DB, P extends Record<string, unknown>, R>(
   /** The statement to run directly for this call, or undefined to go through Kysely. */
   const directFor = (db: Kysely<any>, compiled: Compiled<P>) => {
     const direct = directConnectionOf(db);
-    return direct && directStatement(direct, compiled.sql);
+    if (!direct) return undefined;
+    if (direct !== lastDirect) {
+      lastStatement = directStatement(direct, compiled.sql);
+      lastDirect = direct;
+    }
+    return lastStatement;
   };
 
   const directOrThrow = (db: Kysely<any>, compiled: Compiled<P>) => {
@@ -171,23 +195,23 @@ export function prepareQuery<DB, P extends Record<string, unknown>, R>(
     if (!direct) throw new Error('a ...Now query needs a free SQLite connection (see canRunNow)');
     return direct;
   };
-  const firstDirect = (direct: { statement: SQLite.Statement; columns: string[] | undefined }, values: unknown[]): R | undefined => {
-    if (!direct.columns) return (direct.statement.run(values), undefined);
+  const firstDirect = (direct: DirectStatement, values: unknown[]): R | undefined => {
+    if (!direct.toRow) return (direct.statement.run(values), undefined);
     const row = direct.statement.get(values) as unknown[] | undefined;
-    return row && toRow<R>(direct.columns, row);
+    return row && (direct.toRow(row) as R);
   };
   // A statement with RETURNING answers one row per row it changed.
-  const runDirect = (direct: { statement: SQLite.Statement; columns: string[] | undefined }, values: unknown[]): number =>
-    direct.columns ? direct.statement.all(values).length : direct.statement.run(values).changes;
+  const runDirect = (direct: DirectStatement, values: unknown[]): number =>
+    direct.toRow ? direct.statement.all(values).length : direct.statement.run(values).changes;
 
   return {
     async all(db, params) {
       const compiled = compiledFor(db);
       const direct = directFor(db, compiled);
       if (!direct) return (await throughKysely(db, compiled, params)).rows;
-      if (!direct.columns) return (direct.statement.run(bind(compiled, params)), []);
-      const columns = direct.columns;
-      return (direct.statement.all(bind(compiled, params)) as unknown[][]).map((values) => toRow<R>(columns, values));
+      const toRow = direct.toRow;
+      if (!toRow) return (direct.statement.run(bind(compiled, params)), []);
+      return (direct.statement.all(bind(compiled, params)) as unknown[][]).map((values) => toRow(values) as R);
     },
     async first(db, params) {
       const compiled = compiledFor(db);
