@@ -132,11 +132,10 @@ export async function listAllMessages(
   page: { limit: number; before?: { createdAt: string; id: number } },
 ): Promise<ChatMessageRow[]> {
   let query = db.selectFrom('chatMessages').selectAll();
-  if (page.before) {
-    const { createdAt, id } = page.before;
-    query = query.where(olderThanCursor('createdAt', 'id', { at: createdAt, id }));
-  }
-  return query.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(page.limit).execute();
+  // Ids are given in the order messages are stored, which is their `createdAt` order: the id half of
+  // the cursor is enough, and the table's own key serves the order.
+  if (page.before) query = query.where('id', '<', page.before.id);
+  return query.orderBy('id', 'desc').limit(page.limit).execute();
 }
 
 export async function updateSession(

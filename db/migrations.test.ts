@@ -1,0 +1,59 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Migrator } from 'kysely';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createDb } from './client';
+import { migrateToLatest } from './migrate';
+import { migrations } from './migrations';
+
+const dir = mkdtempSync(join(tmpdir(), 'lotwise-migrations-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function migratorOf(db: ReturnType<typeof createDb>['db']) {
+  return new Migrator({ db, provider: { getMigrations: async () => migrations } });
+}
+
+describe('2026-11-22T0000_chat_messages_lean', () => {
+  it('keeps every message and its id, and later ids count on from the largest', async () => {
+    const { db, sqlite } = createDb(join(dir, 'lean.db'));
+    const migrator = migratorOf(db);
+    const first = await migrator.migrateTo('2026-11-21T0000_initial');
+    expect(first.error).toBeUndefined();
+    const now = '2026-11-21T10:00:00.000Z';
+    sqlite.prepare('insert into chat_sessions (id, visitor_id, last_message_at, created_at) values (?, ?, ?, ?)').run('session_a', 'visitor_a', now, now);
+    const insert = sqlite.prepare('insert into chat_messages (session_id, message, is_from_user, client_id, created_at) values (?, ?, ?, ?, ?)');
+    for (const [index, text] of ['Hello', 'Is the Civic still there?', 'Thanks'].entries()) insert.run('session_a', text, 1, `c${index}`, now);
+    const before = sqlite.prepare('select * from chat_messages order by id').all();
+
+    expect(await migrateToLatest(db)).toEqual(['2026-11-22T0000_chat_messages_lean']);
+
+    expect(sqlite.prepare('select * from chat_messages order by id').all()).toEqual(before);
+    const tableSql = sqlite.prepare("select sql from sqlite_master where name = 'chat_messages'").pluck().get() as string;
+    expect(tableSql).not.toMatch(/autoincrement/i);
+    const indexes = sqlite.prepare("select name from sqlite_master where type = 'index' and tbl_name = 'chat_messages' order by name").pluck().all();
+    expect(indexes).toEqual(['chat_messages_session_client_id', 'chat_messages_session_id_id']);
+    // The foreign key to the session and the once-per-clientId rule came through the rebuild.
+    expect(() => insert.run('no_such_session', 'Hi', 1, null, now)).toThrow(/FOREIGN KEY/);
+    expect(() => insert.run('session_a', 'Hello again', 1, 'c0', now)).toThrow(/UNIQUE/);
+    const next = insert.run('session_a', 'One more thing', 1, 'c3', now);
+    expect(Number(next.lastInsertRowid)).toBe((before.at(-1) as { id: number }).id + 1);
+    await db.destroy();
+  });
+
+  it('migrates down again, messages kept', async () => {
+    const { db, sqlite } = createDb(join(dir, 'down.db'));
+    await migrateToLatest(db);
+    const now = '2026-11-21T10:00:00.000Z';
+    sqlite.prepare('insert into chat_sessions (id, visitor_id, last_message_at, created_at) values (?, ?, ?, ?)').run('session_b', 'visitor_b', now, now);
+    sqlite.prepare('insert into chat_messages (session_id, message, is_from_user, created_at) values (?, ?, ?, ?)').run('session_b', 'Hello', 1, now);
+
+    const down = await migratorOf(db).migrateDown();
+    expect(down.error).toBeUndefined();
+
+    expect(sqlite.prepare('select message from chat_messages').pluck().all()).toEqual(['Hello']);
+    const tableSql = sqlite.prepare("select sql from sqlite_master where name = 'chat_messages'").pluck().get() as string;
+    expect(tableSql).toMatch(/autoincrement/i);
+    await db.destroy();
+  });
+});
