@@ -5,7 +5,7 @@
  * interleaved A/B, median of the rounds. Then 10,000 idle visitor sockets and the server's RSS.
  *
  * Env: BENCH_SIZES (default "500,2000"), BENCH_ROUNDS (3), BENCH_SECONDS (measured seconds per run, 15),
- * BENCH_IDLE (10000; 0 skips).
+ * BENCH_IDLE (10000; 0 skips), BENCH_SERVER_FLAGS (extra node flags for the server, e.g. "--trace-gc").
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { resolve } from 'node:path';
@@ -25,6 +25,7 @@ const measureSeconds = Number(process.env.BENCH_SECONDS ?? 15);
 const warmupSeconds = 3;
 const idleSockets = Number(process.env.BENCH_IDLE ?? 10_000);
 const sendEveryMs = 5000;
+const serverNodeFlags = (process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean);
 
 /** The longest event-loop stall of the server since the previous memory reading. */
 let lastLoopMaxMs = 0;
@@ -36,7 +37,7 @@ const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 async function startServer(mode: Mode | 'full'): Promise<{ child: ChildProcess; ready: Ready; rss(): Promise<number>; stop(): Promise<void> }> {
   const child = fork(resolve('scripts/bench/chat-server.ts'), [mode], {
-    execArgv: ['--import', 'tsx', '--expose-gc', '--max-old-space-size=1024', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])],
+    execArgv: ['--import', 'tsx', '--expose-gc', '--max-old-space-size=1024', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []), ...serverNodeFlags],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const ready = await new Promise<Ready>((done, fail) => {

@@ -88,6 +88,8 @@ function toSummary(row: repository.ChatSessionSummaryRow): ChatSessionSummary {
 const userAgentMaxLength = 500;
 /** Bounds one group commit, so a huge burst is committed in steps. */
 const maxWritesPerTransaction = 200;
+/** How long sessions' activity times may wait to be written together (reads never see them late). */
+const activityNotesDelayMs = 50;
 
 /**
  * The one chat service behind `POST /api/chat-message`, `chat:send`, `POST /api/admin-chat-reply` and
@@ -99,6 +101,8 @@ export class ChatService {
     private readonly pushes: ChatPushes,
     private readonly visitorLimiter: WindowRateLimiter,
     private readonly rateLimitAllowlist: readonly string[] = [],
+    /** Where a failed background write (an activity note) is reported. */
+    private readonly reportError: (error: unknown) => void = () => {},
   ) {
     // The writes run synchronously on SQLite; another database needs an asynchronous write path here.
     if (!supportsDirectQueries(db)) throw new Error('The chat service needs the SQLite database opened by db/client.ts');
@@ -153,6 +157,37 @@ export class ChatService {
   }
 
   /**
+   * A visitor message moves its session's activity time (the staff inbox's order). Staff need the
+   * message, not that time, so it is not written on the way from Enter to the staff screen: the
+   * times of the messages of the next moments are written together, by a timer, in one group commit.
+   * Reads and changes of sessions wait for them (settled()); after a crash, start-up repairs them.
+   */
+  private activityNotes = new Map<string, string>();
+  private activityTimer: NodeJS.Timeout | undefined;
+
+  private noteActivityLater(sessionId: string, at: string): void {
+    this.activityNotes.set(sessionId, at);
+    this.activityTimer ??= setTimeout(() => this.settled().catch(this.reportError), activityNotesDelayMs);
+  }
+
+  private applyActivityNotes(): void {
+    clearTimeout(this.activityTimer);
+    this.activityTimer = undefined;
+    for (const [sessionId, at] of this.activityNotes) repository.noteSessionActivityNow(this.db, sessionId, at);
+    this.activityNotes.clear();
+  }
+
+  /** Resolves once every write queued so far, activity notes included, is committed. */
+  async settled(): Promise<void> {
+    if (this.pendingWrites.length > 0 || this.activityNotes.size > 0) await this.write(() => this.applyActivityNotes());
+  }
+
+  /** Start-up: sessions whose newest messages' activity note a crash may have lost get it (chat.repository). */
+  async repairActivity(): Promise<number> {
+    return repository.repairSessionActivity(this.db);
+  }
+
+  /**
    * Stores a visitor's message. The first message of a new session id binds the session to the
    * visitor and keeps where they were; a session of someone else is answered as if it did not exist.
    */
@@ -188,7 +223,13 @@ export class ChatService {
         createdAt: now,
       });
       if (stored.created && !session.created) {
-        repository.touchSessionByVisitorNow(db, input.sessionId, { lastMessageAt: now, senderEmail: input.senderEmail });
+        const row = session.row;
+        // Reopening a resolved session or keeping a new email cannot wait: staff act on both.
+        if (row.status !== 'open' || (input.senderEmail !== undefined && input.senderEmail !== row.senderEmail)) {
+          repository.touchSessionByVisitorNow(db, input.sessionId, { lastMessageAt: now, senderEmail: input.senderEmail });
+        } else {
+          this.noteActivityLater(input.sessionId, now);
+        }
       }
       return { stored, sessionCreated: session.created };
     });
@@ -253,11 +294,13 @@ export class ChatService {
   }
 
   async sessions(query: ChatSessionListQuery): Promise<ChatSessionSummary[]> {
+    await this.settled();
     const rows = await repository.listSessionSummaries(this.db, query);
     return rows.map(toSummary);
   }
 
   async session(sessionId: string): Promise<ChatSessionSummary> {
+    await this.settled();
     const row = await repository.findSessionSummary(this.db, sessionId);
     if (!row) throw new HttpError(404, chatSessionNotFoundMessage);
     return toSummary(row);
@@ -266,6 +309,7 @@ export class ChatService {
   /** Staff change a session's status or mark it read; every staff screen hears of it. */
   async patchSession(sessionId: string, patch: ChatSessionPatch): Promise<ChatSessionSummary> {
     const status: ChatSessionStatus | undefined = patch.status;
+    await this.settled();
     const updated = await repository.updateSession(this.db, sessionId, { status, markRead: patch.read === true });
     if (!updated) throw new HttpError(404, chatSessionNotFoundMessage);
     const summary = await this.session(sessionId);

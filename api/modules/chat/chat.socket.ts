@@ -77,6 +77,7 @@ function overBudget(budget: EventBudget, ack: unknown): boolean {
 export function socketPushes(app: FastifyInstance): ChatPushes {
   return {
     async message(message, { newOwner, exceptSocket } = {}) {
+      app.staffSockets.to(rooms.staff).emit('chat:message', message);
       const room = rooms.chatSession(message.sessionId);
       if (newOwner) {
         // Someone may have joined this id before anyone owned it; now that it is owned, only the owner stays.
@@ -85,7 +86,6 @@ export function socketPushes(app: FastifyInstance): ChatPushes {
         }
       }
       (exceptSocket ? app.visitorSockets.to(room).except(exceptSocket) : app.visitorSockets.to(room)).emit('chat:message', message);
-      app.staffSockets.to(rooms.staff).emit('chat:message', message);
     },
     sessionUpdated(session) {
       app.staffSockets.to(rooms.staff).emit('chat-session:updated', session);
