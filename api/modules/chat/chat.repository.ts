@@ -92,40 +92,6 @@ export function touchSessionByVisitorNow(db: Db, id: string, change: { lastMessa
   touchByVisitor.runNow(db, { id, lastMessageAt: change.lastMessageAt, senderEmail: change.senderEmail ?? null });
 }
 
-const noteActivity = prepareQuery((db: Db, params: { id: string; at: string }) =>
-  db
-    .updateTable('chatSessions')
-    .set((eb) => ({ lastMessageAt: eb.fn('max', [eb.ref('lastMessageAt'), eb.val(params.at)]) }))
-    .where('id', '=', params.id),
-);
-
-/**
- * A message at `at` happened in the session: its activity time moves forward to it, never back (a
- * note applied late must not undo a later one).
- */
-export function noteSessionActivityNow(db: Db, id: string, at: string): void {
-  noteActivity.runNow(db, { id, at });
-}
-
-/** How far back start-up looks for sessions whose activity time lags their newest message. */
-const activityRepairWindow = 1000;
-
-/**
- * After a crash, the newest messages' sessions may lack the activity note the chat service applies
- * just after a message is pushed: the sessions of the last messages get their newest message's time.
- */
-export async function repairSessionActivity(db: Db): Promise<number> {
-  const result = await sql`
-    update chat_sessions set last_message_at = recent.latest
-    from (
-      select session_id, max(created_at) as latest from chat_messages
-      where id > (select coalesce(max(id), 0) from chat_messages) - ${activityRepairWindow}
-      group by session_id
-    ) as recent
-    where recent.session_id = chat_sessions.id and recent.latest > chat_sessions.last_message_at`.execute(db);
-  return Number(result.numAffectedRows ?? 0);
-}
-
 const touchByStaff = prepareQuery((db: Db, params: { id: string; lastMessageAt: string; readUpTo: number }) =>
   db.updateTable('chatSessions').set({ lastMessageAt: params.lastMessageAt, lastReadMessageId: params.readUpTo }).where('id', '=', params.id),
 );

@@ -85,11 +85,16 @@ function toSummary(row: repository.ChatSessionSummaryRow): ChatSessionSummary {
   };
 }
 
+/** A write waiting for the next group commit. */
+interface PendingWrite {
+  work: (db: Db) => unknown;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
 const userAgentMaxLength = 500;
 /** Bounds one group commit, so a huge burst is committed in steps. */
 const maxWritesPerTransaction = 200;
-/** How long sessions' activity times may wait to be written together (reads never see them late). */
-const activityNotesDelayMs = 50;
 
 /**
  * The one chat service behind `POST /api/chat-message`, `chat:send`, `POST /api/admin-chat-reply` and
@@ -101,8 +106,6 @@ export class ChatService {
     private readonly pushes: ChatPushes,
     private readonly visitorLimiter: WindowRateLimiter,
     private readonly rateLimitAllowlist: readonly string[] = [],
-    /** Where a failed background write (an activity note) is reported. */
-    private readonly reportError: (error: unknown) => void = () => {},
   ) {
     // The writes run synchronously on SQLite; another database needs an asynchronous write path here.
     if (!supportsDirectQueries(db)) throw new Error('The chat service needs the SQLite database opened by db/client.ts');
@@ -116,76 +119,51 @@ export class ChatService {
    * The batch runs synchronously on the SQLite connection (db/prepared's transactionNow): no
    * promise, mutex or Kysely transaction per message, and nothing can interleave with it.
    */
-  private pendingWrites: { work: (db: Db) => unknown; settle: (outcome: { value?: unknown; error?: unknown }) => void }[] = [];
+  private pendingWrites: PendingWrite[] = [];
   private flushScheduled = false;
 
   private write<T>(work: (db: Db) => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.pendingWrites.push({ work, settle: ({ value, error }) => (error === undefined ? resolve(value as T) : reject(error)) });
+      this.pendingWrites.push({ work, resolve: resolve as (value: unknown) => void, reject });
       if (!this.flushScheduled) {
         this.flushScheduled = true;
-        setImmediate(() => this.flushWrites());
+        setImmediate(this.flushWrites);
       }
     });
   }
 
-  private flushWrites(): void {
+  // Bound once: it is scheduled on every turn with writes.
+  private readonly flushWrites = (): void => {
     // A Kysely transaction elsewhere (a password reset) holds the connection: try again next turn.
     if (!canRunNow(this.db)) {
-      setImmediate(() => this.flushWrites());
+      setImmediate(this.flushWrites);
       return;
     }
     const batch = this.pendingWrites.splice(0, maxWritesPerTransaction);
-    const outcomes: { value?: unknown; error?: unknown }[] = [];
+    // Each write's outcome: its value, or the HttpError it was refused with.
+    const outcomes: unknown[] = [];
     try {
       transactionNow(this.db, () => {
         for (const item of batch) {
           try {
-            outcomes.push({ value: item.work(this.db) });
+            outcomes.push(item.work(this.db));
           } catch (error) {
             if (!(error instanceof HttpError)) throw error;
-            outcomes.push({ error });
+            outcomes.push(error);
           }
         }
       });
-      batch.forEach((item, index) => item.settle(outcomes[index]!));
+      batch.forEach((item, index) => {
+        const outcome = outcomes[index];
+        if (outcome instanceof HttpError) item.reject(outcome);
+        else item.resolve(outcome);
+      });
     } catch (error) {
-      for (const item of batch) item.settle({ error });
+      for (const item of batch) item.reject(error);
     }
-    if (this.pendingWrites.length > 0) setImmediate(() => this.flushWrites());
+    if (this.pendingWrites.length > 0) setImmediate(this.flushWrites);
     else this.flushScheduled = false;
-  }
-
-  /**
-   * A visitor message moves its session's activity time (the staff inbox's order). Staff need the
-   * message, not that time, so it is not written on the way from Enter to the staff screen: the
-   * times of the messages of the next moments are written together, by a timer, in one group commit.
-   * Reads and changes of sessions wait for them (settled()); after a crash, start-up repairs them.
-   */
-  private activityNotes = new Map<string, string>();
-  private activityTimer: NodeJS.Timeout | undefined;
-
-  private noteActivityLater(sessionId: string, at: string): void {
-    this.activityNotes.set(sessionId, at);
-    this.activityTimer ??= setTimeout(() => this.settled().catch(this.reportError), activityNotesDelayMs);
-  }
-
-  private applyActivityNotes(): void {
-    clearTimeout(this.activityTimer);
-    this.activityTimer = undefined;
-    for (const [sessionId, at] of this.activityNotes) repository.noteSessionActivityNow(this.db, sessionId, at);
-    this.activityNotes.clear();
-  }
-
-  /** Resolves once every write queued so far, activity notes included, is committed. */
-  async settled(): Promise<void> {
-    if (this.pendingWrites.length > 0 || this.activityNotes.size > 0) await this.write(() => this.applyActivityNotes());
-  }
-
-  /** Start-up: sessions whose newest messages' activity note a crash may have lost get it (chat.repository). */
-  async repairActivity(): Promise<number> {
-    return repository.repairSessionActivity(this.db);
-  }
+  };
 
   /**
    * Stores a visitor's message. The first message of a new session id binds the session to the
@@ -223,13 +201,7 @@ export class ChatService {
         createdAt: now,
       });
       if (stored.created && !session.created) {
-        const row = session.row;
-        // Reopening a resolved session or keeping a new email cannot wait: staff act on both.
-        if (row.status !== 'open' || (input.senderEmail !== undefined && input.senderEmail !== row.senderEmail)) {
-          repository.touchSessionByVisitorNow(db, input.sessionId, { lastMessageAt: now, senderEmail: input.senderEmail });
-        } else {
-          this.noteActivityLater(input.sessionId, now);
-        }
+        repository.touchSessionByVisitorNow(db, input.sessionId, { lastMessageAt: now, senderEmail: input.senderEmail });
       }
       return { stored, sessionCreated: session.created };
     });
@@ -294,13 +266,11 @@ export class ChatService {
   }
 
   async sessions(query: ChatSessionListQuery): Promise<ChatSessionSummary[]> {
-    await this.settled();
     const rows = await repository.listSessionSummaries(this.db, query);
     return rows.map(toSummary);
   }
 
   async session(sessionId: string): Promise<ChatSessionSummary> {
-    await this.settled();
     const row = await repository.findSessionSummary(this.db, sessionId);
     if (!row) throw new HttpError(404, chatSessionNotFoundMessage);
     return toSummary(row);
@@ -309,7 +279,6 @@ export class ChatService {
   /** Staff change a session's status or mark it read; every staff screen hears of it. */
   async patchSession(sessionId: string, patch: ChatSessionPatch): Promise<ChatSessionSummary> {
     const status: ChatSessionStatus | undefined = patch.status;
-    await this.settled();
     const updated = await repository.updateSession(this.db, sessionId, { status, markRead: patch.read === true });
     if (!updated) throw new HttpError(404, chatSessionNotFoundMessage);
     const summary = await this.session(sessionId);

@@ -24,13 +24,7 @@ export default fp(
   async (app: FastifyInstance, options: { config: Config }) => {
     const limiter = new WindowRateLimiter(socketLimits.chatSendsPerMinute, 60_000);
     app.addHook('onClose', async () => limiter.close());
-    const chat = new ChatService(app.db, socketPushes(app), limiter, options.config.rateLimitAllowlist, (error) =>
-      app.log.error({ err: error }, 'chat session activity note failed'),
-    );
-    const repaired = await chat.repairActivity();
-    if (repaired > 0) app.log.warn({ sessions: repaired }, 'chat sessions: activity time repaired after an unclean stop');
-    // Before the database closes (hooks run in reverse order of registration): the last activity notes.
-    app.addHook('onClose', async () => chat.settled());
+    const chat = new ChatService(app.db, socketPushes(app), limiter, options.config.rateLimitAllowlist);
     app.decorate('chat', chat);
     await app.register(visitorChatRoutes, { chat });
     await app.register(chatSocket, { chat, publicUrl: options.config.publicUrl });
