@@ -33,11 +33,21 @@ class LocalAdapter extends Adapter {
     if (this.reachesAnyone(opts)) super.broadcast(packet, opts);
   }
 
+  // Runs for every push: plain loops, nothing allocated.
   private reachesAnyone({ rooms, except }: BroadcastOptions): boolean {
-    const exceptRooms = except ? [...except] : [];
-    const excluded = (id: string) => exceptRooms.some((room) => this.rooms.get(room)?.has(id));
-    const candidates = rooms.size === 0 ? [this.sids.keys()] : [...rooms].map((room) => this.rooms.get(room)?.keys() ?? []);
-    for (const ids of candidates) for (const id of ids) if (!excluded(id)) return true;
+    if (rooms.size === 0) {
+      for (const id of this.sids.keys()) if (!this.excluded(id, except)) return true;
+      return false;
+    }
+    for (const room of rooms) {
+      const members = this.rooms.get(room);
+      if (members) for (const id of members) if (!this.excluded(id, except)) return true;
+    }
+    return false;
+  }
+
+  private excluded(id: string, except: Set<string> | undefined): boolean {
+    if (except) for (const room of except) if (this.rooms.get(room)?.has(id)) return true;
     return false;
   }
 }

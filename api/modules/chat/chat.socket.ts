@@ -77,7 +77,8 @@ function overBudget(budget: EventBudget, ack: unknown): boolean {
 export function socketPushes(app: FastifyInstance): ChatPushes {
   return {
     async message(message, { newOwner, exceptSocket } = {}) {
-      app.staffSockets.to(rooms.staff).emit('chat:message', message);
+      // Every socket of /admin is a staff member's (the connect guard): the namespace is the audience.
+      app.staffSockets.emit('chat:message', message);
       const room = rooms.chatSession(message.sessionId);
       if (newOwner) {
         // Someone may have joined this id before anyone owned it; now that it is owned, only the owner stays.
@@ -88,7 +89,7 @@ export function socketPushes(app: FastifyInstance): ChatPushes {
       (exceptSocket ? app.visitorSockets.to(room).except(exceptSocket) : app.visitorSockets.to(room)).emit('chat:message', message);
     },
     sessionUpdated(session) {
-      app.staffSockets.to(rooms.staff).emit('chat-session:updated', session);
+      app.staffSockets.emit('chat-session:updated', session);
     },
   };
 }
@@ -166,8 +167,8 @@ export async function chatSocket(app: FastifyInstance, options: { chat: ChatServ
       void answer(app, ack, async () => {
         const parsed = parsePayload(chatMessageInputSchema, payload);
         if (!parsed.ok) throw new HttpError(400, parsed.error);
-        const { isFromUser: _isFromUser, ...input } = parsed.data;
-        const { message } = await chat.sendVisitorMessage({ visitorId, userAgent, ip, socketId: socket.id }, input);
+        // A visitor's message is always the visitor's: the service never reads the payload's isFromUser.
+        const { message } = await chat.sendVisitorMessage({ visitorId, userAgent, ip, socketId: socket.id }, parsed.data);
         const room = rooms.chatSession(message.sessionId);
         if (!socket.rooms.has(room)) await socket.join(room);
         return { ok: true as const, message };
@@ -180,7 +181,7 @@ export async function chatSocket(app: FastifyInstance, options: { chat: ChatServ
       if (!parsed.ok) return;
       void chat.visitorOwns(visitorId, parsed.data.sessionId).then(
         (owns) => {
-          if (owns) staff.to(rooms.staff).emit('chat:typing', parsed.data);
+          if (owns) staff.emit('chat:typing', parsed.data);
         },
         (error: unknown) => app.log.error({ err: error }, 'typing check failed'),
       );
