@@ -1,23 +1,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Migrator } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDb } from './client';
-import { migrateToLatest } from './migrate';
-import { migrations } from './migrations';
+import { migrateToLatest, migratorFor } from './migrate';
 
 const dir = mkdtempSync(join(tmpdir(), 'lotwise-migrations-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function migratorOf(db: ReturnType<typeof createDb>['db']) {
-  return new Migrator({ db, provider: { getMigrations: async () => migrations } });
-}
-
 describe('2026-11-22T0000_chat_messages_lean', () => {
   it('keeps every message and its id, and later ids count on from the largest', async () => {
     const { db, sqlite } = createDb(join(dir, 'lean.db'));
-    const migrator = migratorOf(db);
+    const migrator = migratorFor(db);
     const first = await migrator.migrateTo('2026-11-21T0000_initial');
     expect(first.error).toBeUndefined();
     const now = '2026-11-21T10:00:00.000Z';
@@ -48,7 +42,7 @@ describe('2026-11-22T0000_chat_messages_lean', () => {
     sqlite.prepare('insert into chat_sessions (id, visitor_id, last_message_at, created_at) values (?, ?, ?, ?)').run('session_b', 'visitor_b', now, now);
     sqlite.prepare('insert into chat_messages (session_id, message, is_from_user, created_at) values (?, ?, ?, ?)').run('session_b', 'Hello', 1, now);
 
-    const down = await migratorOf(db).migrateDown();
+    const down = await migratorFor(db).migrateDown();
     expect(down.error).toBeUndefined();
 
     expect(sqlite.prepare('select message from chat_messages').pluck().all()).toEqual(['Hello']);

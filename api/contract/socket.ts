@@ -46,7 +46,6 @@ export interface StaffServerToClientEvents {
 /** Room names: rooms, never lists of sockets held in memory (DESIGN section 5). */
 export const rooms = {
   chatSession: (sessionId: string) => `chat:${sessionId}`,
-  staff: 'staff',
   /** Every socket of one staff sign-in, so logout and expiry can disconnect them. */
   staffSession: (sessionId: string) => `staff-session:${sessionId}`,
 } as const;

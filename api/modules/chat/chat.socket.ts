@@ -73,11 +73,13 @@ function overBudget(budget: EventBudget, ack: unknown): boolean {
   return true;
 }
 
-/** The pushes of the chat service, through rooms only (DESIGN section 5: nothing a second process would miss). */
+/**
+ * The pushes of the chat service, as Socket.IO broadcasts only (DESIGN section 5: nothing a second
+ * process would miss): to a visitor's session room, and to the whole /admin namespace for staff.
+ */
 export function socketPushes(app: FastifyInstance): ChatPushes {
   return {
     async message(message, { newOwner, exceptSocket } = {}) {
-      // Every socket of /admin is a staff member's (the connect guard): the namespace is the audience.
       app.staffSockets.emit('chat:message', message);
       const room = rooms.chatSession(message.sessionId);
       if (newOwner) {
@@ -137,7 +139,8 @@ export async function chatSocket(app: FastifyInstance, options: { chat: ChatServ
     next();
   });
 
-  const staffOnline = async () => (await staff.in(rooms.staff).fetchSockets()).length > 0;
+  // Every socket of /admin is a staff member's (the connect guard): the namespace is the staff.
+  const staffOnline = async () => (await staff.fetchSockets()).length > 0;
   const broadcastPresence = async () => {
     visitors.emit('staff:presence', { online: await staffOnline() });
   };
@@ -215,7 +218,7 @@ export async function chatSocket(app: FastifyInstance, options: { chat: ChatServ
   staff.on('connection', (rawSocket) => {
     const socket = rawSocket as StaffSocket;
     const { sid, budget } = socket.data;
-    void socket.join([rooms.staff, rooms.staffSession(sid)]);
+    void socket.join(rooms.staffSession(sid));
     void broadcastPresence();
     socket.on('disconnect', () => void broadcastPresence());
 
