@@ -28,15 +28,20 @@ const idleSockets = Number(process.env.BENCH_IDLE ?? 10_000);
 const sendEveryMs = 5000;
 const serverNodeFlags = (process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean);
 
-/** The longest event-loop stall of the server since the previous memory reading. */
-let lastLoopMaxMs = 0;
-/** The server's CPU time so far (user + system), read with the memory. */
-let lastCpuMicros = 0;
+/** What the server reports when asked: its RSS (after a forced collection), CPU time and longest stall. */
+interface Reading {
+  rss: number;
+  /** CPU time so far (user + system), read before the forced collection. */
+  cpuMicros: number;
+  /** The longest event-loop stall since the previous reading. */
+  loopMaxMs: number;
+}
+
 const modes = (process.env.BENCH_MODES ?? 'bare,full').split(',') as Mode[];
 
 const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
-async function startServer(mode: Mode | 'full'): Promise<{ child: ChildProcess; ready: Ready; rss(): Promise<number>; stop(): Promise<void> }> {
+async function startServer(mode: Mode | 'full'): Promise<{ child: ChildProcess; ready: Ready; read(): Promise<Reading>; stop(): Promise<void> }> {
   const child = fork(resolve('scripts/bench/chat-server.ts'), [mode], {
     execArgv: ['--import', 'tsx', '--expose-gc', '--max-old-space-size=1024', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []), ...serverNodeFlags],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -46,14 +51,12 @@ async function startServer(mode: Mode | 'full'): Promise<{ child: ChildProcess; 
     child.once('exit', (code) => fail(new Error(`bench server exited with ${code}`)));
     child.on('message', (message: { type: string }) => message.type === 'ready' && done(message as Ready));
   });
-  const rss = () =>
-    new Promise<number>((done) => {
-      const listener = (message: { type: string; rss?: number; loopMaxMs?: number; cpuMicros?: number }) => {
+  const read = () =>
+    new Promise<Reading>((done) => {
+      const listener = (message: { type: string } & Partial<Reading>) => {
         if (message.type !== 'rss') return;
         child.off('message', listener);
-        lastLoopMaxMs = message.loopMaxMs ?? 0;
-        lastCpuMicros = message.cpuMicros ?? 0;
-        done(message.rss ?? 0);
+        done({ rss: message.rss ?? 0, cpuMicros: message.cpuMicros ?? 0, loopMaxMs: message.loopMaxMs ?? 0 });
       };
       child.on('message', listener);
       child.send({ type: 'rss' });
@@ -65,7 +68,7 @@ async function startServer(mode: Mode | 'full'): Promise<{ child: ChildProcess; 
       child.kill('SIGTERM');
       setTimeout(() => child.kill('SIGKILL'), 5000).unref();
     });
-  return { child, ready, rss, stop };
+  return { child, ready, read, stop };
 }
 
 function connectSocket(url: string, cookie?: string): Promise<Socket> {
@@ -118,19 +121,38 @@ interface Target {
   sent: number;
   delivered: number;
   errors: number;
-  /** Messages received by staff while this server was loaded, measured or not (for CPU per message). */
+  /** Messages received by staff, measured or not (for CPU per message). */
   received: number;
+  /** How many messages this server's visitors have sent: the next one comes from visitor `sent % N`. */
+  sequence: number;
   rssIdle: number;
   kbPerSocket: number;
 }
 
+/** Set while latencies count: during the measured slices (and the settling after each), not the warm-up. */
+let measuring = false;
+
 async function prepare(mode: Mode, visitors: number): Promise<Target> {
   const server = await startServer(mode);
   const base = `http://127.0.0.1:${server.ready.port}`;
-  const rssBefore = await server.rss();
+  const { rss: rssBefore } = await server.read();
   const staff = await connectSocket(`${base}/admin`, server.ready.staffCookie);
   const sockets = await connectMany(base, visitors);
-  const target: Target = { mode, server, staff, sockets, sentAt: new Map(), latencies: [], sent: 0, delivered: 0, errors: 0, received: 0, rssIdle: 0, kbPerSocket: 0 };
+  const target: Target = {
+    mode,
+    server,
+    staff,
+    sockets,
+    sentAt: new Map(),
+    latencies: [],
+    sent: 0,
+    delivered: 0,
+    errors: 0,
+    received: 0,
+    sequence: 0,
+    rssIdle: 0,
+    kbPerSocket: 0,
+  };
   staff.on('chat:message', (message: { clientId: string | null }) => {
     target.received += 1;
     const started = message.clientId ? target.sentAt.get(message.clientId) : undefined;
@@ -141,13 +163,10 @@ async function prepare(mode: Mode, visitors: number): Promise<Target> {
     target.delivered += 1;
   });
   await pause(500);
-  target.rssIdle = await target.server.rss();
+  target.rssIdle = (await server.read()).rss;
   target.kbPerSocket = (target.rssIdle - rssBefore) / 1024 / visitors;
   return target;
 }
-
-/** Set while latencies count: not during warm-up, nor in the first moments of a slice. */
-let measuring = false;
 
 /**
  * Both servers run at once, each with its own N visitor sockets and staff socket, and the load
@@ -161,8 +180,7 @@ async function runPair(visitors: number, round: number): Promise<Record<Mode, Ru
   try {
     for (const mode of modes) targets.push(await prepare(mode, visitors));
     const perSecond = visitors / (sendEveryMs / 1000);
-    const cpuAtStart = new Map<Target, number>();
-    const receivedAtStart = new Map<Target, number>();
+    const atStart = new Map<Target, { cpuMicros: number; received: number }>();
 
     const sendFrom = (target: Target, index: number, count: number) => {
       const clientId = `v${index}m${count}`;
@@ -175,7 +193,6 @@ async function runPair(visitors: number, round: number): Promise<Record<Mode, Ru
     };
 
     /** Loads `target` for `ms`: N/5 messages a second, spread evenly, visitors in turn. */
-    const next = new Map<Target, number>();
     const load = async (target: Target, ms: number) => {
       const started = performance.now();
       let sentInSlice = 0;
@@ -184,8 +201,7 @@ async function runPair(visitors: number, round: number): Promise<Record<Mode, Ru
           const elapsed = performance.now() - started;
           const due = Math.min(Math.floor((elapsed / 1000) * perSecond), Math.floor((ms / 1000) * perSecond));
           for (; sentInSlice < due; sentInSlice += 1) {
-            const sequence = next.get(target) ?? 0;
-            next.set(target, sequence + 1);
+            const sequence = target.sequence++;
             sendFrom(target, sequence % visitors, Math.floor(sequence / visitors) + 1);
           }
           if (elapsed >= ms) {
@@ -203,11 +219,7 @@ async function runPair(visitors: number, round: number): Promise<Record<Mode, Ru
       await load(target, warmupSeconds * 1000);
       await settle();
     }
-    for (const target of targets) {
-      await target.server.rss();
-      cpuAtStart.set(target, lastCpuMicros);
-      receivedAtStart.set(target, target.received);
-    }
+    for (const target of targets) atStart.set(target, { cpuMicros: (await target.server.read()).cpuMicros, received: target.received });
     const sliceMs = 1000;
     const slices = Math.max(1, Math.round(measureSeconds * 1000 / sliceMs));
     const loadedMs = new Map<Target, number>();
@@ -227,8 +239,9 @@ async function runPair(visitors: number, round: number): Promise<Record<Mode, Ru
     const results = {} as Record<Mode, RunResult>;
     for (const target of targets) {
       // Measuring stopped before the memory reading, whose forced garbage collection stalls the server.
-      const rssLoad = await target.server.rss();
-      const cpuMicrosPerMessage = (lastCpuMicros - cpuAtStart.get(target)!) / Math.max(1, target.received - receivedAtStart.get(target)!);
+      const end = await target.server.read();
+      const start = atStart.get(target)!;
+      const cpuMicrosPerMessage = (end.cpuMicros - start.cpuMicros) / Math.max(1, target.received - start.received);
       const sorted = target.latencies.sort((a, b) => a - b);
       results[target.mode] = {
         mode: target.mode,
@@ -240,9 +253,9 @@ async function runPair(visitors: number, round: number): Promise<Record<Mode, Ru
         sent: target.sent,
         errors: target.errors,
         rssIdleMb: mb(target.rssIdle),
-        rssLoadMb: mb(rssLoad),
+        rssLoadMb: mb(end.rss),
         kbPerSocket: target.kbPerSocket,
-        loopMaxMs: lastLoopMaxMs,
+        loopMaxMs: end.loopMaxMs,
         cpuMicrosPerMessage,
       };
     }
@@ -260,10 +273,10 @@ async function runIdle(count: number): Promise<{ rssBeforeMb: number; rssMb: num
   const server = await startServer('full');
   const base = `http://127.0.0.1:${server.ready.port}`;
   try {
-    const rssBefore = await server.rss();
+    const { rss: rssBefore } = await server.read();
     const sockets = await connectMany(base, count, 250);
     await pause(2000);
-    const rss = await server.rss();
+    const { rss } = await server.read();
     for (const socket of sockets) socket.disconnect();
     return { rssBeforeMb: mb(rssBefore), rssMb: mb(rss), kbPerSocket: (rss - rssBefore) / 1024 / count };
   } finally {
