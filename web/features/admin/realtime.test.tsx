@@ -1,11 +1,11 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { timings } from '../../../api/contract/brand';
 import type { ChatMessage } from '../../../api/contract/chat';
 import { Toaster, useToastStore } from '../../components/ui/toast';
 import { AdminPage } from './admin-page';
 import { connectAdminSocket } from './api/admin-socket';
 import { useInbox } from './inbox-store';
-import { typingTimeoutMs } from './realtime';
 import { resetStaffSession } from './session-store';
 import { chatSession, contactRow, emptyCounts, fakeServer, type FakeServer, ticketRow } from './test/fake-server';
 import { FakeAdminSocket } from './test/fake-socket';
@@ -233,7 +233,7 @@ describe('live chat inbox', () => {
     expect(document.title).toBe('Admin Dashboard · Lotwise');
 
     push('chat:typing', { sessionId, typing: true });
-    await advance(typingTimeoutMs + 100);
+    await advance(timings.typingShownMaxMs + 100);
     expect(within(dialog).queryByText('Visitor is typing...')).not.toBeInTheDocument();
   });
 

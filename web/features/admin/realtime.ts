@@ -5,9 +5,6 @@ import { useInbox } from './inbox-store';
 import { notifyVisitorMessage, playBeep } from './lib/alerts';
 import { useStaffSession } from './session-store';
 
-/** A visitor who stops typing without saying so (closed tab) stops showing as typing after this. */
-export const typingTimeoutMs = timings.typingShownMaxMs;
-
 /**
  * Wires the staff socket's events into the inbox and session stores. Returns the unbinding.
  * `onOpenSession` lets a click on a notification open that conversation. `firstLoad` is the
@@ -46,7 +43,7 @@ export function bindAdminSocket(socket: AdminSocket, onOpenSession: (sessionId: 
   socket.on('chat:typing', ({ sessionId, typing }) => {
     clearTimeout(typingTimers.get(sessionId));
     inbox().applyTyping({ sessionId, typing });
-    if (typing) typingTimers.set(sessionId, setTimeout(() => inbox().applyTyping({ sessionId, typing: false }), typingTimeoutMs));
+    if (typing) typingTimers.set(sessionId, setTimeout(() => inbox().applyTyping({ sessionId, typing: false }), timings.typingShownMaxMs));
   });
 
   return () => {
