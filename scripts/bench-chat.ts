@@ -5,7 +5,7 @@
  * both servers up at once, the load alternating between them second by second (runPair), median
  * of the rounds. Then 10,000 idle visitor sockets and the server's RSS.
  *
- * Env: BENCH_SIZES (default "500,2000"), BENCH_ROUNDS (3), BENCH_SECONDS (measured seconds per server, 15),
+ * Env: BENCH_SIZES (default "500,2000"), BENCH_ROUNDS (5), BENCH_SECONDS (measured seconds per server, 15),
  * BENCH_IDLE (10000; 0 skips), BENCH_SERVER_FLAGS (extra node flags for the server, e.g. "--trace-gc").
  */
 import { type ChildProcess, fork } from 'node:child_process';
@@ -21,11 +21,15 @@ interface Ready {
 }
 
 const sizes = (process.env.BENCH_SIZES ?? '500,2000').split(',').map(Number);
-const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const measureSeconds = Number(process.env.BENCH_SECONDS ?? 15);
-const warmupSeconds = 3;
 const idleSockets = Number(process.env.BENCH_IDLE ?? 10_000);
 const sendEveryMs = 5000;
+/**
+ * One whole send cycle, unmeasured: every visitor has sent once, so each has its chat session and the
+ * measured slices see the steady chat the budget describes, not 2,000 conversations starting at once.
+ */
+const warmupMs = sendEveryMs;
 const serverNodeFlags = (process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean);
 
 /** What the server reports when asked: its RSS (after a forced collection), CPU time and longest stall. */
@@ -214,9 +218,9 @@ async function runPair(visitors: number, round: number): Promise<Record<Mode, Ru
     // Lets the last messages of a slice arrive before the other server's slice starts.
     const settle = () => pause(50);
 
-    // Warm-up: every server under load for a while, unmeasured.
+    // Warm-up: every server under load for one send cycle, unmeasured.
     for (const target of targets) {
-      await load(target, warmupSeconds * 1000);
+      await load(target, warmupMs);
       await settle();
     }
     for (const target of targets) atStart.set(target, { cpuMicros: (await target.server.read()).cpuMicros, received: target.received });
