@@ -18,7 +18,7 @@ describe('server basics', async () => {
 
   it('sends security headers with a content security policy', async () => {
     const response = await app.inject({ method: 'GET', url: '/api/health' });
-    expect(response.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(response.headers['content-security-policy']).toContain("default-src 'none'");
     expect(response.headers['x-content-type-options']).toBe('nosniff');
   });
 });
