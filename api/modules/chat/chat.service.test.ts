@@ -1,6 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { GroupCommit } from '../../../db/group-commit';
 import { testDatabase } from '../../../db/test-database';
 import type { ChatMessage } from '../../contract/chat';
+import { HttpError } from '../../plugins/errors';
 import { WindowRateLimiter } from './chat.rate-limit';
 import { ChatService } from './chat.service';
 
@@ -8,7 +10,8 @@ describe('ChatService writes', async () => {
   const db = await testDatabase('chat-service');
   const limiter = new WindowRateLimiter(1000, 60_000);
   const pushed: ChatMessage[] = [];
-  const chat = new ChatService(db, { message: (message) => void pushed.push(message), sessionUpdated: () => {} }, limiter);
+  const writes = new GroupCommit(db, (error) => error instanceof HttpError);
+  const chat = new ChatService(db, writes, { message: (message) => void pushed.push(message), sessionUpdated: () => {} }, limiter);
   afterAll(() => limiter.close());
   const visitor = { visitorId: 'visitor-one' };
 

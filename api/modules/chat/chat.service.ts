@@ -1,5 +1,5 @@
 import type { Db } from '../../../db/client';
-import { canRunNow, supportsDirectQueries, transactionNow } from '../../../db/prepared';
+import type { GroupCommit } from '../../../db/group-commit';
 import type { ChatMessageRow, Database } from '../../../db/schema';
 import {
   type ChatMessage,
@@ -85,85 +85,25 @@ function toSummary(row: repository.ChatSessionSummaryRow): ChatSessionSummary {
   };
 }
 
-/** A write waiting for the next group commit. */
-interface PendingWrite {
-  work: (db: Db) => unknown;
-  resolve: (value: unknown) => void;
-  reject: (error: unknown) => void;
-}
-
 const userAgentMaxLength = 500;
-/** Bounds one group commit, so a huge burst is committed in steps. */
-const maxWritesPerTransaction = 200;
 
 /**
  * The one chat service behind `POST /api/chat-message`, `chat:send`, `POST /api/admin-chat-reply` and
  * `chat:reply`: every message is checked, stored once and pushed the same way whichever path it took.
  */
 export class ChatService {
+  /**
+   * Messages are written through the app's group commit (db/group-commit.ts): every message of one
+   * event-loop turn, whichever path it took, shares one transaction. The service's refusals (404,
+   * 429) are HttpErrors thrown before anything is written, so they fail alone.
+   */
   constructor(
     private readonly db: Db,
+    private readonly writes: GroupCommit,
     private readonly pushes: ChatPushes,
     private readonly visitorLimiter: WindowRateLimiter,
     private readonly rateLimitAllowlist: readonly string[] = [],
-  ) {
-    // The writes run synchronously on SQLite; another database needs an asynchronous write path here.
-    if (!supportsDirectQueries(db)) throw new Error('The chat service needs the SQLite database opened by db/client.ts');
-  }
-
-  /**
-   * Chat writes share transactions: every write that arrives in the same turn of the event loop is
-   * committed together (group commit). A commit costs more than the statements before it, so under
-   * load the batches grow and the cost per message falls instead of a queue building up. One write
-   * refused with an HttpError (always thrown before it writes anything) does not spoil the others.
-   * The batch runs synchronously on the SQLite connection (db/prepared's transactionNow): no
-   * promise, mutex or Kysely transaction per message, and nothing can interleave with it.
-   */
-  private pendingWrites: PendingWrite[] = [];
-  private flushScheduled = false;
-
-  private write<T>(work: (db: Db) => T): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      this.pendingWrites.push({ work, resolve: resolve as (value: unknown) => void, reject });
-      if (!this.flushScheduled) {
-        this.flushScheduled = true;
-        setImmediate(this.flushWrites);
-      }
-    });
-  }
-
-  // Bound once: it is scheduled on every turn with writes.
-  private readonly flushWrites = (): void => {
-    // A Kysely transaction elsewhere (a password reset) holds the connection: try again next turn.
-    if (!canRunNow(this.db)) {
-      setImmediate(this.flushWrites);
-      return;
-    }
-    const batch = this.pendingWrites.splice(0, maxWritesPerTransaction);
-    // Each write's outcome: its value, or the HttpError it was refused with.
-    const outcomes: unknown[] = [];
-    try {
-      transactionNow(this.db, () => {
-        for (const item of batch) {
-          try {
-            outcomes.push(item.work(this.db));
-          } catch (error) {
-            if (!(error instanceof HttpError)) throw error;
-            outcomes.push(error);
-          }
-        }
-      });
-      batch.forEach((item, index) => {
-        const outcome = outcomes[index];
-        if (outcome instanceof HttpError) item.reject(outcome);
-        else item.resolve(outcome);
-      });
-    } catch (error) {
-      for (const item of batch) item.reject(error);
-    }
-    if (this.pendingWrites.length > 0) setImmediate(this.flushWrites);
-    else this.flushScheduled = false;
-  };
+  ) {}
 
   /**
    * Stores a visitor's message. The first message of a new session id binds the session to the
@@ -175,7 +115,7 @@ export class ChatService {
       if (!allowed.ok) throw new HttpError(429, chatRateLimitedMessage(allowed.retryAfterSeconds));
     }
     const now = new Date().toISOString();
-    const result = await this.write((db) => {
+    const result = await this.writes.run((db) => {
       // Most sends go to a session that exists: look first, create only when absent.
       const existing = repository.findSessionNow(db, input.sessionId);
       const session = existing
@@ -215,7 +155,7 @@ export class ChatService {
   /** A staff reply: the session must exist; replying also marks the visitor's messages read. */
   async replyAsStaff(input: StaffReply): Promise<{ message: ChatMessage; created: boolean }> {
     const now = new Date().toISOString();
-    const stored = await this.write((db) => {
+    const stored = await this.writes.run((db) => {
       const session = repository.findSessionNow(db, input.sessionId);
       if (!session) throw new HttpError(404, chatSessionNotFoundMessage);
       const inserted = repository.insertMessageNow(db, {

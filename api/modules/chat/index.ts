@@ -24,7 +24,7 @@ export default fp(
   async (app: FastifyInstance, options: { config: Config }) => {
     const limiter = new WindowRateLimiter(socketLimits.chatSendsPerMinute, 60_000);
     app.addHook('onClose', async () => limiter.close());
-    const chat = new ChatService(app.db, socketPushes(app), limiter, options.config.rateLimitAllowlist);
+    const chat = new ChatService(app.db, app.writes, socketPushes(app), limiter, options.config.rateLimitAllowlist);
     app.decorate('chat', chat);
     await app.register(visitorChatRoutes, { chat });
     await app.register(chatSocket, { chat, publicUrl: options.config.publicUrl });

@@ -44,6 +44,7 @@ export const leadPaths: Record<LeadKind, { create: string; list: string; csvName
 function leadsServiceOf(app: FastifyInstance, config: Config) {
   return createLeadsService({
     db: app.db,
+    writes: app.writes,
     staffSockets: app.staffSockets,
     mailer: app.mailer,
     notifyEmail: config.notifyEmail,

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Db } from '../../../db/client';
+import type { GroupCommit } from '../../../db/group-commit';
 import {
   type ContactSubmission,
   type ContactSubmissionInput,
@@ -131,6 +132,8 @@ export function notificationText(kind: LeadKind, lead: Lead): string {
 
 export interface LeadsServiceDeps {
   db: Db;
+  /** The app's group commit: form posts of one event-loop turn share a transaction. */
+  writes: GroupCommit;
   staffSockets: StaffNamespace;
   mailer: Mailer;
   notifyEmail: string | undefined;
@@ -138,12 +141,13 @@ export interface LeadsServiceDeps {
 
 /** Leads from the four public forms, and the staff's work on them. */
 export function createLeadsService(deps: LeadsServiceDeps) {
-  const { db, staffSockets, mailer, notifyEmail } = deps;
+  const { db, writes, staffSockets, mailer, notifyEmail } = deps;
 
   return {
     /** Stores a lead, then tells staff: live on their sockets, and by mail when NOTIFY_EMAIL is set. */
     async create<K extends LeadKind>(kind: K, input: LeadInputByKind[K]): Promise<LeadByKind[K]> {
-      const row = await repository.insertLeadRow(db, kind, newRow(kind, input, new Date().toISOString()));
+      const values = newRow(kind, input, new Date().toISOString());
+      const row = await writes.run((connection) => repository.insertLeadRowNow(connection, kind, values));
       const lead = toLead(kind, row);
       staffSockets.emit('submission:new', { kind, item: lead } as SubmissionNew);
       if (notifyEmail) {
