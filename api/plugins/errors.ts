@@ -3,6 +3,11 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorBody } from '../contract/common';
 
+/** Whether a request URL is the API's (JSON answers) rather than a page's. */
+export function isApiUrl(url: string): boolean {
+  return url.startsWith('/api/') || url === '/api' || url.startsWith('/api?');
+}
+
 /** An error a handler throws on purpose: its status and message reach the client as they are. */
 export class HttpError extends Error {
   constructor(
@@ -58,7 +63,7 @@ export default fp(
 
     app.setNotFoundHandler((request, reply) => {
       // Unknown API paths answer JSON; every other path is the SPA, which shows its own 404.
-      if (request.url.startsWith('/api/') || request.url === '/api' || !app.hasDecorator('sendSpa')) {
+      if (isApiUrl(request.url) || !app.hasDecorator('sendSpa')) {
         return reply.code(404).send({ message: `Not found: ${request.method} ${request.url.split('?')[0]}` } satisfies ErrorBody);
       }
       return app.sendSpa(reply);

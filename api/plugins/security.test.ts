@@ -11,6 +11,7 @@ describe('security headers', async () => {
       app.inject({ method: 'POST', url: '/api/contact-submission', payload: {} }),
       app.inject({ method: 'GET', url: '/api/no-such-thing' }),
       app.inject({ method: 'GET', url: '/api/contact-submissions' }),
+      app.inject({ method: 'GET', url: '/api' }),
     ]);
     expect(first.headers['content-security-policy']).toBe("default-src 'none';frame-ancestors 'none'");
     expect(first.headers['x-content-type-options']).toBe('nosniff');

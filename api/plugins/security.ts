@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
-import { HttpError } from './errors';
+import { HttpError, isApiUrl } from './errors';
 import { tooManyRequestsMessage } from './rate-limits';
 
 const stateChangingMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -97,7 +97,7 @@ export default fp(
 
     // One synchronous hook for every request: the security headers, then the Origin check.
     app.addHook('onRequest', (request, reply, done) => {
-      reply.headers(request.url.startsWith('/api/') ? apiHeaders : documentHeaders);
+      reply.headers(isApiUrl(request.url) ? apiHeaders : documentHeaders);
       if (!stateChangingMethods.has(request.method) || !request.headers.cookie) return done();
       const source = request.headers.origin ?? request.headers.referer;
       // Browsers send Origin on every cross-site POST; a caller without either is not a browser page.
