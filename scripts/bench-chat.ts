@@ -178,6 +178,12 @@ async function prepare(mode: Mode, visitors: number): Promise<Target> {
  * turn from each of its visitors (so each visitor sends once per 5 s of its server's load), and
  * the other idles. A burst of load elsewhere on this shared machine then hits both alike, which
  * whole runs one after the other did not ensure: their p99 ratio swung from 0.5x to 3.9x.
+ *
+ * One disturbance is not shared fairly: the full app's WAL checkpointer (db/checkpointer.ts, every
+ * second) copies the frames of the full app's slice while the relay has its turn, and that work on
+ * the second core slows the load generator during the relay's slice. With checkpoints held off for
+ * a minute the relay's p99 fell from about 1.8 to 1.0 ms and the ratio rose from ~1.5x to ~2.3x
+ * (2026-11-22): read the ratio with that in mind.
  */
 async function runPair(visitors: number, round: number): Promise<Record<Mode, RunResult>> {
   const targets: Target[] = [];
