@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -44,6 +44,26 @@ describe('WAL checkpoints off the event loop', () => {
 
     await checkpointer.stop();
     expect(sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    sqlite.close();
+  });
+
+  it.runIf(process.platform === 'linux')('checkpoints on a thread of the lowest CPU priority, leaving the event loop’s as it was', async () => {
+    // The nice value of each thread of this process (/proc/self/task/<tid>/stat, field 19).
+    const niceValues = () =>
+      readdirSync('/proc/self/task').map((tid) => {
+        const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+      });
+    const before = niceValues().filter((nice) => nice === 19).length;
+    const path = join(dir, 'priority.db');
+    const sqlite = new SQLite(path);
+    sqlite.pragma('journal_mode = WAL');
+    const checkpointer = startCheckpointer(sqlite, path, 100);
+    const deadline = Date.now() + 5000;
+    while (niceValues().filter((nice) => nice === 19).length === before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(niceValues().filter((nice) => nice === 19).length).toBe(before + 1);
+    expect(readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ')[16]).toBe('0');
+    await checkpointer.stop();
     sqlite.close();
   });
 });

@@ -8,6 +8,12 @@ const defaultEveryMs = 1000;
 // Plain JavaScript: a worker started from `eval` needs no TypeScript loader.
 const workerSource = `
 const { parentPort, workerData } = require('node:worker_threads');
+// Lowest CPU priority for this thread (Linux, best effort): a checkpoint can wait, requests cannot.
+try {
+  const os = require('node:os');
+  const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
+  if (tid > 0) os.setPriority(tid, 19);
+} catch {}
 const Database = require(workerData.driverPath);
 const db = new Database(workerData.path);
 db.pragma('busy_timeout = 5000');
@@ -22,7 +28,9 @@ parentPort.on('message', () => { clearInterval(timer); db.close(); parentPort.cl
  * large, and a checkpoint waits for fsync: on a busy disk that froze every socket and request for
  * hundreds of milliseconds. Here the main connection never checkpoints; a worker thread with its
  * own connection does, every second, without blocking writers (PASSIVE). If the worker stops, the
- * main connection checkpoints again by itself.
+ * main connection checkpoints again by itself. On Linux the thread runs at the lowest CPU priority:
+ * copying a second's worth of frames took the second core from whatever served or measured
+ * requests beside it (bench:chat's relay slices showed it).
  */
 export function startCheckpointer(sqlite: SQLite.Database, path: string, everyMs = defaultEveryMs): { stop(): Promise<void> } {
   const worker = new Worker(workerSource, { eval: true, workerData: { path, everyMs, driverPath: require.resolve('better-sqlite3') } });

@@ -180,10 +180,11 @@ async function prepare(mode: Mode, visitors: number): Promise<Target> {
  * whole runs one after the other did not ensure: their p99 ratio swung from 0.5x to 3.9x.
  *
  * One disturbance is not shared fairly: the full app's WAL checkpointer (db/checkpointer.ts, every
- * second) copies the frames of the full app's slice while the relay has its turn, and that work on
- * the second core slows the load generator during the relay's slice. With checkpoints held off for
- * a minute the relay's p99 fell from about 1.8 to 1.0 ms and the ratio rose from ~1.5x to ~2.3x
- * (2026-11-22): read the ratio with that in mind.
+ * second) copies the frames of the full app's slice while the relay has its turn, on the core the
+ * load generator needs. At normal priority, holding checkpoints off for a minute lowered the relay's
+ * p99 from about 1.8 to 1.0 ms and raised the ratio from ~1.5x to ~2.3x (2026-11-22); the
+ * checkpointer now runs at the lowest priority, which left the quiet rounds' relay p99 near 1.0-1.5
+ * ms. Quiet rounds are still the least flattering: read the per-round ratios, not only their median.
  */
 async function runPair(visitors: number, round: number): Promise<Record<Mode, RunResult>> {
   const targets: Target[] = [];
