@@ -48,12 +48,12 @@ describe('WAL checkpoints off the event loop', () => {
   });
 
   it.runIf(process.platform === 'linux')('checkpoints on a thread of the lowest CPU priority, leaving the event loop’s as it was', async () => {
-    // The nice value of each thread of this process (/proc/self/task/<tid>/stat, field 19).
-    const niceValues = () =>
-      readdirSync('/proc/self/task').map((tid) => {
-        const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-      });
+    // The nice value in a /proc stat file (field 19; the fields after the command name in parentheses).
+    const niceOf = (statPath: string) => {
+      const stat = readFileSync(statPath, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    };
+    const niceValues = () => readdirSync('/proc/self/task').map((tid) => niceOf(`/proc/self/task/${tid}/stat`));
     const before = niceValues().filter((nice) => nice === 19).length;
     const path = join(dir, 'priority.db');
     const sqlite = new SQLite(path);
@@ -62,7 +62,7 @@ describe('WAL checkpoints off the event loop', () => {
     const deadline = Date.now() + 5000;
     while (niceValues().filter((nice) => nice === 19).length === before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(niceValues().filter((nice) => nice === 19).length).toBe(before + 1);
-    expect(readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ')[16]).toBe('0');
+    expect(String(niceOf('/proc/self/stat'))).toBe('0');
     await checkpointer.stop();
     sqlite.close();
   });

@@ -6,7 +6,8 @@
  * of the rounds. Then 10,000 idle visitor sockets and the server's RSS.
  *
  * Env: BENCH_SIZES (default "500,2000"), BENCH_ROUNDS (5), BENCH_SECONDS (measured seconds per server, 15),
- * BENCH_IDLE (10000; 0 skips), BENCH_SERVER_FLAGS (extra node flags for the server, e.g. "--trace-gc").
+ * BENCH_IDLE (10000; 0 skips), BENCH_SERVER_FLAGS (extra node flags for the server, e.g. "--trace-gc" or
+ * "--cpu-prof --cpu-prof-dir=DIR").
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { resolve } from 'node:path';
@@ -47,7 +48,7 @@ const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 async function startServer(mode: Mode | 'full'): Promise<{ child: ChildProcess; ready: Ready; read(): Promise<Reading>; stop(): Promise<void> }> {
   const child = fork(resolve('scripts/bench/chat-server.ts'), [mode], {
-    execArgv: ['--import', 'tsx', '--expose-gc', '--max-old-space-size=1024', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []), ...serverNodeFlags],
+    execArgv: ['--import', 'tsx', '--expose-gc', '--max-old-space-size=1024', ...serverNodeFlags],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const ready = await new Promise<Ready>((done, fail) => {
@@ -127,8 +128,12 @@ interface Target {
   errors: number;
   /** Messages received by staff, measured or not (for CPU per message). */
   received: number;
-  /** How many messages this server's visitors have sent: the next one comes from visitor `sent % N`. */
+  /** How many messages this server's visitors have sent: the next one comes from visitor `sequence % N`. */
   sequence: number;
+  /** Time under load in the measured slices. */
+  loadedMs: number;
+  /** The server's CPU time and staff's `received` when measuring began. */
+  atStart: { cpuMicros: number; received: number };
   rssIdle: number;
   kbPerSocket: number;
 }
@@ -154,6 +159,8 @@ async function prepare(mode: Mode, visitors: number): Promise<Target> {
     errors: 0,
     received: 0,
     sequence: 0,
+    loadedMs: 0,
+    atStart: { cpuMicros: 0, received: 0 },
     rssIdle: 0,
     kbPerSocket: 0,
   };
@@ -191,7 +198,6 @@ async function runPair(visitors: number, round: number): Promise<Record<Mode, Ru
   try {
     for (const mode of modes) targets.push(await prepare(mode, visitors));
     const perSecond = visitors / (sendEveryMs / 1000);
-    const atStart = new Map<Target, { cpuMicros: number; received: number }>();
 
     const sendFrom = (target: Target, index: number, count: number) => {
       const clientId = `v${index}m${count}`;
@@ -230,10 +236,9 @@ async function runPair(visitors: number, round: number): Promise<Record<Mode, Ru
       await load(target, warmupMs);
       await settle();
     }
-    for (const target of targets) atStart.set(target, { cpuMicros: (await target.server.read()).cpuMicros, received: target.received });
+    for (const target of targets) target.atStart = { cpuMicros: (await target.server.read()).cpuMicros, received: target.received };
     const sliceMs = 1000;
     const slices = Math.max(1, Math.round(measureSeconds * 1000 / sliceMs));
-    const loadedMs = new Map<Target, number>();
     for (let slice = 0; slice < slices; slice += 1) {
       // Alternate which goes first, so neither always follows the other.
       const order = slice % 2 ? [...targets].reverse() : targets;
@@ -241,7 +246,7 @@ async function runPair(visitors: number, round: number): Promise<Record<Mode, Ru
         measuring = true;
         const started = performance.now();
         await load(target, sliceMs);
-        loadedMs.set(target, (loadedMs.get(target) ?? 0) + performance.now() - started);
+        target.loadedMs += performance.now() - started;
         await settle();
         measuring = false;
       }
@@ -251,7 +256,7 @@ async function runPair(visitors: number, round: number): Promise<Record<Mode, Ru
     for (const target of targets) {
       // Measuring stopped before the memory reading, whose forced garbage collection stalls the server.
       const end = await target.server.read();
-      const start = atStart.get(target)!;
+      const start = target.atStart;
       const cpuMicrosPerMessage = (end.cpuMicros - start.cpuMicros) / Math.max(1, target.received - start.received);
       const sorted = target.latencies.sort((a, b) => a - b);
       results[target.mode] = {
@@ -259,7 +264,7 @@ async function runPair(visitors: number, round: number): Promise<Record<Mode, Ru
         visitors,
         p50: percentile(sorted, 50),
         p99: percentile(sorted, 99),
-        messagesPerSecond: target.delivered / ((loadedMs.get(target) ?? 1) / 1000),
+        messagesPerSecond: target.delivered / ((target.loadedMs || 1) / 1000),
         delivered: target.delivered,
         sent: target.sent,
         errors: target.errors,

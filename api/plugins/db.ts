@@ -4,7 +4,7 @@ import { startCheckpointer } from '../../db/checkpointer';
 import { createDb, type Db } from '../../db/client';
 import { GroupCommit } from '../../db/group-commit';
 import { migrateToLatest } from '../../db/migrate';
-import { HttpError } from './errors';
+import { isHttpError } from './errors';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -23,7 +23,7 @@ export default fp(
     app.decorate('db', db);
     app.decorate('sqlite', sqlite);
     // A write refused with an HttpError fails alone; it throws before writing anything.
-    app.decorate('writes', new GroupCommit(db, (error) => error instanceof HttpError));
+    app.decorate('writes', new GroupCommit(db, isHttpError));
     const checkpointer = options.databasePath === ':memory:' ? null : startCheckpointer(sqlite, options.databasePath);
     app.addHook('onClose', async () => {
       await checkpointer?.stop();

@@ -19,6 +19,11 @@ export class HttpError extends Error {
   }
 }
 
+/** A refusal on purpose (an HttpError), as the group commit tells it from a failure (db/group-commit.ts). */
+export function isHttpError(error: unknown): error is HttpError {
+  return error instanceof HttpError;
+}
+
 /** The first message for each field, keyed by the field's dotted path (`primaryGoals` for `/primaryGoals/0`). */
 function fieldErrors(issues: { instancePath: string; message?: string }[]): Record<string, string> {
   const errors: Record<string, string> = {};

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { GroupCommit } from '../../../db/group-commit';
 import { testDatabase } from '../../../db/test-database';
 import type { ChatMessage } from '../../contract/chat';
-import { HttpError } from '../../plugins/errors';
+import { isHttpError } from '../../plugins/errors';
 import { WindowRateLimiter } from './chat.rate-limit';
 import { ChatService } from './chat.service';
 
@@ -10,7 +10,7 @@ describe('ChatService writes', async () => {
   const db = await testDatabase('chat-service');
   const limiter = new WindowRateLimiter(1000, 60_000);
   const pushed: ChatMessage[] = [];
-  const writes = new GroupCommit(db, (error) => error instanceof HttpError);
+  const writes = new GroupCommit(db, isHttpError);
   const chat = new ChatService(db, writes, { message: (message) => void pushed.push(message), sessionUpdated: () => {} }, limiter);
   afterAll(() => limiter.close());
   const visitor = { visitorId: 'visitor-one' };
