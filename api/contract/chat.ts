@@ -68,6 +68,8 @@ export const chatSessionSummary = z.object({
   hasCustomerMessage: z.boolean(),
   lastMessage: z.string(),
   messageCount: z.number().int(),
+  /** The id of the newest message counted in this row: a live message at or below it is already in. */
+  lastMessageId: z.number().int(),
   lastActivity: isoDate,
   unreadCount: z.number().int(),
   status: chatSessionStatusSchema,

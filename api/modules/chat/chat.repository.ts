@@ -175,6 +175,7 @@ export interface ChatSessionSummaryRow {
   hasCustomerMessage: number;
   lastMessage: string | null;
   messageCount: number;
+  lastMessageId: number | null;
   unreadCount: number;
 }
 
@@ -206,6 +207,9 @@ function summaryQuery(db: Executor) {
         .as('senderName'),
       eb.fn.coalesce(messagesOf(eb).select(sql.lit(1).as('one')).where('m.isFromUser', '=', 1).limit(1), sql.lit(0)).as('hasCustomerMessage'),
       messagesOf(eb).select('m.message').orderBy('m.id', 'desc').limit(1).as('lastMessage'),
+      messagesOf(eb)
+        .select((inner) => inner.fn.max('m.id').as('id'))
+        .as('lastMessageId'),
       messagesOf(eb)
         .select((inner) => inner.fn.countAll<number>().as('count'))
         .as('messageCount'),

@@ -262,6 +262,9 @@ describe('chat over REST', async () => {
       const all = await fresh.inject({ method: 'GET', url: '/api/chat-messages?limit=2', headers: { cookie: freshStaff.cookie } });
       const newest = all.json<ChatMessage[]>();
       expect(newest.map((row) => row.message)).toEqual(['one more thing', 'staff answer']);
+      // Each row names the newest message it counts, so a live copy of that message is not counted twice.
+      expect(after.json<ChatSessionSummary>().lastMessageId).toBe(newest[0]!.id);
+      expect(rows[0]!.lastMessageId).toBe(newest[1]!.id);
       const older = await fresh.inject({ method: 'GET', url: `/api/chat-messages?limit=10&before=${encodeURIComponent(`${newest[1]!.createdAt},${newest[1]!.id}`)}`, headers: { cookie: freshStaff.cookie } });
       expect(older.json<ChatMessage[]>().map((row) => row.message)).toEqual(['second in A', 'only in B', 'first in A']);
     });

@@ -75,6 +75,7 @@ function toSummary(row: repository.ChatSessionSummaryRow): ChatSessionSummary {
     hasCustomerMessage: Number(row.hasCustomerMessage) === 1,
     lastMessage: row.lastMessage ?? '',
     messageCount: Number(row.messageCount),
+    lastMessageId: Number(row.lastMessageId ?? 0),
     lastActivity: row.lastActivity,
     unreadCount: Number(row.unreadCount),
     status: status.success ? status.data : 'open',

@@ -121,9 +121,13 @@ function byLastActivity(a: ChatSessionSummary, b: ChatSessionSummary): number {
 }
 
 // Requests answered after a newer one for the same list are dropped (typing in the search box).
-const latestRequest: Record<LeadKind | 'chat', number> = { contact: 0, support: 0, demo: 0, 'get-started': 0, chat: 0 };
+const latestRequest: Record<LeadKind | 'chat' | 'counts', number> = { contact: 0, support: 0, demo: 0, 'get-started': 0, chat: 0, counts: 0 };
 // Rows of chat:message already counted in the sessions list (a reply comes back over REST and over the socket).
 const countedMessageIds = new Set<number>();
+// A live event counts at once, but a snapshot read on another connection may already hold it, or
+// may land after it without it. This much after the last such event the server's figures settle it.
+export const countsRecheckMs = 1500;
+let countsRecheck: ReturnType<typeof setTimeout> | undefined;
 
 function isUnauthorized(error: unknown): boolean {
   return error instanceof ApiError && error.status === 401;
@@ -164,6 +168,21 @@ export const useInbox = create<InboxState>((set, get) => {
     }
   }
 
+  async function loadCounts(): Promise<void> {
+    const requestId = ++latestRequest.counts;
+    const counts = await adminApi.counts();
+    if (requestId === latestRequest.counts) set({ counts });
+  }
+
+  function recheckCountsSoon(): void {
+    clearTimeout(countsRecheck);
+    countsRecheck = setTimeout(() => {
+      countsRecheck = undefined;
+      // A failure keeps the local figures; the next event or reconnect tries again.
+      loadCounts().catch(() => undefined);
+    }, countsRecheckMs);
+  }
+
   function updateSession(sessionId: string, update: (session: ChatSessionSummary) => ChatSessionSummary): void {
     set((state) => ({
       chatSessions: state.chatSessions.map((session) => (session.id === sessionId ? update(session) : session)),
@@ -194,7 +213,7 @@ export const useInbox = create<InboxState>((set, get) => {
     async loadAll() {
       const { leads } = get();
       const results = await Promise.allSettled([
-        adminApi.counts().then((counts) => set({ counts })),
+        loadCounts(),
         ...leadKinds.map((kind) => loadFirstPage(kind, leads[kind].query)),
         loadChatSessions(),
       ]);
@@ -208,7 +227,7 @@ export const useInbox = create<InboxState>((set, get) => {
       const { leads } = get();
       try {
         await Promise.all([
-          adminApi.counts().then((counts) => set({ counts })),
+          loadCounts(),
           loadChatSessions(),
           ...leadKinds.map(async (kind) => {
             const fresh = await adminApi.leads(kind, { q: leads[kind].query });
@@ -366,6 +385,7 @@ export const useInbox = create<InboxState>((set, get) => {
         setList(kind, (current) => ({ ...current, rows: [item, ...current.rows] as typeof current.rows }));
       }
       set((state) => (state.counts ? { counts: { ...state.counts, [countKeys[kind]]: state.counts[countKeys[kind]] + 1 } } : {}));
+      recheckCountsSoon();
     },
 
     applyLeadUpdated({ kind, item }) {
@@ -388,8 +408,12 @@ export const useInbox = create<InboxState>((set, get) => {
       const seenNow = isOpenHere && document.visibilityState === 'visible';
       const existing = state.chatSessions.find((session) => session.id === message.sessionId);
       const addsUnread = message.isFromUser && !seenNow;
+      // The list was read after this message was stored: its row already counts it.
+      if (existing && existing.lastMessageId >= message.id) return addsUnread;
+      recheckCountsSoon();
       if (!existing && !chatMessageMatches(message, state.chatQuery)) {
-        // Under a search it does not match: counted, not listed.
+        // Under a search it does not match: counted, not listed. Whether it opens a session or
+        // another unread conversation only the server knows: the recheck brings its figures.
         set((current) => ({
           counts: current.counts
             ? { ...current.counts, unreadChats: current.counts.unreadChats + (addsUnread ? 1 : 0) }
@@ -404,6 +428,7 @@ export const useInbox = create<InboxState>((set, get) => {
         hasCustomerMessage: false,
         lastMessage: '',
         messageCount: 0,
+        lastMessageId: 0,
         lastActivity: message.createdAt,
         unreadCount: 0,
         status: 'open',
@@ -419,6 +444,7 @@ export const useInbox = create<InboxState>((set, get) => {
         hasCustomerMessage: base.hasCustomerMessage || message.isFromUser,
         lastMessage: message.message,
         messageCount: base.messageCount + 1,
+        lastMessageId: Math.max(base.lastMessageId, message.id),
         lastActivity: message.createdAt > base.lastActivity ? message.createdAt : base.lastActivity,
         unreadCount: addsUnread ? base.unreadCount + 1 : base.unreadCount,
         // A visitor writing again reopens a resolved conversation.
@@ -462,6 +488,7 @@ export const useInbox = create<InboxState>((set, get) => {
     reset() {
       for (const key of Object.keys(latestRequest) as (keyof typeof latestRequest)[]) latestRequest[key]++;
       countedMessageIds.clear();
+      clearTimeout(countsRecheck);
       set(emptyInbox());
     },
   };

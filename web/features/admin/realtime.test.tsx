@@ -5,7 +5,7 @@ import type { ChatMessage } from '../../../api/contract/chat';
 import { Toaster, useToastStore } from '../../components/ui/toast';
 import { AdminPage } from './admin-page';
 import { connectAdminSocket } from './api/admin-socket';
-import { useInbox } from './inbox-store';
+import { countsRecheckMs, useInbox } from './inbox-store';
 import { resetStaffSession } from './session-store';
 import { chatSession, contactRow, emptyCounts, fakeServer, type FakeServer, ticketRow } from './test/fake-server';
 import { FakeAdminSocket } from './test/fake-socket';
@@ -339,6 +339,37 @@ describe('socket reconnect', () => {
     expect(rows.map((row) => row.textContent)).toEqual([expect.stringContaining('Missed While Offline'), expect.stringContaining('Older Lead')]);
     expect(screen.getByRole('combobox', { name: 'Status of Older Lead' })).toHaveValue('closed');
     expect(within(screen.getByTestId('count-contact')).getByText('2')).toBeInTheDocument();
+  });
+
+  it('does not count twice a message that the catch-up read already holds', async () => {
+    await renderDashboard();
+    const stored = chatMessage({ message: 'Stored before the catch-up read it' });
+    server.on('GET /api/chat-sessions', () => ({
+      body: [chatSession({ id: sessionId, unreadCount: 1, messageCount: 2, lastMessageId: stored.id, lastMessage: stored.message })],
+    }));
+    server.on('GET /api/admin/counts', () => ({ body: emptyCounts({ contact: 1, support: 1, chatSessions: 1, unreadChats: 1 }) }));
+    push('connect');
+    await advance();
+    push('chat:message', stored);
+    await openChatTab();
+    const row = within(screen.getByRole('table', { name: 'Chat Messages' })).getAllByRole('row')[1]!;
+    expect(within(row).getByLabelText('1 unread')).toBeInTheDocument();
+    expect(useInbox.getState().chatSessions[0]?.messageCount).toBe(2);
+    expect(within(chatTab()).getByLabelText('1 unread')).toBeInTheDocument();
+  });
+
+  it('settles the count cards on the server figures after a live event raced a catch-up read', async () => {
+    await renderDashboard();
+    // The catch-up read the counts after a new visitor's message was stored, and its list before.
+    server.on('GET /api/admin/counts', () => ({ body: emptyCounts({ contact: 1, support: 1, chatSessions: 2, unreadChats: 1 }) }));
+    push('connect');
+    await advance();
+    push('chat:message', chatMessage({ sessionId: 'session_1732200033333_racer', message: 'Raced the catch-up' }));
+    const countsAsked = server.calls.filter((call) => call === 'GET /api/admin/counts').length;
+    await advance(countsRecheckMs);
+    expect(server.calls.filter((call) => call === 'GET /api/admin/counts')).toHaveLength(countsAsked + 1);
+    expect(within(screen.getByTestId('count-chatSessions')).getByText('2')).toBeInTheDocument();
+    expect(within(chatTab()).getByLabelText('1 unread')).toBeInTheDocument();
   });
 
   it('asks the server about the session when the server closes the socket', async () => {

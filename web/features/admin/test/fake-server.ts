@@ -123,6 +123,7 @@ export function chatSession(overrides: Partial<ChatSessionSummary> = {}): ChatSe
     hasCustomerMessage: true,
     lastMessage: 'Do you integrate with CarGurus?',
     messageCount: 1,
+    lastMessageId: 1,
     lastActivity: '2026-11-21T10:00:00.000Z',
     unreadCount: 1,
     status: 'open',
