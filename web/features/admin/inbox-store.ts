@@ -125,7 +125,7 @@ const latestRequest: Record<LeadKind | 'chat' | 'counts', number> = { contact: 0
 // Rows of chat:message already counted in the sessions list (a reply comes back over REST and over the socket).
 const countedMessageIds = new Set<number>();
 // A live event counts at once, but a snapshot read on another connection may already hold it, or
-// may land after it without it. This much after the last such event the server's figures settle it.
+// may land after it without it. At most this long after such an event, the server's figures settle it.
 export const countsRecheckMs = 1500;
 let countsRecheck: ReturnType<typeof setTimeout> | undefined;
 
@@ -175,7 +175,9 @@ export const useInbox = create<InboxState>((set, get) => {
   }
 
   function recheckCountsSoon(): void {
-    clearTimeout(countsRecheck);
+    // One pending recheck covers every event before it fires (it asks after them); a steady stream
+    // of events gets one request per interval, not none.
+    if (countsRecheck) return;
     countsRecheck = setTimeout(() => {
       countsRecheck = undefined;
       // A failure keeps the local figures; the next event or reconnect tries again.
@@ -489,6 +491,7 @@ export const useInbox = create<InboxState>((set, get) => {
       for (const key of Object.keys(latestRequest) as (keyof typeof latestRequest)[]) latestRequest[key]++;
       countedMessageIds.clear();
       clearTimeout(countsRecheck);
+      countsRecheck = undefined;
       set(emptyInbox());
     },
   };

@@ -372,6 +372,19 @@ describe('socket reconnect', () => {
     expect(within(chatTab()).getByLabelText('1 unread')).toBeInTheDocument();
   });
 
+  it('keeps settling the counts while messages keep coming: one request per interval', async () => {
+    await renderDashboard();
+    const countsAsked = () => server.calls.filter((call) => call === 'GET /api/admin/counts').length;
+    const before = countsAsked();
+    for (let second = 0; second < 6; second += 1) {
+      push('chat:message', chatMessage({ sessionId: `session_1732200044444_busy${second}`, message: `Question ${second}` }));
+      await advance(1000);
+    }
+    // A message a second for 6 s, a recheck 1.5 s after the first not yet covered: at 1.5, 3.5 and 5.5 s.
+    expect(countsRecheckMs).toBe(1500);
+    expect(countsAsked() - before).toBe(3);
+  });
+
   it('asks the server about the session when the server closes the socket', async () => {
     await renderDashboard();
     server.on('GET /api/session', () => ({ body: { admin: null, dealer: null, staffIdleMinutes: 10 } }));
