@@ -412,10 +412,10 @@ export const useInbox = create<InboxState>((set, get) => {
       const addsUnread = message.isFromUser && !seenNow;
       // The list was read after this message was stored: its row already counts it.
       if (existing && existing.lastMessageId >= message.id) return addsUnread;
-      recheckCountsSoon();
       if (!existing && !chatMessageMatches(message, state.chatQuery)) {
         // Under a search it does not match: counted, not listed. Whether it opens a session or
         // another unread conversation only the server knows: the recheck brings its figures.
+        recheckCountsSoon();
         set((current) => ({
           counts: current.counts
             ? { ...current.counts, unreadChats: current.counts.unreadChats + (addsUnread ? 1 : 0) }
@@ -452,18 +452,21 @@ export const useInbox = create<InboxState>((set, get) => {
         // A visitor writing again reopens a resolved conversation.
         status: message.isFromUser ? 'open' : base.status,
       };
+      const opensUnread = addsUnread && base.unreadCount === 0;
+      // Only a change to a card can race a read of the counts (a staff reply changes none).
+      if (!existing || opensUnread) recheckCountsSoon();
       set((current) => ({
         chatSessions: [updated, ...current.chatSessions.filter((session) => session.id !== message.sessionId)].sort(byLastActivity),
         counts: current.counts
           ? {
               ...current.counts,
               chatSessions: current.counts.chatSessions + (existing ? 0 : 1),
-              unreadChats: current.counts.unreadChats + (addsUnread && base.unreadCount === 0 ? 1 : 0),
+              unreadChats: current.counts.unreadChats + (opensUnread ? 1 : 0),
             }
           : current.counts,
       }));
       if (seenNow && message.isFromUser) void markRead(message.sessionId);
-      return message.isFromUser && !seenNow;
+      return addsUnread;
     },
 
     applyChatSessionUpdated(session) {

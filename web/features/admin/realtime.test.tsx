@@ -74,6 +74,11 @@ function push(event: string, ...args: unknown[]) {
   act(() => socket.serverPush(event, ...args));
 }
 
+/** How many times the page has asked for the count cards' figures. */
+function countsRequests(): number {
+  return server.calls.filter((call) => call === 'GET /api/admin/counts').length;
+}
+
 function chatTab() {
   return screen.getByRole('tab', { name: /Chat Messages/ });
 }
@@ -365,24 +370,23 @@ describe('socket reconnect', () => {
     push('connect');
     await advance();
     push('chat:message', chatMessage({ sessionId: 'session_1732200033333_racer', message: 'Raced the catch-up' }));
-    const countsAsked = server.calls.filter((call) => call === 'GET /api/admin/counts').length;
+    const countsAsked = countsRequests();
     await advance(countsRecheckMs);
-    expect(server.calls.filter((call) => call === 'GET /api/admin/counts')).toHaveLength(countsAsked + 1);
+    expect(countsRequests()).toBe(countsAsked + 1);
     expect(within(screen.getByTestId('count-chatSessions')).getByText('2')).toBeInTheDocument();
     expect(within(chatTab()).getByLabelText('1 unread')).toBeInTheDocument();
   });
 
   it('keeps settling the counts while messages keep coming: one request per interval', async () => {
     await renderDashboard();
-    const countsAsked = () => server.calls.filter((call) => call === 'GET /api/admin/counts').length;
-    const before = countsAsked();
+    const before = countsRequests();
     for (let second = 0; second < 6; second += 1) {
       push('chat:message', chatMessage({ sessionId: `session_1732200044444_busy${second}`, message: `Question ${second}` }));
       await advance(1000);
     }
     // A message a second for 6 s, a recheck 1.5 s after the first not yet covered: at 1.5, 3.5 and 5.5 s.
     expect(countsRecheckMs).toBe(1500);
-    expect(countsAsked() - before).toBe(3);
+    expect(countsRequests() - before).toBe(3);
   });
 
   it('asks the server about the session when the server closes the socket', async () => {
