@@ -106,6 +106,38 @@ describe('bad input on every POST', async () => {
     expect(tooLarge.json()).toEqual({ message: 'Request body is too large' });
     const control = await send('application/json', JSON.stringify({ ...validInput.contact(), name: 'Sam\u0007' }));
     expect(control.json()).toEqual({ message: 'Validation failed', errors: { name: 'Contains characters that are not allowed' } });
+    const bidi = await send('application/json', JSON.stringify({ ...validInput.contact(), company: 'Acme \u202Esotua' }));
+    expect(bidi.json()).toEqual({ message: 'Validation failed', errors: { company: 'Contains characters that are not allowed' } });
+  });
+
+  it('refuses line breaks in one-line fields, which could forge lines in the new-lead mail', async () => {
+    const before = await snapshot();
+    const post = (url: string, body: Record<string, unknown>) => app.inject({ method: 'POST', url, payload: body });
+    const forged = await post('/api/contact-submission', { ...validInput.contact(), name: 'Sam\r\nSubject: Invoice overdue' });
+    expect(forged.statusCode).toBe(400);
+    expect(forged.json()).toEqual({ message: 'Validation failed', errors: { name: 'Name must be on one line' } });
+    const cases: [string, string, string][] = [
+      ['/api/demo-request', 'company', 'Company name must be on one line'],
+      ['/api/support-ticket', 'subject', 'Subject must be on one line'],
+      ['/api/get-started-request', 'city', 'City must be on one line'],
+      ['/api/get-started-request', 'currentWebsite', 'Current website must be on one line'],
+    ];
+    const kinds = { '/api/demo-request': 'demo', '/api/support-ticket': 'support', '/api/get-started-request': 'get-started' } as const;
+    for (const [url, field, message] of cases) {
+      const answer = await post(url, { ...validInput[kinds[url as keyof typeof kinds]](), [field]: 'Line one\nLine two' });
+      expect(answer.json()).toEqual({ message: 'Validation failed', errors: { [field]: message } });
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('keeps line breaks in the fields typed into a text area', async () => {
+    const answer = await app.inject({
+      method: 'POST',
+      url: '/api/contact-submission',
+      payload: { ...validInput.contact(), message: 'First line of the message.\nSecond line.' },
+    });
+    expect(answer.statusCode).toBe(201);
+    expect(answer.json().message).toBe('First line of the message.\nSecond line.');
   });
 
   it('stays healthy afterwards', async () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { chatLimits } from './brand';
-import { controlCharacterMessage, emailMessage, hasControlCharacters, isoDate, rowId } from './common';
+import { controlCharacterMessage, emailMessage, hasControlCharacters, isoDate, optionalLine, rowId } from './common';
 import { listQuerySchema } from './leads';
 
 /** `session_` + timestamp + random string in the widget; anything of that alphabet is accepted. */
@@ -28,12 +28,12 @@ export const chatMessageInputSchema = z.object({
     .pipe(z.union([z.literal(''), z.email({ error: emailMessage })]))
     .optional()
     .transform((value) => value || undefined),
-  senderName: z.string().trim().max(100, 'Name must be at most 100 characters').optional().transform((value) => value || undefined),
+  senderName: optionalLine(100, 'Name'),
   isFromUser: z.literal(true, { error: 'Visitors can only send their own messages' }).default(true),
   clientId: clientIdSchema.optional(),
   /** Where the visitor is, stored on the chat session with its first message. */
-  pageUrl: z.string().max(2000).optional(),
-  referrer: z.string().max(2000).optional(),
+  pageUrl: optionalLine(2000, 'Page URL'),
+  referrer: optionalLine(2000, 'Referrer'),
 });
 export type ChatMessageInput = z.input<typeof chatMessageInputSchema>;
 

@@ -10,35 +10,53 @@ export type ErrorBody = z.infer<typeof errorBodySchema>;
 export const okBodySchema = z.object({ ok: z.literal(true) });
 export const messageBodySchema = z.object({ message: z.string() });
 
-// Control characters other than tab, newline and carriage return are refused in every text field.
+/**
+ * Refused in every text field: control characters other than tab, newline and carriage return
+ * (C0, DEL and C1), and the bidirectional embedding, override and isolate marks (U+202A-U+202E,
+ * U+2066-U+2069), which make text show in a different order than it was typed.
+ */
 // eslint-disable-next-line no-control-regex
-const controlCharacters = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+const controlCharacters = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;
 export const controlCharacterMessage = 'Contains characters that are not allowed';
 export function hasControlCharacters(value: string): boolean {
   return controlCharacters.test(value);
 }
 
+/** Line breaks of any kind: a single-line field (a name, a subject) that held one could forge lines in a mail. */
+const lineBreaks = /[\r\n\u2028\u2029]/;
+export function oneLineMessage(label: string): string {
+  return `${label} must be on one line`;
+}
+
+/** The character rules of a text field; `multiline` for the fields typed into a text area. */
+function textCharacters<T extends z.ZodType<string>>(schema: T, label: string, multiline: boolean) {
+  const allowed = schema.refine((value) => !controlCharacters.test(value), controlCharacterMessage);
+  return multiline ? allowed : allowed.refine((value) => !lineBreaks.test(value), oneLineMessage(label));
+}
+
+/** A free text field a visitor fills in, optional, on one line: `senderName`, `pageUrl`, `referrer`. */
+export function optionalLine(max: number, label: string) {
+  return textCharacters(z.string({ error: `${label} must be text` }).trim().max(max, `${label} must be at most ${max} characters`), label, false)
+    .optional()
+    .transform((value) => (value ? value : undefined));
+}
+
 /**
- * A required text field: trimmed, at least `min` characters (else `message`), at most `max`.
+ * A required text field: trimmed, on one line unless `multiline`, at least `min` characters (else `message`), at most `max`.
  * A missing or non-string value gets the same message as a too-short one, so the API and the
  * forms say the spec's words in every case.
  */
-export function requiredText(min: number, message: string, max: number, label: string) {
-  return z
-    .string({ error: message })
-    .trim()
-    .min(min, message)
-    .max(max, `${label} must be at most ${max} characters`)
-    .refine((value) => !controlCharacters.test(value), controlCharacterMessage);
+export function requiredText(min: number, message: string, max: number, label: string, options: { multiline?: boolean } = {}) {
+  return textCharacters(
+    z.string({ error: message }).trim().min(min, message).max(max, `${label} must be at most ${max} characters`),
+    label,
+    options.multiline ?? false,
+  );
 }
 
-/** An optional text field: trimmed, at most `max` characters; empty becomes undefined. */
-export function optionalText(max: number, label: string) {
-  return z
-    .string({ error: `${label} must be text` })
-    .trim()
-    .max(max, `${label} must be at most ${max} characters`)
-    .refine((value) => !controlCharacters.test(value), controlCharacterMessage)
+/** An optional text field: trimmed, on one line unless `multiline`, at most `max` characters; empty becomes undefined. */
+export function optionalText(max: number, label: string, options: { multiline?: boolean } = {}) {
+  return textCharacters(z.string({ error: `${label} must be text` }).trim().max(max, `${label} must be at most ${max} characters`), label, options.multiline ?? false)
     .optional()
     .transform((value) => (value ? value : undefined));
 }

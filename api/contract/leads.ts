@@ -79,7 +79,7 @@ export const demoRequestSchema = z.object({
   email: emailField,
   company: companyField,
   phone: optionalText(30, 'Phone'),
-  message: optionalText(5000, 'Message'),
+  message: optionalText(5000, 'Message', { multiline: true }),
   _gotcha: honeypotField,
 });
 export type DemoRequestInput = z.input<typeof demoRequestSchema>;
@@ -90,7 +90,7 @@ export const contactSubmissionSchema = z.object({
   company: companyField,
   phone: phoneField,
   subject: z.enum(values(contactSubjects), { error: 'Please select a subject' }),
-  message: requiredText(10, 'Message must be at least 10 characters', 5000, 'Message'),
+  message: requiredText(10, 'Message must be at least 10 characters', 5000, 'Message', { multiline: true }),
   _gotcha: honeypotField,
 });
 export type ContactSubmissionInput = z.input<typeof contactSubmissionSchema>;
@@ -102,7 +102,7 @@ export const supportTicketSchema = z.object({
   priority: z.enum(values(supportPriorities), { error: 'Please select a priority level' }),
   category: z.enum(values(supportCategories), { error: 'Please select a category' }),
   subject: requiredText(5, 'Subject must be at least 5 characters', 200, 'Subject'),
-  description: requiredText(20, 'Description must be at least 20 characters', 5000, 'Description'),
+  description: requiredText(20, 'Description must be at least 20 characters', 5000, 'Description', { multiline: true }),
   _gotcha: honeypotField,
 });
 export type SupportTicketInput = z.input<typeof supportTicketSchema>;
@@ -132,8 +132,8 @@ export const getStartedRequestSchema = z.object({
     .array(z.enum(brand.feedExportDestinations, { error: 'Please choose from the listed destinations' }))
     .max(brand.feedExportDestinations.length)
     .default([]),
-  additionalFeedDestinations: optionalText(500, 'Additional feed destinations'),
-  additionalInfo: optionalText(5000, 'Additional information'),
+  additionalFeedDestinations: optionalText(500, 'Additional feed destinations', { multiline: true }),
+  additionalInfo: optionalText(5000, 'Additional information', { multiline: true }),
   allowMarketing: z.boolean({ error: 'Marketing consent must be true or false' }).default(false),
   agreeToTerms: z.literal(true, { error: 'You must agree to the terms' }),
   _gotcha: honeypotField,

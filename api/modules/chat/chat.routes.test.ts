@@ -126,6 +126,14 @@ describe('chat over REST', async () => {
       ['message over 2000 characters', { sessionId: 'session_bad_1', message: long }, 400],
       ['message not text', { sessionId: 'session_bad_1', message: 42 }, 400],
       ['control characters', { sessionId: 'session_bad_1', message: 'hi\u0000there' }, 400],
+      ['a bidi override in the message', { sessionId: 'session_bad_1', message: 'pay \u202Egnp.exe' }, 400],
+      ['NUL in the sender name', { sessionId: 'session_bad_1', message: 'hello', senderName: 'Ann\u0000' }, 400],
+      ['an escape sequence in the sender name', { sessionId: 'session_bad_1', message: 'hello', senderName: 'Ann\u001b[31m' }, 400],
+      ['a bidi override in the sender name', { sessionId: 'session_bad_1', message: 'hello', senderName: 'Ann \u202Enimda' }, 400],
+      ['a line break in the sender name', { sessionId: 'session_bad_1', message: 'hello', senderName: 'Ann\nStaff' }, 400],
+      ['a control character in the page URL', { sessionId: 'session_bad_1', message: 'hello', pageUrl: 'https://site.example/\u0007' }, 400],
+      ['a bidi isolate in the referrer', { sessionId: 'session_bad_1', message: 'hello', referrer: 'https://search.example/\u2066x' }, 400],
+      ['a line break in the referrer', { sessionId: 'session_bad_1', message: 'hello', referrer: 'https://a.example/\r\nX: y' }, 400],
       ['missing sessionId', { message: 'hello' }, 400],
       ['sessionId with slashes', { sessionId: '../../etc/passwd', message: 'hello' }, 400],
       ['sessionId too short', { sessionId: 'abc', message: 'hello' }, 400],
@@ -148,6 +156,13 @@ describe('chat over REST', async () => {
     it('names the field and the contract message', async () => {
       const answer = await send(visitorCookie(app), { sessionId: 'session_bad_1', message: '   ' });
       expect(answer.json()).toEqual({ message: 'Validation failed', errors: { message: 'Message cannot be empty' } });
+    });
+
+    it('names the field of a refused character', async () => {
+      const name = await send(visitorCookie(app), { sessionId: 'session_bad_1', message: 'hello', senderName: 'Ann\u202E' });
+      expect(name.json()).toEqual({ message: 'Validation failed', errors: { senderName: 'Contains characters that are not allowed' } });
+      const line = await send(visitorCookie(app), { sessionId: 'session_bad_1', message: 'hello', senderName: 'Ann\r\nStaff' });
+      expect(line.json()).toEqual({ message: 'Validation failed', errors: { senderName: 'Name must be on one line' } });
     });
 
     it.each([
