@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
+import { privateFileMode, privateFolderMode } from '../db/files';
 import { defaultStaffIdleMinutes } from './contract/brand';
 
 const booleanFlag = z
@@ -90,8 +91,8 @@ export function settleSessionSecret(config: ParsedConfig): Config {
     if (kept.length >= 32) return { ...config, sessionSecret: kept };
   }
   const generated = randomBytes(48).toString('base64url');
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, `${generated}\n`, { mode: 0o600 });
+  mkdirSync(dirname(file), { recursive: true, mode: privateFolderMode });
+  writeFileSync(file, `${generated}\n`, { mode: privateFileMode });
   return { ...config, sessionSecret: generated };
 }
 

@@ -1,7 +1,6 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect, type SqliteDatabase } from 'kysely';
+import { createPrivateFile } from './files';
 import { CamelCase, enableDirectQueries } from './prepared';
 import type { Database } from './schema';
 
@@ -32,12 +31,12 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
 }
 
 /**
- * Opens the SQLite file (creating its folder), with WAL, foreign keys and a busy timeout, on one
+ * Opens the SQLite file (creating it and its folder, private to this user), with WAL, foreign keys and a busy timeout, on one
  * connection. `synchronous=NORMAL` under WAL keeps every committed write across a process crash;
  * only a power loss can take the last transactions.
  */
 export function createDb(path: string): { db: Db; sqlite: SQLite.Database } {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') createPrivateFile(path);
   const sqlite = new SQLite(path);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');

@@ -3,6 +3,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer, { type Transporter } from 'nodemailer';
+import { privateFileMode, privateFolderMode } from '../../../db/files';
 
 export interface MailMessage {
   to: string;
@@ -50,11 +51,11 @@ export class Mailer {
     if (this.options.smtpUrl) return;
     const raw = (info as { message?: unknown }).message;
     if (!Buffer.isBuffer(raw)) throw new Error('mail transport returned no message');
-    await mkdir(this.options.outboxDir, { recursive: true });
+    await mkdir(this.options.outboxDir, { recursive: true, mode: privateFolderMode });
     const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`;
     // Written whole, then renamed: a reader of the outbox never sees half a message.
     const temporary = join(this.options.outboxDir, `.${name}.tmp`);
-    await writeFile(temporary, raw);
+    await writeFile(temporary, raw, { mode: privateFileMode });
     await rename(temporary, join(this.options.outboxDir, name));
   }
 
