@@ -10,6 +10,6 @@ export function migratorFor(db: Db): Migrator {
 /** The one migration runner: used by server start, `npm run db:migrate` and the tests. */
 export async function migrateToLatest(db: Db): Promise<string[]> {
   const { error, results } = await migratorFor(db).migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
+  if (error) throw error instanceof Error ? error : new Error('migration failed', { cause: error });
   return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
 }

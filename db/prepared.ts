@@ -31,17 +31,17 @@ interface DirectConnection {
 const directConnections = new WeakMap<object, DirectConnection>();
 
 /** Lets prepared queries on `db` run straight on `sqlite` (db/client.ts calls it for every SQLite database). */
-export function enableDirectQueries(db: Kysely<any>, sqlite: SQLite.Database, camelCase: CamelCase): void {
+export function enableDirectQueries<DB>(db: Kysely<DB>, sqlite: SQLite.Database, camelCase: CamelCase): void {
   directConnections.set(db, { sqlite, camelCase, statements: new Map(), inTransactionNow: false });
 }
 
 /** Whether prepared queries on `db` can run directly on its SQLite connection (db/client.ts databases). */
-export function supportsDirectQueries(db: Kysely<any>): boolean {
+export function supportsDirectQueries<DB>(db: Kysely<DB>): boolean {
   return directConnections.has(db);
 }
 
 /** Whether `db` can run prepared queries synchronously right now (SQLite, and no transaction of Kysely's open). */
-export function canRunNow(db: Kysely<any>): boolean {
+export function canRunNow<DB>(db: Kysely<DB>): boolean {
   const direct = directConnections.get(db);
   return direct !== undefined && !direct.sqlite.inTransaction;
 }
@@ -52,7 +52,7 @@ export function canRunNow(db: Kysely<any>): boolean {
  * cheapest transaction there is, for writes that only need prepared queries. Check canRunNow() first:
  * it throws when the database is not SQLite or a Kysely transaction holds the connection.
  */
-export function transactionNow<T>(db: Kysely<any>, work: () => T): T {
+export function transactionNow<DB, T>(db: Kysely<DB>, work: () => T): T {
   const direct = directConnections.get(db);
   if (!direct || direct.sqlite.inTransaction) throw new Error('transactionNow: the connection is not free for a direct transaction');
   // Prepared BEGIN/COMMIT rather than better-sqlite3's transaction(), which builds a new wrapper per call.
@@ -93,6 +93,8 @@ interface DirectStatement {
  */
 function rowMaker(columns: string[]): (values: unknown[]) => unknown {
   const fields = columns.map((column, index) => `${JSON.stringify(column)}: values[${index}]`);
+  // The keys are column names SQLite reports, each quoted by JSON.stringify: nothing else reaches the code.
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval
   return new Function('values', `return { ${fields.join(', ')} };`) as (values: unknown[]) => unknown;
 }
 
@@ -119,15 +121,15 @@ interface Compiled<P> {
 
 export interface PreparedQuery<P, R> {
   /** Every row (none for a statement that returns no data). */
-  all(db: Kysely<any>, params: P): Promise<R[]>;
+  all<D>(db: Kysely<D>, params: P): Promise<R[]>;
   /** The first row, or undefined. */
-  first(db: Kysely<any>, params: P): Promise<R | undefined>;
+  first<D>(db: Kysely<D>, params: P): Promise<R | undefined>;
   /** Runs a statement for its effect; answers the number of rows it changed (or returned). */
-  run(db: Kysely<any>, params: P): Promise<number>;
+  run<D>(db: Kysely<D>, params: P): Promise<number>;
   /** `first`, synchronously: only inside transactionNow(), or when canRunNow(). */
-  firstNow(db: Kysely<any>, params: P): R | undefined;
+  firstNow<D>(db: Kysely<D>, params: P): R | undefined;
   /** `run`, synchronously: only inside transactionNow(), or when canRunNow(). */
-  runNow(db: Kysely<any>, params: P): number;
+  runNow<D>(db: Kysely<D>, params: P): number;
 }
 
 /**
@@ -142,22 +144,23 @@ export function prepareQuery<DB, P extends Record<string, unknown>, R>(
   const compiledByDialect = new Map<unknown, Compiled<P>>();
 
   // Calls come from one database again and again: remember the last one's compiled form and statement.
-  let lastDb: Kysely<any> | undefined;
+  let lastDb: object | undefined;
   let lastCompiled: Compiled<P> | undefined;
   let lastDirect: DirectConnection | undefined;
   let lastStatement: DirectStatement | undefined;
 
-  const compiledFor = (db: Kysely<any>): Compiled<P> => {
+  const compiledFor = <D>(db: Kysely<D>): Compiled<P> => {
     if (db === lastDb) return lastCompiled!;
     const dialect = db.getExecutor().adapter.constructor;
     let compiled = compiledByDialect.get(dialect);
     if (!compiled) {
       const standIns = new Proxy({} as P, { get: (_target, name) => `${placeholderPrefix}${String(name)}` });
-      const query = build(db as Kysely<DB>, standIns).compile();
+      // Only the SQL is kept: the table types of the caller's database play no part in it.
+      const query = build(db as unknown as Kysely<DB>, standIns).compile();
       compiled = {
         sql: query.sql,
         parameters: query.parameters.map((value) =>
-          typeof value === 'string' && value.startsWith(placeholderPrefix) ? { name: value.slice(placeholderPrefix.length) as keyof P } : { value },
+          typeof value === 'string' && value.startsWith(placeholderPrefix) ? { name: value.slice(placeholderPrefix.length) } : { value },
         ),
       };
       compiledByDialect.set(dialect, compiled);
@@ -176,11 +179,11 @@ export function prepareQuery<DB, P extends Record<string, unknown>, R>(
     return values;
   };
 
-  const throughKysely = (db: Kysely<any>, compiled: Compiled<P>, params: P) =>
+  const throughKysely = <D>(db: Kysely<D>, compiled: Compiled<P>, params: P) =>
     db.executeQuery<R>(CompiledQuery.raw(compiled.sql, bind(compiled, params)));
 
   /** The statement to run directly for this call, or undefined to go through Kysely. */
-  const directFor = (db: Kysely<any>, compiled: Compiled<P>) => {
+  const directFor = <D>(db: Kysely<D>, compiled: Compiled<P>) => {
     const direct = directConnectionOf(db);
     if (!direct) return undefined;
     if (direct !== lastDirect) {
@@ -190,7 +193,7 @@ export function prepareQuery<DB, P extends Record<string, unknown>, R>(
     return lastStatement;
   };
 
-  const directOrThrow = (db: Kysely<any>, compiled: Compiled<P>) => {
+  const directOrThrow = <D>(db: Kysely<D>, compiled: Compiled<P>) => {
     const direct = directFor(db, compiled);
     if (!direct) throw new Error('a ...Now query needs a free SQLite connection (see canRunNow)');
     return direct;

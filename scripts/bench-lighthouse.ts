@@ -46,7 +46,7 @@ async function main(): Promise<void> {
       // Asynchronous: the server answering Lighthouse runs in this same process.
       const runLighthouse = () =>
         promisify(execFile)(
-          command!,
+          command,
           [
             ...prefix,
             url,

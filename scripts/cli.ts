@@ -14,7 +14,7 @@ export function cliOptions(names: readonly string[]): Record<string, string | un
     options: Object.fromEntries(names.map((name) => [name, { type: 'string' as const }])),
     strict: true,
   });
-  return values as Record<string, string | undefined>;
+  return values;
 }
 
 /**

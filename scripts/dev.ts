@@ -19,7 +19,7 @@ function stop(code: number): void {
   for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
   // Give both a moment to close with grace, then leave.
   setTimeout(() => process.exit(code), 3000).unref();
-  Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(null))))).then(() =>
+  void Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(null))))).then(() =>
     process.exit(code),
   );
 }

@@ -38,7 +38,7 @@ function helmetHeaders(options: HelmetOptions): Record<string, string> {
     },
   };
   helmet(options)({} as IncomingMessage, response as unknown as ServerResponse, (error?: unknown) => {
-    if (error) throw error instanceof Error ? error : new Error(String(error));
+    if (error) throw error instanceof Error ? error : new Error('helmet failed', { cause: error });
   });
   return headers;
 }

@@ -42,7 +42,7 @@ export function stubNetwork() {
   const pending: { resolve(response: Response): void; reject(error: unknown): void }[] = [];
   const fetchMock = vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
     calls.push({
-      url: String(input),
+      url: input instanceof Request ? input.url : input.toString(),
       method: init?.method ?? 'GET',
       body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
       headers: (init?.headers ?? {}) as Record<string, string>,

@@ -8,11 +8,17 @@ export function toCsv(columns: readonly string[], rows: readonly Record<string, 
   return `\uFEFF${lines.map((cells) => cells.join(',')).join('\r\n')}\r\n`;
 }
 
+/** A value as a cell shows it: lists joined by `; `, nothing for null. */
+function cellText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (Array.isArray(value)) return value.map(cellText).join('; ');
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
+}
+
 export function csvCell(value: unknown): string {
-  let text: string;
-  if (value === null || value === undefined) text = '';
-  else if (Array.isArray(value)) text = value.map(String).join('; ');
-  else text = String(value);
+  let text = cellText(value);
   if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
   return `"${text.replace(/"/g, '""')}"`;
 }

@@ -118,9 +118,10 @@ export async function countAll(db: Db) {
       // A session is unread while it holds a visitor message newer than the last one staff read.
       eb
         .selectFrom('chatSessions as s')
-        .where(({ exists, selectFrom }) =>
-          exists(
-            selectFrom('chatMessages as m')
+        .where((where) =>
+          where.exists(
+            where
+              .selectFrom('chatMessages as m')
               .select('m.id')
               .whereRef('m.sessionId', '=', 's.id')
               .where('m.isFromUser', '=', 1)

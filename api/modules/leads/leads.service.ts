@@ -168,7 +168,7 @@ export function createLeadsService(deps: LeadsServiceDeps) {
     /** Every matching row as CSV, columns in the order of the API record. */
     async csv(kind: LeadKind, filter: Omit<LeadFilter, 'limit' | 'before'>): Promise<string> {
       const leads = await this.list(kind, filter);
-      return toCsv(Object.keys(leadRecordByKind[kind].shape), leads as unknown as Record<string, unknown>[]);
+      return toCsv(Object.keys(leadRecordByKind[kind].shape), leads);
     },
 
     /** Changes status and/or note; staff sockets get the changed row. Undefined when there is no such lead. */

@@ -189,10 +189,10 @@ export function DealerDashboardPage() {
     fetchSession(controller.signal)
       .then((session) => {
         if (session.dealer) setDealer(session.dealer);
-        else navigate('/dealer-login', { replace: true });
+        else void navigate('/dealer-login', { replace: true });
       })
       .catch(() => {
-        if (!controller.signal.aborted) navigate('/dealer-login', { replace: true });
+        if (!controller.signal.aborted) void navigate('/dealer-login', { replace: true });
       });
     return () => controller.abort();
   }, [navigate]);
@@ -201,7 +201,7 @@ export function DealerDashboardPage() {
     try {
       await dealerLogout();
     } finally {
-      navigate('/');
+      void navigate('/');
     }
   }
 
@@ -242,7 +242,7 @@ export function DealerDashboardPage() {
               LEADS
             </Tabs.Trigger>
           </Tabs.List>
-          <button type="button" onClick={logout} className={`${tabTrigger} inline-flex items-center gap-1.5`}>
+          <button type="button" onClick={() => void logout()} className={`${tabTrigger} inline-flex items-center gap-1.5`}>
             <LogOut className="hidden size-4 sm:block" aria-hidden="true" /> LOGOUT
           </button>
         </nav>

@@ -20,7 +20,7 @@ export function SimpleTestPage() {
     try {
       await dealerLogin({ username, password });
       window.alert('Login successful!');
-      navigate('/dealer-dashboard');
+      void navigate('/dealer-dashboard');
     } catch (error) {
       window.alert(error instanceof ApiError ? `Login failed: ${error.serverMessage ?? invalidCredentialsMessage}` : 'Network error');
     } finally {
@@ -32,7 +32,7 @@ export function SimpleTestPage() {
     <section className="mx-auto max-w-sm px-4 py-16">
       <PageTitle title="Simple Login Test" />
       <h1 className="text-xl font-bold text-slate-900">Simple Login Test</h1>
-      <form onSubmit={onSubmit} className="mt-6 grid gap-4">
+      <form onSubmit={(event) => void onSubmit(event)} className="mt-6 grid gap-4">
         <Field id="simple-username" label="Username">
           <Input id="simple-username" value={username} onChange={(event) => setUsername(event.target.value)} autoComplete="username" />
         </Field>

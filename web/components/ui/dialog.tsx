@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 
 interface DialogProps {
   open: boolean;
-  onOpenChange(open: boolean): void;
+  onOpenChange: (open: boolean) => void;
   title: ReactNode;
   description?: ReactNode;
   children: ReactNode;

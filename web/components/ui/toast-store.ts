@@ -18,8 +18,8 @@ export interface ToastOptions {
 
 interface ToastState {
   toasts: ToastItem[];
-  show(toast: ToastOptions): void;
-  dismiss(id: number): void;
+  show: (toast: ToastOptions) => void;
+  dismiss: (id: number) => void;
 }
 
 /** At most one toast is visible (spec section 9): a new one replaces the current one. */

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { type ToastItem, type ToastOptions, toastVariantClasses, useToastStore } from './toast-store';
+import { type ToastOptions, toastVariantClasses, useToastStore } from './toast-store';
 
 export type { ToastItem, ToastVariant } from './toast-store';
 export { useToastStore } from './toast-store';

@@ -25,8 +25,8 @@ interface CookieConsentState {
   consent: CookieConsent | null;
   /** True while the banner is shown: no choice yet, or reopened from the footer. */
   bannerOpen: boolean;
-  choose(all: boolean): void;
-  reopen(): void;
+  choose: (all: boolean) => void;
+  reopen: () => void;
 }
 
 export const useCookieConsent = create<CookieConsentState>((set) => {

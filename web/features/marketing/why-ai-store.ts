@@ -4,7 +4,7 @@ interface WhyAiModalState {
   open: boolean;
   /** The element focused when the modal opened, to know whether focus can go back to it. */
   opener: HTMLElement | null;
-  setOpen(open: boolean): void;
+  setOpen: (open: boolean) => void;
 }
 
 /** The Why AI? modal is opened from the header, the mobile menu and the footer. */

@@ -1,7 +1,7 @@
 import { Form, Formik } from 'formik';
 import { adminLoginSchema, type AdminLoginInput } from '../../../../api/contract/auth';
 import { validateWith } from '../../../lib/form';
-import { TextField } from '../../forms/components/formik-fields';
+import { TextField } from '../../../components/form/formik-fields';
 import { useStaffSession } from '../session-store';
 
 const initialValues: AdminLoginInput = { username: '', password: '' };

@@ -6,11 +6,11 @@ import { Checkbox } from '../../../components/ui/field';
 import { toast } from '../../../components/ui/toast';
 import { validateWith } from '../../../lib/form';
 import { useDelayedNavigate } from '../../../lib/use-delayed-navigate';
-import { SubmitButton, TextField } from '../../forms/components/formik-fields';
+import { SubmitButton, TextField } from '../../../components/form/formik-fields';
 import { dealerLogin, requestPasswordReset } from '../api';
 import { dealerToasts } from '../messages';
 
-function LoginView({ onForgot }: { onForgot(): void }) {
+function LoginView({ onForgot }: { onForgot: () => void }) {
   const navigateAfter = useDelayedNavigate();
   // Remember me is offered but not sent: the session cookie already lasts 30 days (spec: not used in the request).
   const [remember, setRemember] = useState(false);
@@ -51,7 +51,7 @@ function LoginView({ onForgot }: { onForgot(): void }) {
   );
 }
 
-function ForgotPasswordView({ onBack }: { onBack(): void }) {
+function ForgotPasswordView({ onBack }: { onBack: () => void }) {
   return (
     <Formik<ForgotPasswordInput>
       initialValues={{ email: '' }}

@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router-dom';
 import { passwordMinLength, resetPasswordFormSchema } from '../../../../api/contract/auth';
 import { toast } from '../../../components/ui/toast';
 import { validateWith } from '../../../lib/form';
-import { SubmitButton, TextField } from '../../forms/components/formik-fields';
+import { SubmitButton, TextField } from '../../../components/form/formik-fields';
 import { resetPassword } from '../api';
 import { dealerToasts } from '../messages';
 
@@ -28,7 +28,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
           return;
         }
         toast(dealerToasts.passwordChanged);
-        navigate('/dealer-login');
+        void navigate('/dealer-login');
       }}
     >
       {({ isSubmitting }) => (

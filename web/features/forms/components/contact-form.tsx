@@ -4,7 +4,7 @@ import { validateWith } from '../../../lib/form';
 import { submitContact } from '../api';
 import { formToasts } from '../messages';
 import { submitLead } from '../submit';
-import { HoneypotField, SelectField, SubmitButton, TextareaField, TextField } from './formik-fields';
+import { HoneypotField, SelectField, SubmitButton, TextareaField, TextField } from '../../../components/form/formik-fields';
 
 type ContactValues = Omit<ContactSubmissionInput, 'subject'> & { subject: ContactSubmissionInput['subject'] | '' };
 

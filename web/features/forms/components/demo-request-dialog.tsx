@@ -2,7 +2,7 @@ import { Dialog } from '../../../components/ui/dialog';
 import { DemoRequestForm } from './demo-request-form';
 
 /** Loaded when Request Demo is first pressed (React.lazy in the home page). */
-export function DemoRequestDialog({ open, onOpenChange }: { open: boolean; onOpenChange(open: boolean): void }) {
+export function DemoRequestDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   return (
     <Dialog
       open={open}

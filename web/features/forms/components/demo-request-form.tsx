@@ -4,12 +4,12 @@ import { validateWith } from '../../../lib/form';
 import { submitDemoRequest } from '../api';
 import { formToasts } from '../messages';
 import { submitLead } from '../submit';
-import { HoneypotField, SubmitButton, TextareaField, TextField } from './formik-fields';
+import { HoneypotField, SubmitButton, TextareaField, TextField } from '../../../components/form/formik-fields';
 
 const initialValues: DemoRequestInput = { name: '', email: '', company: '', phone: '', message: '', _gotcha: '' };
 
 /** The home page's demo request (spec: name, email, company, phone and message optional). */
-export function DemoRequestForm({ onSubmitted }: { onSubmitted(): void }) {
+export function DemoRequestForm({ onSubmitted }: { onSubmitted: () => void }) {
   return (
     <Formik
       initialValues={initialValues}

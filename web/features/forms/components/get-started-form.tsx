@@ -23,7 +23,7 @@ import {
   SubmitButton,
   TextareaField,
   TextField,
-} from './formik-fields';
+} from '../../../components/form/formik-fields';
 
 const otherGoal = 'Other:';
 

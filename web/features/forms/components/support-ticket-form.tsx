@@ -4,7 +4,7 @@ import { validateWith } from '../../../lib/form';
 import { submitSupportTicket } from '../api';
 import { formToasts } from '../messages';
 import { submitLead } from '../submit';
-import { HoneypotField, SelectField, SubmitButton, TextareaField, TextField } from './formik-fields';
+import { HoneypotField, SelectField, SubmitButton, TextareaField, TextField } from '../../../components/form/formik-fields';
 
 type SupportValues = Omit<SupportTicketInput, 'priority' | 'category'> & {
   priority: SupportTicketInput['priority'] | '';

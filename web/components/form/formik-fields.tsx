@@ -1,7 +1,7 @@
 import { useField, useFormikContext } from 'formik';
 import type { FocusEvent, ReactNode } from 'react';
-import { honeypotName } from '../../../../api/contract/common';
-import { Checkbox, Field, fieldAria, Input, Select, Textarea } from '../../../components/ui/field';
+import { honeypotName } from '../../../api/contract/common';
+import { Checkbox, Field, fieldAria, Input, Select, Textarea } from '../ui/field';
 
 /**
  * Marks the field touched on blur, except when focus moves to the submit button: the message then

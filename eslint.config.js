@@ -1,0 +1,78 @@
+// ESLint (flat config): typescript-eslint's type-checked rules, React's hook rules, and the import
+// boundaries that keep the house easy to change (README "Folders"). Run by `npm run lint`, part of `npm test`.
+import { readdirSync } from 'node:fs';
+import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const features = readdirSync('web/features', { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
+/** Each zone: files under `target` may not import from `from` (minus `except`, relative to `from`). */
+const boundaries = [
+  {
+    target: './web',
+    from: './api',
+    except: ['./contract'],
+    message: 'The web app imports only api/contract from the server side.',
+  },
+  { target: './web', from: ['./db', './scripts'], message: 'The web app imports only api/contract from the server side.' },
+  ...features.map((feature) => ({
+    target: `./web/features/${feature}`,
+    from: './web/features',
+    except: [`./${feature}`],
+    message: 'A feature imports no other feature: move what both need to web/components/ or web/lib/.',
+  })),
+  { target: ['./web/components', './web/lib'], from: ['./web/features', './web/app'], message: 'Shared web code imports no feature and no route.' },
+  { target: './web/features', from: './web/app', message: 'Features do not import routes: routes import features.' },
+  { target: './db', from: ['./api', './web', './scripts'], message: 'db/ imports no module: modules import db/.' },
+  {
+    target: './api/contract',
+    from: ['./api', './db', './web'],
+    except: ['./contract'],
+    message: 'The contract imports zod only, so both sides can share it.',
+  },
+];
+
+export default tseslint.config(
+  { ignores: ['dist/', 'node_modules/', 'test-results/', 'playwright-report/', 'bench-results/', '.e2e-data/', 'data/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: { allowDefaultProject: ['eslint.config.js'] }, tsconfigRootDir: import.meta.dirname },
+      globals: { ...globals.node, ...globals.browser },
+    },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    plugins: { 'import-x': importX, 'react-hooks': reactHooks },
+    settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })] },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      // Fastify plugins, hooks and handlers are async by contract, with or without an await inside.
+      '@typescript-eslint/require-await': 'off',
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      'import-x/no-restricted-paths': ['error', { zones: boundaries }],
+      'import-x/no-cycle': 'error',
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
+    },
+  },
+  {
+    // Tests read the answers as untyped JSON (`response.json()`) and assert their shape: `any` flows
+    // there by design. Writing `any` stays an error everywhere.
+    files: ['**/*.test.ts', '**/*.test.tsx', 'e2e/**', 'api/test/**', 'web/test/**', 'web/features/*/test/**'],
+    rules: {
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+    },
+  },
+  { files: ['eslint.config.js'], ...tseslint.configs.disableTypeChecked },
+);
