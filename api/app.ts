@@ -47,7 +47,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(securityPlugin, { config });
   await app.register(sessionPlugin, { config });
   await app.register(authPlugin, { staffIdleMinutes: config.staffIdleMinutes });
-  await app.register(socketIoPlugin);
+  await app.register(socketIoPlugin, { config });
 
   app.get('/api/health', async () => ({ ok: true as const }));
 
