@@ -63,7 +63,8 @@ interface CounterProbe {
  * to Redis for several processes, these counters move with it.
  */
 export function windowCounter(app: FastifyInstance, options: { name: string; max: number; timeWindowMs: number }): WindowCounter {
-  // Keys held at once (an LRU; about 200 bytes each): the plugin's default of 5,000 is small for per-visitor keys.
+  // The in-memory store keeps this many keys per counter, dropping the least recently used first (a
+  // few hundred bytes each): the plugin's default of 5,000 is small for a key per visitor.
   const limitOptions: Parameters<FastifyInstance['createRateLimit']>[0] & { cache: number } = {
     max: options.max,
     timeWindow: options.timeWindowMs,

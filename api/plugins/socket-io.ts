@@ -55,15 +55,13 @@ class LocalAdapter extends Adapter {
   }
 }
 
-/**
- * Socket.IO on Fastify's own HTTP server: same port, path `/socket.io`. Modules add their handlers;
- * pushes go through rooms so a Redis adapter can later spread them over several processes.
- */
+/** The refusal past the cap (a 403 to the handshake): the chat widget carries on by polling REST. */
 export const tooManySocketsMessage = 'Too many connections from your network: close some tabs and try again';
 
 /**
  * Open connections per client address: a live count, not a window, held here alone. A new
  * connection past the cap is refused at its handshake; a closed one frees its place at once.
+ * Each process counts its own connections: with several, the cap holds per process.
  */
 class OpenConnections {
   private readonly open = new Map<string, number>();
@@ -85,6 +83,10 @@ class OpenConnections {
   }
 }
 
+/**
+ * Socket.IO on Fastify's own HTTP server: same port, path `/socket.io`. Modules add their handlers;
+ * pushes go through rooms so a Redis adapter can later spread them over several processes.
+ */
 export default fp(
   async (app, options: { config: Config }) => {
     const allowlist = options.config.rateLimitAllowlist;
