@@ -105,7 +105,7 @@ export default async function authRoutes(app: FastifyInstance, options: { config
 
   routes.get('/api/session', { schema: { response: { 200: sessionSchema } } }, async (request, reply) => {
     const { session } = request;
-    request.visitorId(reply);
+    await request.visitorId(reply);
     let admin: { email: string } | null = null;
     if (isLiveStaffSession(session, app.staffIdleMs)) {
       // The dashboard calls this on user activity: it counts as staff activity, like any staff request.

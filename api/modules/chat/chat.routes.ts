@@ -32,7 +32,7 @@ export async function visitorChatRoutes(instance: FastifyInstance, options: { ch
     { schema: { body: chatMessageInputSchema, response: { 200: chatMessageRecord, 201: chatMessageRecord, ...errors } } },
     async (request, reply) => {
       const { isFromUser: _isFromUser, ...input } = request.body;
-      const visitor = { visitorId: request.visitorId(reply), userAgent: request.headers['user-agent'], ip: request.ip };
+      const visitor = { visitorId: await request.visitorId(reply), userAgent: request.headers['user-agent'], ip: request.ip };
       const { message, created } = await chat.sendVisitorMessage(visitor, input);
       return reply.code(created ? 201 : 200).send(message);
     },
@@ -46,7 +46,7 @@ export async function visitorChatRoutes(instance: FastifyInstance, options: { ch
       // Staff read any session; a visitor only their own, and a session nobody started is not found either.
       const sid = app.sessionIdFromCookieHeader(request.headers.cookie);
       if (sid && (await app.isLiveStaffSid(sid))) return chat.staffHistory(sessionId);
-      const history = await chat.visitorHistory(request.visitorId(reply), sessionId);
+      const history = await chat.visitorHistory(await request.visitorId(reply), sessionId);
       if (history.isNew) throw new HttpError(404, chatSessionNotFoundMessage);
       return history.messages;
     },
