@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ChatMessage } from '../../../../api/contract/chat';
-import { ChatRefusedError, type ChatTransport, type OutgoingMessage, type TransportHandlers } from '../transport';
+import type { ChatMessage, ChatMessageInput } from '../../../../api/contract/chat';
+import { ChatRefusedError, type ChatTransport, type TransportHandlers } from '../transport';
 import { ChatWidget, welcomeText } from './chat-widget';
 
 /** A stand-in for the socket side, driven by the test: connect, drop, push. */
@@ -9,11 +9,11 @@ class FakeTransport implements ChatTransport {
   handlers!: TransportHandlers;
   connected = false;
   history: ChatMessage[] = [];
-  sent: OutgoingMessage[] = [];
+  sent: ChatMessageInput[] = [];
   joins = 0;
   /** When set, the next join is refused with it (as a timed-out or refused ack is). */
   joinError: Error | null = null;
-  sendResult: ((message: OutgoingMessage) => Promise<ChatMessage>) | null = null;
+  sendResult: ((message: ChatMessageInput) => Promise<ChatMessage>) | null = null;
   nextId = 100;
 
   start(handlers: TransportHandlers) {
@@ -30,7 +30,7 @@ class FakeTransport implements ChatTransport {
     if (error) throw error;
     return this.history;
   }
-  async send(message: OutgoingMessage) {
+  async send(message: ChatMessageInput) {
     this.sent.push(message);
     if (this.sendResult) return this.sendResult(message);
     return row({ id: (this.nextId += 1), message: message.message, clientId: message.clientId });
