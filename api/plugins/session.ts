@@ -38,6 +38,11 @@ const sessionLifetimeMs = 30 * 24 * 60 * 60 * 1000;
 const visitorLifetimeSeconds = 400 * 24 * 60 * 60;
 const pruneEveryMs = 15 * 60 * 1000;
 
+/** The session cookie's attributes; clearing it takes the same ones, or a browser keeps the cookie. */
+export function sessionCookieOptions(config: Pick<Config, 'cookieSecure'>) {
+  return { httpOnly: true, sameSite: 'lax' as const, secure: config.cookieSecure, path: '/' };
+}
+
 /**
  * Cookies and sessions: a signed, httpOnly session cookie backed by the `sessions` table, and a
  * signed, long-lived visitor cookie that says which chat sessions a visitor owns. A visitor who
@@ -116,13 +121,7 @@ export const cookieSessions = fp(
       store: app.sessionStore,
       saveUninitialized: false,
       rolling: true,
-      cookie: {
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: config.cookieSecure,
-        path: '/',
-        maxAge: sessionLifetimeMs,
-      },
+      cookie: { ...sessionCookieOptions(config), maxAge: sessionLifetimeMs },
     });
   },
   { name: 'cookie-sessions', dependencies: ['session'] },

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   adminLoginAnswerSchema,
@@ -17,6 +17,7 @@ import type { Config } from '../../config';
 import { clearStaff, isLiveStaffSession } from '../../plugins/auth';
 import { HttpError } from '../../plugins/errors';
 import { keyedLimit } from '../../plugins/rate-limits';
+import { sessionCookieName, sessionCookieOptions } from '../../plugins/session';
 import * as auth from './auth.service';
 
 const fifteenMinutesMs = 15 * 60 * 1000;
@@ -35,10 +36,15 @@ const dealerFields = ['dealerId', 'dealerUsername'];
 export const resetLinkInvalidMessage = 'This reset link is invalid or has expired';
 export const passwordResetDoneMessage = 'Your password has been reset. You can now sign in.';
 
-/** Ends the whole session once it holds no sign-in at all, so no empty row lingers. */
-async function destroyIfEmpty(request: FastifyRequest): Promise<void> {
+/**
+ * Ends the whole session once it holds no sign-in at all, so no empty row lingers, and tells the
+ * browser to drop its cookie (@fastify/session sets none for a destroyed session).
+ */
+async function destroyIfEmpty(request: FastifyRequest, reply: FastifyReply, config: Config): Promise<void> {
   const { session } = request;
-  if (!session.adminId && !session.dealerId) await session.destroy();
+  if (session.adminId || session.dealerId) return;
+  await session.destroy();
+  reply.clearCookie(sessionCookieName, sessionCookieOptions(config));
 }
 
 /** Sign-in, sign-out, session state and password reset, for dealers and staff. */
@@ -88,18 +94,18 @@ export default async function authRoutes(app: FastifyInstance, options: { config
     },
   );
 
-  routes.post('/api/logout', { schema: { response: { 200: okBodySchema } } }, async (request) => {
+  routes.post('/api/logout', { schema: { response: { 200: okBodySchema } } }, async (request, reply) => {
     delete request.session.dealerId;
     delete request.session.dealerUsername;
-    await destroyIfEmpty(request);
+    await destroyIfEmpty(request, reply, config);
     return { ok: true as const };
   });
 
-  routes.post('/api/admin-logout', { schema: { response: { 200: okBodySchema } } }, async (request) => {
+  routes.post('/api/admin-logout', { schema: { response: { 200: okBodySchema } } }, async (request, reply) => {
     // This sign-in's dashboard tabs lose their live feed at once, not at their next request.
     app.staffSockets.in(rooms.staffSession(request.session.sessionId)).disconnectSockets(true);
     clearStaff(request.session);
-    await destroyIfEmpty(request);
+    await destroyIfEmpty(request, reply, config);
     return { ok: true as const };
   });
 

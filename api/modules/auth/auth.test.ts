@@ -96,6 +96,16 @@ describe('sign-in, session and sign-out', async () => {
     expect(out.statusCode).toBe(200);
     expect(out.json()).toEqual({ ok: true });
     expect(await session(both)).toMatchObject({ admin: { email: staffEmail }, dealer: null });
+    // The session lives on for the staff sign-in, so the browser keeps its cookie.
+    expect(out.cookies.find((cookie) => cookie.name === 'lw_session' && cookie.value === '')).toBeUndefined();
+  });
+
+  it('signs the only sign-in out with a Set-Cookie that expires the session cookie', async () => {
+    const cookie = cookiesFrom(await post('/api/login', { username: 'reyes-motors', password: 'dealer-password-1' }));
+    const out = await post('/api/logout', undefined, cookie);
+    expect(out.statusCode).toBe(200);
+    expect(out.cookies.find((set) => set.name === 'lw_session')).toMatchObject({ value: '', path: '/', httpOnly: true, sameSite: 'Lax', expires: new Date(0) });
+    expect((await session(cookie)).dealer).toBeNull();
   });
 
   it('signs staff out: staff calls answer 401 after it and the empty session row is gone', async () => {
@@ -104,6 +114,7 @@ describe('sign-in, session and sign-out', async () => {
     const before = await sessionRows();
     const out = await post('/api/admin-logout', undefined, cookie);
     expect(out.statusCode).toBe(200);
+    expect(out.cookies.find((set) => set.name === 'lw_session')).toMatchObject({ value: '', path: '/', expires: new Date(0) });
     expect((await app.inject({ method: 'GET', url: '/api/admin/counts', headers: { cookie } })).json()).toEqual({ message: 'Not authenticated' });
     expect((await session(cookie)).admin).toBeNull();
     expect(await sessionRows()).toBe(before - 1);
