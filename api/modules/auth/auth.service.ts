@@ -24,14 +24,45 @@ async function passwordMatches(passwordHash: string | undefined, password: strin
   return Boolean(passwordHash) && matches;
 }
 
-export async function signInDealer(db: Db, login: string, password: string): Promise<SignedInDealer | null> {
-  const user = await repository.findUserByLogin(db, login);
+/**
+ * A typed login resolved to the account it names, before its password is checked. `limitKey`
+ * counts failed sign-ins per account however the login was typed (a dealer's username or email);
+ * a login that names no account is keyed on its normalized self, so guessing unknown logins is
+ * limited the same way and costs the same time.
+ */
+export interface SignInTarget<Account> {
+  limitKey: string;
+  account: Account | undefined;
+}
+
+function targetOf<Account extends { id: number }>(account: Account | undefined, typed: string): SignInTarget<Account> {
+  return { limitKey: account ? `account:${account.id}` : `unknown:${typed.trim().toLowerCase()}`, account };
+}
+
+export async function findDealerSignIn(db: Db, login: string) {
+  return targetOf(await repository.findUserByLogin(db, login), login);
+}
+
+export async function findStaffSignIn(db: Db, email: string) {
+  return targetOf(await repository.findAdminByEmail(db, email), email);
+}
+
+/** The signed-in dealer when the password opens the target account, else null. */
+export async function signInDealer(
+  target: SignInTarget<{ id: number; username: string; passwordHash: string }>,
+  password: string,
+): Promise<SignedInDealer | null> {
+  const user = target.account;
   if (!(await passwordMatches(user?.passwordHash, password)) || !user) return null;
   return { id: user.id, username: user.username };
 }
 
-export async function signInStaff(db: Db, email: string, password: string): Promise<SignedInStaff | null> {
-  const admin = await repository.findAdminByEmail(db, email);
+/** The signed-in staff member when the password opens the target account, else null. */
+export async function signInStaff(
+  target: SignInTarget<{ id: number; email: string; passwordHash: string }>,
+  password: string,
+): Promise<SignedInStaff | null> {
+  const admin = target.account;
   if (!(await passwordMatches(admin?.passwordHash, password)) || !admin) return null;
   return { id: admin.id, email: admin.email };
 }
@@ -41,12 +72,18 @@ function hashToken(token: string): string {
 }
 
 /**
- * Mails a single-use reset link if a dealer has this email; says nothing either way (the route
- * answers the same sentence). Only the token's SHA-256 is stored.
+ * Mails a single-use reset link if a dealer has this email and `mayMail` allows one more mail to
+ * that dealer; says nothing either way (the route answers the same sentence). Only the token's
+ * SHA-256 is stored.
  */
-export async function requestPasswordReset(db: Db, mailer: Mailer, publicUrl: string, email: string): Promise<void> {
-  const user = await repository.findUserByEmail(db, email);
-  if (!user?.email) return;
+export async function requestPasswordReset(
+  db: Db,
+  mailer: Mailer,
+  options: { publicUrl: string; email: string; mayMail: (dealerId: number) => Promise<boolean> },
+): Promise<void> {
+  const { publicUrl } = options;
+  const user = await repository.findUserByEmail(db, options.email);
+  if (!user?.email || !(await options.mayMail(user.id))) return;
   const token = randomBytes(32).toString('base64url');
   await repository.insertPasswordReset(db, {
     email: user.email,
