@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest, RouteOptions, Session } from 'fastify';
 import fp from 'fastify-plugin';
+import { staffSignInFields } from '../../db/session-store';
 import { notAuthenticatedMessage } from '../contract/auth';
 import { HttpError } from './errors';
 
@@ -24,9 +25,7 @@ export function isLiveStaffSession(session: SessionData | null | undefined, staf
 
 /** Forgets the staff sign-in of a session, leaving any dealer sign-in in place. */
 export function clearStaff(session: Session): void {
-  delete session.adminId;
-  delete session.adminEmail;
-  delete session.staffLastActiveAt;
+  for (const field of staffSignInFields) delete session[field];
 }
 
 export default fp(

@@ -12,8 +12,12 @@ declare module 'fastify' {
     adminEmail?: string;
     /** Milliseconds since the epoch of the staff member's last request (server-side idle expiry). */
     staffLastActiveAt?: number;
+    /** The staff account's credential version at sign-in: a password change since signs the session out. */
+    adminCredentialVersion?: number;
     dealerId?: number;
     dealerUsername?: string;
+    /** The dealer account's credential version at sign-in. */
+    dealerCredentialVersion?: number;
   }
   interface FastifyInstance {
     sessionStore: SqlSessionStore;

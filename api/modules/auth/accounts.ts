@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Db } from '../../../db/client';
+import { endSignInsOf } from '../../../db/session-store';
 import { passwordMinLength, staffEmailSchema } from '../../contract/auth';
 import * as repository from './auth.repository';
-import { hashPassword } from './password';
+import { hashPassword, verifyPassword } from './password';
 
 export class AccountError extends Error {}
 
@@ -14,11 +15,20 @@ function checkPassword(password: string): void {
   if (password.length < passwordMinLength) throw new AccountError(`Password must be at least ${passwordMinLength} characters`);
 }
 
-/** Creates a staff account, or resets its password when the email already has one. */
+/**
+ * Creates a staff account, or resets its password when the email already has one: then every
+ * session signed in with the old password ends, and its dashboard sockets close at the server's
+ * next session check.
+ */
 export async function createOrResetStaff(db: Db, email: string, password: string): Promise<'created' | 'updated'> {
   if (!staffEmailSchema.safeParse(email).success) throw new AccountError(`Not an email address: ${email}`);
   checkPassword(password);
-  const created = await repository.upsertAdmin(db, email, await hashPassword(password));
+  const passwordHash = await hashPassword(password);
+  const { id, created } = await db.transaction().execute(async (trx) => {
+    const admin = await repository.upsertAdmin(trx, email, passwordHash);
+    if (!admin.created) await endSignInsOf(trx, { adminId: admin.id });
+    return admin;
+  });
   return created ? 'created' : 'updated';
 }
 
@@ -43,11 +53,14 @@ export interface BootstrapOptions {
 }
 
 /**
- * At start: the staff account of `ADMIN_EMAIL`/`ADMIN_PASSWORD` (created or its password reset);
+ * At start: the staff account of `ADMIN_EMAIL`/`ADMIN_PASSWORD` (created, or its password reset when it differs);
  * otherwise, when no staff account exists at all, `admin@localhost` with a random password shown once.
  */
 export async function bootstrapStaff(db: Db, options: BootstrapOptions): Promise<void> {
   if (options.adminEmail && options.adminPassword) {
+    // Every start runs this: an unchanged password is left alone, so a restart signs nobody out.
+    const existing = await repository.findAdminByEmail(db, options.adminEmail);
+    if (existing && (await verifyPassword(options.adminPassword, existing.passwordHash))) return;
     await createOrResetStaff(db, options.adminEmail, options.adminPassword);
     return;
   }

@@ -18,6 +18,7 @@ import { clearStaff, isLiveStaffSession } from '../../plugins/auth';
 import { HttpError } from '../../plugins/errors';
 import { keyedLimit, type KeyedLimit } from '../../plugins/rate-limits';
 import { sessionCookieName, sessionCookieOptions } from '../../plugins/session';
+import { dealerSignInFields, staffSignInFields } from '../../../db/session-store';
 import * as auth from './auth.service';
 
 const fifteenMinutesMs = 15 * 60 * 1000;
@@ -45,8 +46,6 @@ const resetRequestsPerIp = { max: 10, timeWindow: fifteenMinutesMs };
 const resetMailsPerAccountAndIp = { max: 2, timeWindowMs: hourMs };
 const resetMailsPerAccount = { max: 5, timeWindowMs: hourMs };
 
-const staffFields = ['adminId', 'adminEmail', 'staffLastActiveAt'];
-const dealerFields = ['dealerId', 'dealerUsername'];
 
 export const resetLinkInvalidMessage = 'This reset link is invalid or has expired';
 export const passwordResetDoneMessage = 'Your password has been reset. You can now sign in.';
@@ -111,10 +110,11 @@ export default async function authRoutes(app: FastifyInstance, options: { config
         throw new HttpError(401, invalidCredentialsMessage);
       }
       // A new session id at every sign-in: an id planted before sign-in is worth nothing after it.
-      await request.session.regenerate(staffFields);
+      await request.session.regenerate([...staffSignInFields]);
       request.session.dealerId = dealer.id;
       request.session.dealerUsername = dealer.username;
-      return { message: 'Login successful', user: dealer };
+      request.session.dealerCredentialVersion = dealer.credentialVersion;
+      return { message: 'Login successful', user: { id: dealer.id, username: dealer.username } };
     },
   );
 
@@ -129,17 +129,17 @@ export default async function authRoutes(app: FastifyInstance, options: { config
         await staffFailures.hit(request, target.limitKey);
         throw new HttpError(401, invalidCredentialsMessage);
       }
-      await request.session.regenerate(dealerFields);
+      await request.session.regenerate([...dealerSignInFields]);
       request.session.adminId = staff.id;
       request.session.adminEmail = staff.email;
+      request.session.adminCredentialVersion = staff.credentialVersion;
       request.session.staffLastActiveAt = Date.now();
       return { message: 'Login successful', admin: { email: staff.email }, staffIdleMinutes: config.staffIdleMinutes };
     },
   );
 
   routes.post('/api/logout', { schema: { response: { 200: okBodySchema } } }, async (request, reply) => {
-    delete request.session.dealerId;
-    delete request.session.dealerUsername;
+    for (const field of dealerSignInFields) delete request.session[field];
     await destroyIfEmpty(request, reply, config);
     return { ok: true as const };
   });
@@ -184,8 +184,10 @@ export default async function authRoutes(app: FastifyInstance, options: { config
     '/api/reset-password',
     { schema: { body: resetPasswordSchema, response: { 200: messageBodySchema } }, config: { rateLimit: resetRequestsPerIp } },
     async (request) => {
-      const done = await auth.resetPassword(app.db, request.body.token, request.body.password);
-      if (!done) throw new HttpError(400, resetLinkInvalidMessage);
+      const changed = await auth.resetPassword(app.db, request.body.token, request.body.password, request.session.sessionId);
+      if (!changed) throw new HttpError(400, resetLinkInvalidMessage);
+      // The browser that made the change stays signed in, if it was signed in as this dealer.
+      if (request.session.dealerId === changed.dealerId) request.session.dealerCredentialVersion = changed.credentialVersion;
       return { message: passwordResetDoneMessage };
     },
   );

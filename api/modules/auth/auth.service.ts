@@ -1,18 +1,22 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../../../db/client';
+import { endSignInsOf } from '../../../db/session-store';
 import type { Mailer } from '../mail/mail.service';
 import * as repository from './auth.repository';
 import { decoyPasswordHash, hashPassword, verifyPassword } from './password';
 
 export const resetTokenLifetimeMs = 60 * 60 * 1000;
 
+/** A sign-in: the account, and its credential version to stamp into the session. */
 export interface SignedInDealer {
   id: number;
   username: string;
+  credentialVersion: number;
 }
 export interface SignedInStaff {
   id: number;
   email: string;
+  credentialVersion: number;
 }
 
 /**
@@ -49,22 +53,22 @@ export async function findStaffSignIn(db: Db, email: string) {
 
 /** The signed-in dealer when the password opens the target account, else null. */
 export async function signInDealer(
-  target: SignInTarget<{ id: number; username: string; passwordHash: string }>,
+  target: SignInTarget<SignedInDealer & { passwordHash: string }>,
   password: string,
 ): Promise<SignedInDealer | null> {
   const user = target.account;
   if (!(await passwordMatches(user?.passwordHash, password)) || !user) return null;
-  return { id: user.id, username: user.username };
+  return { id: user.id, username: user.username, credentialVersion: user.credentialVersion };
 }
 
 /** The signed-in staff member when the password opens the target account, else null. */
 export async function signInStaff(
-  target: SignInTarget<{ id: number; email: string; passwordHash: string }>,
+  target: SignInTarget<SignedInStaff & { passwordHash: string }>,
   password: string,
 ): Promise<SignedInStaff | null> {
   const admin = target.account;
   if (!(await passwordMatches(admin?.passwordHash, password)) || !admin) return null;
-  return { id: admin.id, email: admin.email };
+  return { id: admin.id, email: admin.email, credentialVersion: admin.credentialVersion };
 }
 
 function hashToken(token: string): string {
@@ -106,14 +110,25 @@ export async function requestPasswordReset(
   });
 }
 
-/** Sets a new password from a reset token; false when the token is unknown, used or expired. */
-export async function resetPassword(db: Db, token: string, password: string): Promise<boolean> {
+/**
+ * Sets a new password from a reset token and ends the dealer's other sessions (all but
+ * `currentSid`, the session making the change). Null when the token is unknown, used or expired;
+ * else the dealer and their new credential version.
+ */
+export async function resetPassword(
+  db: Db,
+  token: string,
+  password: string,
+  currentSid?: string,
+): Promise<{ dealerId: number; credentialVersion: number } | null> {
   const passwordHash = await hashPassword(password);
   return db.transaction().execute(async (trx) => {
     const email = await repository.consumeReset(trx, hashToken(token), new Date().toISOString());
-    if (!email) return false;
-    if (!(await repository.setPasswordByEmail(trx, email, passwordHash))) return false;
+    if (!email) return null;
+    const dealer = await repository.setPasswordByEmail(trx, email, passwordHash);
+    if (!dealer) return null;
     await repository.useResetsOf(trx, email);
-    return true;
+    await endSignInsOf(trx, { dealerId: dealer.id }, currentSid);
+    return { dealerId: dealer.id, credentialVersion: dealer.credentialVersion };
   });
 }
