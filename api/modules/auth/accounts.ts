@@ -2,17 +2,20 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Db } from '../../../db/client';
 import { endSignInsOf } from '../../../db/session-store';
-import { passwordMinLength, staffEmailSchema } from '../../contract/auth';
+import { ConfigError } from '../../config';
+import { staffEmailSchema } from '../../contract/auth';
 import * as repository from './auth.repository';
 import { hashPassword, verifyPassword } from './password';
+import { newPasswordProblem } from './password-rules';
 
 export class AccountError extends Error {}
 
 const emailSchema = z.email();
 const usernameSchema = z.string().trim().regex(/^[A-Za-z0-9._@-]{3,64}$/);
 
-function checkPassword(password: string): void {
-  if (password.length < passwordMinLength) throw new AccountError(`Password must be at least ${passwordMinLength} characters`);
+async function checkPassword(password: string, account: { username?: string; email?: string }): Promise<void> {
+  const problem = await newPasswordProblem(password, account);
+  if (problem) throw new AccountError(problem);
 }
 
 /**
@@ -22,7 +25,7 @@ function checkPassword(password: string): void {
  */
 export async function createOrResetStaff(db: Db, email: string, password: string): Promise<'created' | 'updated'> {
   if (!staffEmailSchema.safeParse(email).success) throw new AccountError(`Not an email address: ${email}`);
-  checkPassword(password);
+  await checkPassword(password, { email });
   const passwordHash = await hashPassword(password);
   const { id, created } = await db.transaction().execute(async (trx) => {
     const admin = await repository.upsertAdmin(trx, email, passwordHash);
@@ -39,7 +42,7 @@ export async function createDealer(db: Db, input: { username: string; email?: st
     throw new AccountError('Username must be 3-64 letters, digits, dots, dashes, underscores or @');
   }
   if (input.email !== undefined && !emailSchema.safeParse(input.email).success) throw new AccountError(`Not an email address: ${input.email}`);
-  checkPassword(input.password);
+  await checkPassword(input.password, { username, email: input.email });
   if (await repository.findUserByUsername(db, username)) throw new AccountError(`A dealer named ${username} already exists`);
   if (input.email && (await repository.findUserByEmail(db, input.email))) throw new AccountError(`A dealer with email ${input.email} already exists`);
   return repository.insertUser(db, { username, email: input.email ?? null, passwordHash: await hashPassword(input.password) });
@@ -58,6 +61,8 @@ export interface BootstrapOptions {
  */
 export async function bootstrapStaff(db: Db, options: BootstrapOptions): Promise<void> {
   if (options.adminEmail && options.adminPassword) {
+    const problem = await newPasswordProblem(options.adminPassword, { email: options.adminEmail });
+    if (problem) throw new ConfigError(`Invalid configuration:\n  ADMIN_PASSWORD: ${problem}`);
     // Every start runs this: an unchanged password is left alone, so a restart signs nobody out.
     const existing = await repository.findAdminByEmail(db, options.adminEmail);
     if (existing && (await verifyPassword(options.adminPassword, existing.passwordHash))) return;

@@ -82,6 +82,18 @@ export async function insertPasswordReset(db: Db, reset: { email: string; tokenH
     .execute();
 }
 
+/** The dealer an unused, unexpired reset of this token hash is for, without spending it. */
+export function findDealerOfReset(db: Db, tokenHash: string, nowIso: string) {
+  return db
+    .selectFrom('passwordResets')
+    .innerJoin('users', 'users.email', 'passwordResets.email')
+    .select(['users.id', 'users.username', 'users.email'])
+    .where('passwordResets.token', '=', tokenHash)
+    .where('passwordResets.used', '=', 0)
+    .where('passwordResets.expiresAt', '>', nowIso)
+    .executeTakeFirst();
+}
+
 /** Spends the unused, unexpired reset of this token hash in one statement (two clicks cannot both win). */
 export async function consumeReset(db: Db, tokenHash: string, nowIso: string): Promise<string | undefined> {
   const row = await db

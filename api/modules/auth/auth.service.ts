@@ -1,9 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../../../db/client';
 import { endSignInsOf } from '../../../db/session-store';
+import { HttpError } from '../../plugins/errors';
 import type { Mailer } from '../mail/mail.service';
 import * as repository from './auth.repository';
 import { decoyPasswordHash, hashPassword, verifyPassword } from './password';
+import { newPasswordProblem } from './password-rules';
 
 export const resetTokenLifetimeMs = 60 * 60 * 1000;
 
@@ -113,7 +115,8 @@ export async function requestPasswordReset(
 /**
  * Sets a new password from a reset token and ends the dealer's other sessions (all but
  * `currentSid`, the session making the change). Null when the token is unknown, used or expired;
- * else the dealer and their new credential version.
+ * else the dealer and their new credential version. A password the rules refuse is a 400 on the
+ * `password` field, and leaves the link unspent for a better one.
  */
 export async function resetPassword(
   db: Db,
@@ -121,9 +124,15 @@ export async function resetPassword(
   password: string,
   currentSid?: string,
 ): Promise<{ dealerId: number; credentialVersion: number } | null> {
+  const tokenHash = hashToken(token);
+  const dealer = await repository.findDealerOfReset(db, tokenHash, new Date().toISOString());
+  if (!dealer) return null;
+  const problem = await newPasswordProblem(password, dealer);
+  if (problem) throw new HttpError(400, 'Validation failed', { password: problem });
   const passwordHash = await hashPassword(password);
+  // Spent in one statement: of two clicks racing here, one wins.
   return db.transaction().execute(async (trx) => {
-    const email = await repository.consumeReset(trx, hashToken(token), new Date().toISOString());
+    const email = await repository.consumeReset(trx, tokenHash, new Date().toISOString());
     if (!email) return null;
     const dealer = await repository.setPasswordByEmail(trx, email, passwordHash);
     if (!dealer) return null;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { forgotPasswordAnswer } from '../../contract/auth';
+import { commonPasswordMessage, forgotPasswordAnswer, passwordIsIdentityMessage } from '../../contract/auth';
 import { rooms } from '../../contract/socket';
 import { signInStaff, staffEmail, staffEnv, staffPassword } from '../../test/factories';
 import { buildTestServer, cookiesFrom } from '../../test/helper';
@@ -226,6 +226,28 @@ describe('forgot and reset password', async () => {
     expect((await post('/api/reset-password', { token: second, password: 'fourth-password-4' })).statusCode).toBe(200);
     expect((await post('/api/reset-password', { token: first, password: 'fifth-password-5' })).statusCode).toBe(400);
     expect((await post('/api/login', { username: 'park-cars', password: 'fourth-password-4' })).statusCode).toBe(200);
+  });
+
+  it('refuses a common password or the account\'s own name, in any case, and leaves the link for a better one', async () => {
+    await post('/api/forgot-password', { email: 'lee@park-cars.example' });
+    const token = await mailedToken();
+    const refused = (sentence: string) => ({ message: 'Validation failed', errors: { password: sentence } });
+    for (const password of ['password123', 'PassWord123', 'iloveyou1', 'qwertyuiop']) {
+      const response = await post('/api/reset-password', { token, password });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual(refused(commonPasswordMessage));
+    }
+    for (const password of ['park-cars', 'PARK-CARS', 'Lee@Park-Cars.example']) {
+      // The username itself is only 9 characters: long enough to pass the length rule.
+      expect((await post('/api/reset-password', { token, password })).json()).toEqual(refused(passwordIsIdentityMessage));
+    }
+    await createDealer(app.db, { username: 'fern-motors', email: 'jordan.fernandez@fern.example', password: 'fern-password-1' });
+    await post('/api/forgot-password', { email: 'jordan.fernandez@fern.example' });
+    const fernToken = await mailedToken();
+    expect((await post('/api/reset-password', { token: fernToken, password: 'Jordan.Fernandez' })).json()).toEqual(refused(passwordIsIdentityMessage));
+
+    expect((await post('/api/reset-password', { token, password: 'seventh-password-7' })).statusCode).toBe(200);
+    expect((await post('/api/login', { username: 'park-cars', password: 'seventh-password-7' })).statusCode).toBe(200);
   });
 
   it('refuses an expired link and a made-up one', async () => {
