@@ -27,7 +27,7 @@ export async function createOrResetStaff(db: Db, email: string, password: string
   if (!staffEmailSchema.safeParse(email).success) throw new AccountError(`Not an email address: ${email}`);
   await checkPassword(password, { email });
   const passwordHash = await hashPassword(password);
-  const { id, created } = await db.transaction().execute(async (trx) => {
+  const { created } = await db.transaction().execute(async (trx) => {
     const admin = await repository.upsertAdmin(trx, email, passwordHash);
     if (!admin.created) await endSignInsOf(trx, { adminId: admin.id });
     return admin;

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { dealerSignInFields, staffSignInFields } from '../../../db/session-store';
 import {
   adminLoginAnswerSchema,
   adminLoginSchema,
@@ -18,7 +19,6 @@ import { clearStaff, isLiveStaffSession } from '../../plugins/auth';
 import { HttpError } from '../../plugins/errors';
 import { keyedLimit, type KeyedLimit } from '../../plugins/rate-limits';
 import { sessionCookieName, sessionCookieOptions } from '../../plugins/session';
-import { dealerSignInFields, staffSignInFields } from '../../../db/session-store';
 import * as auth from './auth.service';
 
 const fifteenMinutesMs = 15 * 60 * 1000;
@@ -45,7 +45,6 @@ const resetRequestsPerIp = { max: 10, timeWindow: fifteenMinutesMs };
  */
 const resetMailsPerAccountAndIp = { max: 2, timeWindowMs: hourMs };
 const resetMailsPerAccount = { max: 5, timeWindowMs: hourMs };
-
 
 export const resetLinkInvalidMessage = 'This reset link is invalid or has expired';
 export const passwordResetDoneMessage = 'Your password has been reset. You can now sign in.';
