@@ -12,6 +12,8 @@ export interface KeyedLimit {
   hit(request: FastifyRequest, key: string): Promise<void>;
   /** Throws 429 if the key is already at its limit, without counting this attempt. */
   check(request: FastifyRequest, key: string): Promise<void>;
+  /** Counts one attempt for this key; false once the key is over its limit (for limits that refuse silently). */
+  take(request: FastifyRequest, key: string): Promise<boolean>;
 }
 
 /**
@@ -28,18 +30,24 @@ export function keyedLimit(
     timeWindow: options.timeWindowMs,
     keyGenerator: (request) => keys.get(request) ?? request.ip,
   });
-  const run = async (request: FastifyRequest, key: string, increment: boolean) => {
-    if (options.allowlist.includes(request.ip)) return;
+  /** The ttl left when this attempt is over the limit, else undefined. */
+  const over = async (request: FastifyRequest, key: string, increment: boolean): Promise<number | undefined> => {
+    if (options.allowlist.includes(request.ip)) return undefined;
     keys.set(request, `${options.name}:${key}`);
     const result = await limiter(request, { increment });
-    if (result.isAllowed) return;
+    if (result.isAllowed) return undefined;
     // A peek sees the attempts made so far: at the limit means the next one would be refused.
-    const over = increment ? result.isExceeded : result.remaining === 0;
-    if (over) throw new HttpError(429, tooManyRequestsMessage(result.ttl || options.timeWindowMs));
+    const refused = increment ? result.isExceeded : result.remaining === 0;
+    return refused ? result.ttl || options.timeWindowMs : undefined;
+  };
+  const run = async (request: FastifyRequest, key: string, increment: boolean) => {
+    const ttl = await over(request, key, increment);
+    if (ttl !== undefined) throw new HttpError(429, tooManyRequestsMessage(ttl));
   };
   return {
     hit: (request, key) => run(request, key, true),
     check: (request, key) => run(request, key, false),
+    take: async (request, key) => (await over(request, key, true)) === undefined,
   };
 }
 

@@ -14,8 +14,12 @@ declare module 'fastify' {
     adminEmail?: string;
     /** Milliseconds since the epoch of the staff member's last request (server-side idle expiry). */
     staffLastActiveAt?: number;
+    /** The staff account's credential version at sign-in: a password change since signs the session out. */
+    adminCredentialVersion?: number;
     dealerId?: number;
     dealerUsername?: string;
+    /** The dealer account's credential version at sign-in. */
+    dealerCredentialVersion?: number;
   }
   interface FastifyInstance {
     sessionStore: SqlSessionStore;
@@ -44,6 +48,11 @@ export const visitorCookieName = 'lw_visitor';
 const sessionLifetimeMs = 30 * 24 * 60 * 60 * 1000;
 const visitorLifetimeSeconds = 400 * 24 * 60 * 60;
 const pruneEveryMs = 15 * 60 * 1000;
+
+/** The session cookie's attributes; clearing it takes the same ones, or a browser keeps the cookie. */
+export function sessionCookieOptions(config: Pick<Config, 'cookieSecure'>) {
+  return { httpOnly: true, sameSite: 'lax' as const, secure: config.cookieSecure, path: '/' };
+}
 
 /**
  * Cookies and sessions: a signed, httpOnly session cookie backed by the `sessions` table, and a
@@ -129,13 +138,7 @@ export const cookieSessions = fp(
       store: app.sessionStore,
       saveUninitialized: false,
       rolling: true,
-      cookie: {
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: config.cookieSecure,
-        path: '/',
-        maxAge: sessionLifetimeMs,
-      },
+      cookie: { ...sessionCookieOptions(config), maxAge: sessionLifetimeMs },
     });
   },
   { name: 'cookie-sessions', dependencies: ['session'] },
