@@ -2,7 +2,6 @@ import { create } from 'zustand';
 import { type ChatMessage, type ChatSessionStatus, type ChatSessionSummary, chatSessionCursor } from '../../../api/contract/chat';
 import type { AdminCounts, Lead, LeadByKind, LeadKind, LeadPatch } from '../../../api/contract/leads';
 import { leadKinds, listCursor } from '../../../api/contract/leads';
-import type { SubmissionNew, TypingPayload } from '../../../api/contract/socket';
 import { toast } from '../../components/ui/toast';
 import { ApiError } from '../../lib/api-client';
 import { adminApi, adminPageSize } from './api/admin-api';
@@ -58,13 +57,11 @@ interface InboxState {
    * visitors' messages among them that staff have not seen yet.
    */
   applyLive(events: LiveEvent[]): ChatMessage[];
-  /** One push at a time (the dashboard's own calls answered by the server). */
-  applySubmission(payload: SubmissionNew): void;
+  /** The server's answers to the dashboard's own calls, applied like a push. */
   applyLeadUpdated(payload: { kind: LeadKind; item: Lead }): void;
   /** Returns true when the message is a visitor's that staff have not seen yet. */
   applyChatMessage(message: ChatMessage): boolean;
   applyChatSessionUpdated(session: ChatSessionSummary): void;
-  applyTyping(payload: TypingPayload): void;
   reset(): void;
 }
 
@@ -517,10 +514,6 @@ export const useInbox = create<InboxState>((set, get) => {
       return unseen;
     },
 
-    applySubmission(payload) {
-      get().applyLive([{ event: 'submission:new', payload }]);
-    },
-
     applyLeadUpdated(payload) {
       get().applyLive([{ event: 'lead:updated', payload }]);
     },
@@ -531,10 +524,6 @@ export const useInbox = create<InboxState>((set, get) => {
 
     applyChatSessionUpdated(session) {
       get().applyLive([{ event: 'chat-session:updated', payload: session }]);
-    },
-
-    applyTyping(payload) {
-      get().applyLive([{ event: 'chat:typing', payload }]);
     },
 
     reset() {
