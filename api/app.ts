@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import authPlugin from './plugins/auth';
+import clientAddressPlugin, { proxyTrust } from './plugins/client-address';
 import dbPlugin from './plugins/db';
 import errorsPlugin from './plugins/errors';
 import securityPlugin from './plugins/security';
@@ -28,10 +29,12 @@ export interface BuildOptions {
 
 /** Builds the whole server, not listening: `server.ts` listens, tests inject or listen on port 0. */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  // X-Forwarded-For/-Proto are believed only from the proxies TRUST_PROXY names.
+  const trust = proxyTrust(config.trustProxy);
   const app = Fastify({
     logger: options.logger ?? (config.logLevel === 'silent' ? false : { level: config.logLevel }),
     bodyLimit: bodyLimitBytes,
-    trustProxy: false,
+    trustProxy: trust,
     forceCloseConnections: 'idle',
     return503OnClosing: true,
   }).withTypeProvider<ZodTypeProvider>();
@@ -39,11 +42,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(errorsPlugin);
+  await app.register(clientAddressPlugin, { trust });
   await app.register(dbPlugin, { databasePath: config.databasePath });
   await app.register(securityPlugin, { config });
   await app.register(sessionPlugin, { config });
   await app.register(authPlugin, { staffIdleMinutes: config.staffIdleMinutes });
-  await app.register(socketIoPlugin);
+  await app.register(socketIoPlugin, { config });
 
   app.get('/api/health', async () => ({ ok: true as const }));
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import proxyAddr from '@fastify/proxy-addr';
 import { z } from 'zod';
 import { privateFileMode, privateFolderMode } from '../db/files';
 import { defaultStaffIdleMinutes } from './contract/brand';
@@ -14,6 +15,33 @@ const optionalString = z
   .string()
   .optional()
   .transform((value) => (value ? value : undefined));
+
+/**
+ * Which peers are proxies whose `X-Forwarded-For`/`-Proto` are believed: `false` (none, the default),
+ * `true` (every peer), a hop count, or proxy addresses and CIDRs (proxy-addr's names such as
+ * `loopback` too), checked here so a typo stops the start instead of trusting the wrong peer.
+ */
+const trustProxySetting = z
+  .string()
+  .default('')
+  .transform((value, context): boolean | number | string[] => {
+    const text = value.trim();
+    if (text === '' || text === 'false' || text === '0') return false;
+    if (text === 'true') return true;
+    if (/^\d+$/.test(text)) return Number(text);
+    const proxies = text
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean);
+    try {
+      proxyAddr.compile(proxies);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      context.addIssue({ code: 'custom', message: `must be true, a hop count, or comma-separated proxy addresses/CIDRs (${reason})` });
+      return z.NEVER;
+    }
+    return proxies;
+  });
 
 /** Every environment variable the server reads, with its default (DESIGN section 2). */
 export const configSchema = z
@@ -44,6 +72,7 @@ export const configSchema = z
           .map((ip) => ip.trim())
           .filter(Boolean),
       ),
+    TRUST_PROXY: trustProxySetting,
     DATA_DIR: z.string().default('./data'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
@@ -62,6 +91,7 @@ export const configSchema = z
     publicUrl: env.PUBLIC_URL.replace(/\/$/, ''),
     staffIdleMinutes: env.STAFF_IDLE_MINUTES,
     rateLimitAllowlist: env.RATE_LIMIT_ALLOWLIST,
+    trustProxy: env.TRUST_PROXY,
     dataDir: resolve(env.DATA_DIR),
     logLevel: env.LOG_LEVEL,
   }));

@@ -40,6 +40,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  // A bad setting found while starting (ADMIN_PASSWORD) is told in its own words, without a stack.
+  console.error(error instanceof ConfigError ? error.message : error);
   process.exit(1);
 });

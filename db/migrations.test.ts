@@ -20,7 +20,8 @@ describe('2026-11-22T0000_chat_messages_lean', () => {
     for (const [index, text] of ['Hello', 'Is the Civic still there?', 'Thanks'].entries()) insert.run('session_a', text, 1, `c${index}`, now);
     const before = sqlite.prepare('select * from chat_messages order by id').all();
 
-    expect(await migrateToLatest(db)).toEqual(['2026-11-22T0000_chat_messages_lean']);
+    const lean = await migrator.migrateTo('2026-11-22T0000_chat_messages_lean');
+    expect(lean.results?.map((result) => result.migrationName)).toEqual(['2026-11-22T0000_chat_messages_lean']);
 
     expect(sqlite.prepare('select * from chat_messages order by id').all()).toEqual(before);
     const tableSql = sqlite.prepare("select sql from sqlite_master where name = 'chat_messages'").pluck().get() as string;
@@ -42,12 +43,37 @@ describe('2026-11-22T0000_chat_messages_lean', () => {
     sqlite.prepare('insert into chat_sessions (id, visitor_id, last_message_at, created_at) values (?, ?, ?, ?)').run('session_b', 'visitor_b', now, now);
     sqlite.prepare('insert into chat_messages (session_id, message, is_from_user, created_at) values (?, ?, ?, ?)').run('session_b', 'Hello', 1, now);
 
-    const down = await migratorFor(db).migrateDown();
+    const down = await migratorFor(db).migrateTo('2026-11-21T0000_initial');
     expect(down.error).toBeUndefined();
 
     expect(sqlite.prepare('select message from chat_messages').pluck().all()).toEqual(['Hello']);
     const tableSql = sqlite.prepare("select sql from sqlite_master where name = 'chat_messages'").pluck().get() as string;
     expect(tableSql).toMatch(/autoincrement/i);
+    await db.destroy();
+  });
+});
+
+describe('2026-11-23T1200_sessions_by_account', () => {
+  it('signs everyone out once, and names the accounts of each session from then on', async () => {
+    const { db, sqlite } = createDb(join(dir, 'sessions.db'));
+    const migrator = migratorFor(db);
+    expect((await migrator.migrateTo('2026-11-22T0000_chat_messages_lean')).error).toBeUndefined();
+    const now = '2026-11-23T10:00:00.000Z';
+    sqlite.prepare('insert into admins (email, password_hash, created_at) values (?, ?, ?)').run('boss@lotwise.example', 'hash', now);
+    sqlite.prepare('insert into sessions (sid, data, expires_at) values (?, ?, ?)').run('old-session', '{"adminId":1}', Date.now() + 60_000);
+
+    expect((await migrator.migrateTo('2026-11-23T1200_sessions_by_account')).error).toBeUndefined();
+    // A session from before has no credential stamp: it is gone rather than trusted.
+    expect(sqlite.prepare('select count(*) from sessions').pluck().get()).toBe(0);
+    expect(sqlite.prepare('select credential_version from admins').pluck().get()).toBe(0);
+    sqlite.prepare('insert into sessions (sid, data, expires_at, admin_id) values (?, ?, ?, ?)').run('new-session', '{}', Date.now(), 1);
+    const indexes = sqlite.prepare("select name from sqlite_master where type = 'index' and tbl_name = 'sessions' and name not like 'sqlite_%' order by name").pluck().all();
+    expect(indexes).toEqual(['sessions_admin_id', 'sessions_dealer_id', 'sessions_expires_at']);
+
+    expect((await migrator.migrateTo('2026-11-22T0000_chat_messages_lean')).error).toBeUndefined();
+    const columns = sqlite.prepare("select name from pragma_table_info('sessions') order by cid").pluck().all();
+    expect(columns).toEqual(['sid', 'data', 'expires_at']);
+    expect(sqlite.prepare('select sid from sessions').pluck().all()).toEqual(['new-session']);
     await db.destroy();
   });
 });

@@ -16,11 +16,16 @@ interface LeadColumns {
   updatedAt: string;
 }
 
+/** Counts an account's password changes; a session signed in under an older count is signed out. */
+type CredentialVersion = ColumnType<number, number | undefined, number>;
+type OptionalId = ColumnType<number | null, number | null | undefined, number | null>;
+
 export interface UsersTable {
   id: Id;
   username: string;
   email: string | null;
   passwordHash: string;
+  credentialVersion: CredentialVersion;
   createdAt: string;
 }
 
@@ -28,6 +33,7 @@ export interface AdminsTable {
   id: Id;
   email: string;
   passwordHash: string;
+  credentialVersion: CredentialVersion;
   createdAt: string;
 }
 
@@ -36,6 +42,10 @@ export interface SessionsTable {
   data: string;
   /** Milliseconds since the epoch. */
   expiresAt: number;
+  /** The staff account the session is signed in to (the same as in `data`), for ending its sessions. */
+  adminId: OptionalId;
+  /** The dealer account the session is signed in to. */
+  dealerId: OptionalId;
 }
 
 export interface PasswordResetsTable {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDb } from '../db/client';
+import { migrateToLatest } from '../db/migrate';
 import { verifyPassword } from '../api/modules/auth/password';
 import { runScript, startServerProcess } from '../api/test/process';
 
@@ -43,6 +44,22 @@ describe('command-line tools', () => {
     expect(await verifyPassword('flag-secret-456', after.passwordHash)).toBe(true);
   });
 
+  it('admin:create and user:create refuse a common password and the account\'s own name, creating nothing', async () => {
+    const common = await runScript('scripts/admin-create.ts', ['--email', 'weak@lotwise.example'], env, 'Baseball1\n');
+    expect(common.code).toBe(1);
+    expect(common.stderr.trim()).toBe('This password is too common: please choose one that is harder to guess');
+    const ownName = await runScript('scripts/user-create.ts', ['--username', 'lakeside-autos', '--email', 'sales@lakeside.example', '--password', 'Lakeside-Autos'], env);
+    expect(ownName.code).toBe(1);
+    expect(ownName.stderr.trim()).toBe('Password must not be your username or email address');
+    const created = await rows(async (db) => {
+      await migrateToLatest(db);
+      const admins = await db.selectFrom('admins').select('id').where('email', '=', 'weak@lotwise.example').execute();
+      const users = await db.selectFrom('users').select('id').where('username', '=', 'lakeside-autos').execute();
+      return [...admins, ...users];
+    });
+    expect(created).toEqual([]);
+  });
+
   it('user:create creates a dealer and refuses a taken username, a short password and unknown options', async () => {
     const created = await runScript('scripts/user-create.ts', ['--username', 'reyes-motors', '--email', 'owner@reyes.example', '--password', 'dealer-pass-1'], env);
     expect(created.code).toBe(0);
@@ -60,6 +77,22 @@ describe('command-line tools', () => {
     const unknown = await runScript('scripts/user-create.ts', ['--name', 'x'], env);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain("Unknown option '--name'");
+  });
+
+  it('a start with a common ADMIN_PASSWORD stops with a clear line', async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'lotwise-weak-admin-'));
+    try {
+      const env = { DATABASE_PATH: join(fresh, 'app.db'), DATA_DIR: fresh, ADMIN_EMAIL: 'boss@lotwise.example', ADMIN_PASSWORD: 'qwerty123456' };
+      const failure = await startServerProcess(env).then(
+        () => 'started',
+        (error: unknown) => String(error),
+      );
+      expect(failure).toContain('ADMIN_PASSWORD: This password is too common: please choose one that is harder to guess');
+      // Told in words, not as a stack trace.
+      expect(failure).not.toMatch(/\n\s+at /);
+    } finally {
+      rmSync(fresh, { recursive: true, force: true });
+    }
   });
 
   it('a first start with no staff account prints a generated admin@localhost password once, and it signs in', async () => {

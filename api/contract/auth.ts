@@ -27,11 +27,15 @@ export const forgotPasswordAnswer =
   'If there is an account associated with that email, then a reset link has been sent';
 
 export const passwordMinLength = 8;
+export const passwordTooShortMessage = `Password must be at least ${passwordMinLength} characters`;
+/** Rules only the server checks (its list of common passwords never reaches the browser). */
+export const commonPasswordMessage = 'This password is too common: please choose one that is harder to guess';
+export const passwordIsIdentityMessage = 'Password must not be your username or email address';
 export const resetPasswordSchema = z.object({
   token: z.string({ error: 'This reset link is invalid or has expired' }).trim().min(20, 'This reset link is invalid or has expired').max(200, 'This reset link is invalid or has expired'),
   password: z
-    .string({ error: `Password must be at least ${passwordMinLength} characters` })
-    .min(passwordMinLength, `Password must be at least ${passwordMinLength} characters`)
+    .string({ error: passwordTooShortMessage })
+    .min(passwordMinLength, passwordTooShortMessage)
     .max(200, 'Password must be at most 200 characters'),
 });
 export type ResetPasswordInput = z.infer<typeof resetPasswordSchema>;

@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatSessionSummary } from './chat';
+import type { ChatMessage, ChatMessageInput, ChatSessionSummary } from './chat';
 import type { Lead, LeadByKind, LeadKind } from './leads';
 
 export type Ack<T extends object = object> = (answer: ({ ok: true } & T) | { ok: false; error: string }) => void;
@@ -14,10 +14,7 @@ export type SubmissionNew = { [K in LeadKind]: { kind: K; item: LeadByKind[K] } 
 
 export interface VisitorClientToServerEvents {
   'chat:join': (payload: { sessionId: string }, ack: Ack<{ messages: ChatMessage[] }>) => void;
-  'chat:send': (
-    payload: { sessionId: string; message: string; clientId?: string; senderEmail?: string; pageUrl?: string; referrer?: string },
-    ack: Ack<{ message: ChatMessage }>,
-  ) => void;
+  'chat:send': (payload: ChatMessageInput, ack: Ack<{ message: ChatMessage }>) => void;
   'chat:typing': (payload: TypingPayload) => void;
 }
 

@@ -1,13 +1,14 @@
-import type { FastifyReply, FastifyRequest, Session } from 'fastify';
+import type { FastifyReply, FastifyRequest, RouteOptions, Session } from 'fastify';
 import fp from 'fastify-plugin';
+import { staffSignInFields } from '../../db/session-store';
 import { notAuthenticatedMessage } from '../contract/auth';
 import { HttpError } from './errors';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** preHandler: 401 unless the request carries a live staff session; a live one is refreshed. */
+    /** onRequest hook: 401 unless the request carries a live staff session; a live one is refreshed. */
     requireStaff(request: FastifyRequest, reply: FastifyReply): Promise<void>;
-    /** preHandler: 401 unless the request carries a dealer session. */
+    /** onRequest hook: 401 unless the request carries a dealer session. */
     requireDealer(request: FastifyRequest, reply: FastifyReply): Promise<void>;
     staffIdleMs: number;
     /** True while the stored session `sid` is a live staff session (read from the store, outside @fastify/session). */
@@ -24,9 +25,7 @@ export function isLiveStaffSession(session: SessionData | null | undefined, staf
 
 /** Forgets the staff sign-in of a session, leaving any dealer sign-in in place. */
 export function clearStaff(session: Session): void {
-  delete session.adminId;
-  delete session.adminEmail;
-  delete session.staffLastActiveAt;
+  for (const field of staffSignInFields) delete session[field];
 }
 
 export default fp(
@@ -46,6 +45,21 @@ export default fp(
 
     app.decorate('requireDealer', async (request: FastifyRequest) => {
       if (!request.session.dealerId) throw new HttpError(401, notAuthenticatedMessage);
+    });
+
+    /**
+     * A sign-in check runs before the body is parsed and validated: without a session the answer is
+     * 401, never a 400 that tells a stranger what the route accepts. A route that hooks it later
+     * stops the server at start rather than answer in the wrong order.
+     */
+    const signInChecks: unknown[] = [app.requireStaff, app.requireDealer];
+    app.addHook('onRoute', (route: RouteOptions) => {
+      for (const stage of ['preValidation', 'preHandler'] as const) {
+        const hooks: unknown[] = [route[stage] ?? []].flat();
+        if (hooks.some((hook) => signInChecks.includes(hook))) {
+          throw new Error(`${String(route.method)} ${route.url}: a sign-in check belongs in onRequest, not ${stage}`);
+        }
+      }
     });
   },
   { name: 'auth', dependencies: ['session'] },

@@ -5,6 +5,8 @@ import type { FastifyReply, FastifyRequest, Session } from 'fastify';
 import fp from 'fastify-plugin';
 import { SqlSessionStore } from '../../db/session-store';
 import type { Config } from '../config';
+import { HttpError } from './errors';
+import { addressLimit, type CounterResult, perAddressLimits, tooManyRequestsMessage } from './rate-limits';
 
 declare module 'fastify' {
   interface Session {
@@ -12,8 +14,12 @@ declare module 'fastify' {
     adminEmail?: string;
     /** Milliseconds since the epoch of the staff member's last request (server-side idle expiry). */
     staffLastActiveAt?: number;
+    /** The staff account's credential version at sign-in: a password change since signs the session out. */
+    adminCredentialVersion?: number;
     dealerId?: number;
     dealerUsername?: string;
+    /** The dealer account's credential version at sign-in. */
+    dealerCredentialVersion?: number;
   }
   interface FastifyInstance {
     sessionStore: SqlSessionStore;
@@ -25,10 +31,15 @@ declare module 'fastify' {
     loadSession(sid: string): Promise<Session | null>;
     /** A fresh visitor identity and the Set-Cookie value that issues it. */
     issueVisitorCookie(): { visitorId: string; setCookie: string };
+    /** Counts one new visitor identity for a client address; refused past the per-address limit. */
+    newVisitorAllowed(clientAddress: string): Promise<CounterResult>;
   }
   interface FastifyRequest {
-    /** The visitor identity from the signed visitor cookie, issuing one on this reply if absent. */
-    visitorId(reply: FastifyReply): string;
+    /**
+     * The visitor identity from the signed visitor cookie, issuing one on this reply if absent; a
+     * client address that has been issued too many lately gets a 429 instead.
+     */
+    visitorId(reply: FastifyReply): Promise<string>;
   }
 }
 
@@ -37,6 +48,11 @@ export const visitorCookieName = 'lw_visitor';
 const sessionLifetimeMs = 30 * 24 * 60 * 60 * 1000;
 const visitorLifetimeSeconds = 400 * 24 * 60 * 60;
 const pruneEveryMs = 15 * 60 * 1000;
+
+/** The session cookie's attributes; clearing it takes the same ones, or a browser keeps the cookie. */
+export function sessionCookieOptions(config: Pick<Config, 'cookieSecure'>) {
+  return { httpOnly: true, sameSite: 'lax' as const, secure: config.cookieSecure, path: '/' };
+}
 
 /**
  * Cookies and sessions: a signed, httpOnly session cookie backed by the `sessions` table, and a
@@ -83,9 +99,15 @@ export default fp(
       return { visitorId, setCookie };
     });
 
-    app.decorateRequest('visitorId', function visitorId(this: FastifyRequest, reply: FastifyReply) {
+    // Without this, a client that never keeps its cookie is a new visitor on every call.
+    const newVisitors = addressLimit(app, { name: 'new-visitor', allowlist: config.rateLimitAllowlist, ...perAddressLimits.newVisitors });
+    app.decorate('newVisitorAllowed', (clientAddress: string) => newVisitors.hit(clientAddress));
+
+    app.decorateRequest('visitorId', async function visitorId(this: FastifyRequest, reply: FastifyReply) {
       const existing = app.visitorIdFromCookieHeader(this.headers.cookie);
       if (existing) return existing;
+      const allowed = await newVisitors.hit(this.ip);
+      if (!allowed.ok) throw new HttpError(429, tooManyRequestsMessage(allowed.retryAfterMs));
       const issued = randomBytes(18).toString('base64url');
       reply.setCookie(visitorCookieName, issued, cookieOptions);
       // Later calls in the same request see the identity just issued.
@@ -99,7 +121,7 @@ export default fp(
     pruneTimer.unref();
     app.addHook('onClose', async () => clearInterval(pruneTimer));
   },
-  { name: 'session', dependencies: ['db'] },
+  { name: 'session', dependencies: ['db', 'security'] },
 );
 
 /**
@@ -116,13 +138,7 @@ export const cookieSessions = fp(
       store: app.sessionStore,
       saveUninitialized: false,
       rolling: true,
-      cookie: {
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: config.cookieSecure,
-        path: '/',
-        maxAge: sessionLifetimeMs,
-      },
+      cookie: { ...sessionCookieOptions(config), maxAge: sessionLifetimeMs },
     });
   },
   { name: 'cookie-sessions', dependencies: ['session'] },

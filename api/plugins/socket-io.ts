@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import fp from 'fastify-plugin';
 import { type Namespace, Server } from 'socket.io';
 import { Adapter, type BroadcastOptions } from 'socket.io-adapter';
@@ -8,6 +9,8 @@ import type {
   VisitorServerToClientEvents,
 } from '../contract/socket';
 import { socketLimits } from '../contract/socket';
+import type { Config } from '../config';
+import { addressKey, isAllowlisted, perAddressLimits } from './rate-limits';
 
 export type VisitorNamespace = Namespace<VisitorClientToServerEvents, VisitorServerToClientEvents>;
 export type StaffNamespace = Namespace<StaffClientToServerEvents, StaffServerToClientEvents>;
@@ -52,12 +55,47 @@ class LocalAdapter extends Adapter {
   }
 }
 
+/** The refusal past the cap (a 403 to the handshake): the chat widget carries on by polling REST. */
+export const tooManySocketsMessage = 'Too many connections from your network: close some tabs and try again';
+
+/**
+ * Open connections per client address: a live count, not a window, held here alone. A new
+ * connection past the cap is refused at its handshake; a closed one frees its place at once.
+ * Each process counts its own connections: with several, the cap holds per process.
+ */
+class OpenConnections {
+  private readonly open = new Map<string, number>();
+
+  constructor(private readonly cap: number) {}
+
+  admits(key: string): boolean {
+    return (this.open.get(key) ?? 0) < this.cap;
+  }
+
+  opened(key: string): void {
+    this.open.set(key, (this.open.get(key) ?? 0) + 1);
+  }
+
+  closed(key: string): void {
+    const left = (this.open.get(key) ?? 1) - 1;
+    if (left > 0) this.open.set(key, left);
+    else this.open.delete(key);
+  }
+}
+
 /**
  * Socket.IO on Fastify's own HTTP server: same port, path `/socket.io`. Modules add their handlers;
  * pushes go through rooms so a Redis adapter can later spread them over several processes.
  */
 export default fp(
-  async (app) => {
+  async (app, options: { config: Config }) => {
+    const allowlist = options.config.rateLimitAllowlist;
+    const openConnections = new OpenConnections(perAddressLimits.openSockets);
+    /** The address a connection is counted under; allowlisted addresses are not counted. */
+    const countedAs = (request: IncomingMessage) => {
+      const address = app.clientAddress(request);
+      return isAllowlisted(allowlist, address) ? undefined : addressKey(address);
+    };
     const io = new Server<VisitorClientToServerEvents, VisitorServerToClientEvents>(app.server, {
       path: '/socket.io',
       serveClient: false,
@@ -65,6 +103,19 @@ export default fp(
       adapter: LocalAdapter,
       // Same-origin only: the SPA is served by this server.
       cors: { origin: false },
+      // Runs at each new connection's handshake only. Nothing between it and engine.io's "connection"
+      // event waits on I/O, so a flood of handshakes cannot slip past the cap before it is counted.
+      allowRequest: (request, callback) => {
+        const key = countedAs(request);
+        if (key === undefined || openConnections.admits(key)) return callback(null, true);
+        callback(tooManySocketsMessage, false);
+      },
+    });
+    io.engine.on('connection', (connection: { request: IncomingMessage; once(event: 'close', listener: () => void): void }) => {
+      const key = countedAs(connection.request);
+      if (key === undefined) return;
+      openConnections.opened(key);
+      connection.once('close', () => openConnections.closed(key));
     });
     app.decorate('io', io);
     app.decorate('visitorSockets', io.of('/'));
@@ -76,5 +127,5 @@ export default fp(
       io.engine.close();
     });
   },
-  { name: 'socket-io' },
+  { name: 'socket-io', dependencies: ['client-address'] },
 );

@@ -82,11 +82,13 @@ async function startFull(): Promise<void> {
     .values({
       sid,
       expiresAt: Date.now() + lifetimeMs,
+      adminId,
       data: JSON.stringify({
         cookie: { originalMaxAge: lifetimeMs, expires: new Date(Date.now() + lifetimeMs).toISOString(), httpOnly: true, path: '/', sameSite: 'lax' },
         adminId,
         adminEmail: 'bench@lotwise.example',
         staffLastActiveAt: Date.now(),
+        adminCredentialVersion: 0,
       }),
     })
     .execute();

@@ -1,24 +1,37 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Db } from '../../../db/client';
-import { passwordMinLength, staffEmailSchema } from '../../contract/auth';
+import { endSignInsOf } from '../../../db/session-store';
+import { ConfigError } from '../../config';
+import { staffEmailSchema } from '../../contract/auth';
 import * as repository from './auth.repository';
-import { hashPassword } from './password';
+import { hashPassword, verifyPassword } from './password';
+import { newPasswordProblem } from './password-rules';
 
 export class AccountError extends Error {}
 
 const emailSchema = z.email();
 const usernameSchema = z.string().trim().regex(/^[A-Za-z0-9._@-]{3,64}$/);
 
-function checkPassword(password: string): void {
-  if (password.length < passwordMinLength) throw new AccountError(`Password must be at least ${passwordMinLength} characters`);
+async function checkPassword(password: string, account: { username?: string; email?: string }): Promise<void> {
+  const problem = await newPasswordProblem(password, account);
+  if (problem) throw new AccountError(problem);
 }
 
-/** Creates a staff account, or resets its password when the email already has one. */
+/**
+ * Creates a staff account, or resets its password when the email already has one: then every
+ * session signed in with the old password ends, and its dashboard sockets close at the server's
+ * next session check.
+ */
 export async function createOrResetStaff(db: Db, email: string, password: string): Promise<'created' | 'updated'> {
   if (!staffEmailSchema.safeParse(email).success) throw new AccountError(`Not an email address: ${email}`);
-  checkPassword(password);
-  const created = await repository.upsertAdmin(db, email, await hashPassword(password));
+  await checkPassword(password, { email });
+  const passwordHash = await hashPassword(password);
+  const { created } = await db.transaction().execute(async (trx) => {
+    const admin = await repository.upsertAdmin(trx, email, passwordHash);
+    if (!admin.created) await endSignInsOf(trx, { adminId: admin.id });
+    return admin;
+  });
   return created ? 'created' : 'updated';
 }
 
@@ -29,7 +42,7 @@ export async function createDealer(db: Db, input: { username: string; email?: st
     throw new AccountError('Username must be 3-64 letters, digits, dots, dashes, underscores or @');
   }
   if (input.email !== undefined && !emailSchema.safeParse(input.email).success) throw new AccountError(`Not an email address: ${input.email}`);
-  checkPassword(input.password);
+  await checkPassword(input.password, { username, email: input.email });
   if (await repository.findUserByUsername(db, username)) throw new AccountError(`A dealer named ${username} already exists`);
   if (input.email && (await repository.findUserByEmail(db, input.email))) throw new AccountError(`A dealer with email ${input.email} already exists`);
   return repository.insertUser(db, { username, email: input.email ?? null, passwordHash: await hashPassword(input.password) });
@@ -43,11 +56,16 @@ export interface BootstrapOptions {
 }
 
 /**
- * At start: the staff account of `ADMIN_EMAIL`/`ADMIN_PASSWORD` (created or its password reset);
+ * At start: the staff account of `ADMIN_EMAIL`/`ADMIN_PASSWORD` (created, or its password reset when it differs);
  * otherwise, when no staff account exists at all, `admin@localhost` with a random password shown once.
  */
 export async function bootstrapStaff(db: Db, options: BootstrapOptions): Promise<void> {
   if (options.adminEmail && options.adminPassword) {
+    const problem = await newPasswordProblem(options.adminPassword, { email: options.adminEmail });
+    if (problem) throw new ConfigError(`Invalid configuration:\n  ADMIN_PASSWORD: ${problem}`);
+    // Every start runs this: an unchanged password is left alone, so a restart signs nobody out.
+    const existing = await repository.findAdminByEmail(db, options.adminEmail);
+    if (existing && (await verifyPassword(options.adminPassword, existing.passwordHash))) return;
     await createOrResetStaff(db, options.adminEmail, options.adminPassword);
     return;
   }

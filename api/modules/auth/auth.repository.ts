@@ -3,7 +3,11 @@ import type { Db } from '../../../db/client';
 // Emails are stored lower-case, so lookups compare with `=` and use the unique indexes.
 
 export function findAdminByEmail(db: Db, email: string) {
-  return db.selectFrom('admins').select(['id', 'email', 'passwordHash']).where('email', '=', email.toLowerCase()).executeTakeFirst();
+  return db
+    .selectFrom('admins')
+    .select(['id', 'email', 'passwordHash', 'credentialVersion'])
+    .where('email', '=', email.toLowerCase())
+    .executeTakeFirst();
 }
 
 export async function countAdmins(db: Db): Promise<number> {
@@ -11,23 +15,32 @@ export async function countAdmins(db: Db): Promise<number> {
   return Number(row.count);
 }
 
-/** Creates the staff account, or sets its password if it exists. True when it was created. */
-export async function upsertAdmin(db: Db, email: string, passwordHash: string): Promise<boolean> {
+/**
+ * Creates the staff account, or sets its password if it exists, counting the change in its
+ * credential version (which signs its sessions out).
+ */
+export async function upsertAdmin(db: Db, email: string, passwordHash: string): Promise<{ id: number; created: boolean }> {
   const normalized = email.toLowerCase();
-  const existing = await db.selectFrom('admins').select('id').where('email', '=', normalized).executeTakeFirst();
-  if (existing) {
-    await db.updateTable('admins').set({ passwordHash }).where('id', '=', existing.id).execute();
-    return false;
-  }
-  await db.insertInto('admins').values({ email: normalized, passwordHash, createdAt: new Date().toISOString() }).execute();
-  return true;
+  const updated = await db
+    .updateTable('admins')
+    .set((eb) => ({ passwordHash, credentialVersion: eb('credentialVersion', '+', 1) }))
+    .where('email', '=', normalized)
+    .returning('id')
+    .executeTakeFirst();
+  if (updated) return { id: updated.id, created: false };
+  const inserted = await db
+    .insertInto('admins')
+    .values({ email: normalized, passwordHash, createdAt: new Date().toISOString() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id: inserted.id, created: true };
 }
 
 /** A dealer by username, or by email (the login field takes either). */
 export function findUserByLogin(db: Db, login: string) {
   return db
     .selectFrom('users')
-    .select(['id', 'username', 'passwordHash'])
+    .select(['id', 'username', 'passwordHash', 'credentialVersion'])
     .where((eb) => eb.or([eb('username', '=', login), eb('email', '=', login.toLowerCase())]))
     .orderBy('id')
     .executeTakeFirst();
@@ -49,10 +62,17 @@ export async function insertUser(db: Db, user: { username: string; email: string
     .executeTakeFirstOrThrow();
 }
 
-/** Sets the password of the dealer with this email; false when there is none. */
-export async function setPasswordByEmail(db: Db, email: string, passwordHash: string): Promise<boolean> {
-  const result = await db.updateTable('users').set({ passwordHash }).where('email', '=', email.toLowerCase()).executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+/**
+ * Sets the password of the dealer with this email and counts the change in its credential
+ * version; undefined when there is no such dealer.
+ */
+export function setPasswordByEmail(db: Db, email: string, passwordHash: string) {
+  return db
+    .updateTable('users')
+    .set((eb) => ({ passwordHash, credentialVersion: eb('credentialVersion', '+', 1) }))
+    .where('email', '=', email.toLowerCase())
+    .returning(['id', 'credentialVersion'])
+    .executeTakeFirst();
 }
 
 export async function insertPasswordReset(db: Db, reset: { email: string; tokenHash: string; expiresAt: string }): Promise<void> {
@@ -60,6 +80,18 @@ export async function insertPasswordReset(db: Db, reset: { email: string; tokenH
     .insertInto('passwordResets')
     .values({ email: reset.email.toLowerCase(), token: reset.tokenHash, expiresAt: reset.expiresAt, createdAt: new Date().toISOString(), used: 0 })
     .execute();
+}
+
+/** The dealer an unused, unexpired reset of this token hash is for, without spending it. */
+export function findDealerOfReset(db: Db, tokenHash: string, nowIso: string) {
+  return db
+    .selectFrom('passwordResets')
+    .innerJoin('users', 'users.email', 'passwordResets.email')
+    .select(['users.id', 'users.username', 'users.email'])
+    .where('passwordResets.token', '=', tokenHash)
+    .where('passwordResets.used', '=', 0)
+    .where('passwordResets.expiresAt', '>', nowIso)
+    .executeTakeFirst();
 }
 
 /** Spends the unused, unexpired reset of this token hash in one statement (two clicks cannot both win). */

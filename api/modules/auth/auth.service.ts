@@ -1,18 +1,24 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../../../db/client';
+import { endSignInsOf } from '../../../db/session-store';
+import { HttpError } from '../../plugins/errors';
 import type { Mailer } from '../mail/mail.service';
 import * as repository from './auth.repository';
 import { decoyPasswordHash, hashPassword, verifyPassword } from './password';
+import { newPasswordProblem } from './password-rules';
 
 export const resetTokenLifetimeMs = 60 * 60 * 1000;
 
+/** A sign-in: the account, and its credential version to stamp into the session. */
 export interface SignedInDealer {
   id: number;
   username: string;
+  credentialVersion: number;
 }
 export interface SignedInStaff {
   id: number;
   email: string;
+  credentialVersion: number;
 }
 
 /**
@@ -24,16 +30,47 @@ async function passwordMatches(passwordHash: string | undefined, password: strin
   return Boolean(passwordHash) && matches;
 }
 
-export async function signInDealer(db: Db, login: string, password: string): Promise<SignedInDealer | null> {
-  const user = await repository.findUserByLogin(db, login);
-  if (!(await passwordMatches(user?.passwordHash, password)) || !user) return null;
-  return { id: user.id, username: user.username };
+/**
+ * A typed login resolved to the account it names, before its password is checked. `limitKey`
+ * counts failed sign-ins per account however the login was typed (a dealer's username or email);
+ * a login that names no account is keyed on its normalized self, so guessing unknown logins is
+ * limited the same way and costs the same time.
+ */
+export interface SignInTarget<Account> {
+  limitKey: string;
+  account: Account | undefined;
 }
 
-export async function signInStaff(db: Db, email: string, password: string): Promise<SignedInStaff | null> {
-  const admin = await repository.findAdminByEmail(db, email);
+function targetOf<Account extends { id: number }>(account: Account | undefined, typed: string): SignInTarget<Account> {
+  return { limitKey: account ? `account:${account.id}` : `unknown:${typed.trim().toLowerCase()}`, account };
+}
+
+export async function findDealerSignIn(db: Db, login: string) {
+  return targetOf(await repository.findUserByLogin(db, login), login);
+}
+
+export async function findStaffSignIn(db: Db, email: string) {
+  return targetOf(await repository.findAdminByEmail(db, email), email);
+}
+
+/** The signed-in dealer when the password opens the target account, else null. */
+export async function signInDealer(
+  target: SignInTarget<SignedInDealer & { passwordHash: string }>,
+  password: string,
+): Promise<SignedInDealer | null> {
+  const user = target.account;
+  if (!(await passwordMatches(user?.passwordHash, password)) || !user) return null;
+  return { id: user.id, username: user.username, credentialVersion: user.credentialVersion };
+}
+
+/** The signed-in staff member when the password opens the target account, else null. */
+export async function signInStaff(
+  target: SignInTarget<SignedInStaff & { passwordHash: string }>,
+  password: string,
+): Promise<SignedInStaff | null> {
+  const admin = target.account;
   if (!(await passwordMatches(admin?.passwordHash, password)) || !admin) return null;
-  return { id: admin.id, email: admin.email };
+  return { id: admin.id, email: admin.email, credentialVersion: admin.credentialVersion };
 }
 
 function hashToken(token: string): string {
@@ -41,12 +78,18 @@ function hashToken(token: string): string {
 }
 
 /**
- * Mails a single-use reset link if a dealer has this email; says nothing either way (the route
- * answers the same sentence). Only the token's SHA-256 is stored.
+ * Mails a single-use reset link if a dealer has this email and `mayMail` allows one more mail to
+ * that dealer; says nothing either way (the route answers the same sentence). Only the token's
+ * SHA-256 is stored.
  */
-export async function requestPasswordReset(db: Db, mailer: Mailer, publicUrl: string, email: string): Promise<void> {
-  const user = await repository.findUserByEmail(db, email);
-  if (!user?.email) return;
+export async function requestPasswordReset(
+  db: Db,
+  mailer: Mailer,
+  options: { publicUrl: string; email: string; mayMail: (dealerId: number) => Promise<boolean> },
+): Promise<void> {
+  const { publicUrl } = options;
+  const user = await repository.findUserByEmail(db, options.email);
+  if (!user?.email || !(await options.mayMail(user.id))) return;
   const token = randomBytes(32).toString('base64url');
   await repository.insertPasswordReset(db, {
     email: user.email,
@@ -69,14 +112,32 @@ export async function requestPasswordReset(db: Db, mailer: Mailer, publicUrl: st
   });
 }
 
-/** Sets a new password from a reset token; false when the token is unknown, used or expired. */
-export async function resetPassword(db: Db, token: string, password: string): Promise<boolean> {
+/**
+ * Sets a new password from a reset token and ends the dealer's other sessions (all but
+ * `currentSid`, the session making the change). Null when the token is unknown, used or expired;
+ * else the dealer and their new credential version. A password the rules refuse is a 400 on the
+ * `password` field, and leaves the link unspent for a better one.
+ */
+export async function resetPassword(
+  db: Db,
+  token: string,
+  password: string,
+  currentSid?: string,
+): Promise<{ dealerId: number; credentialVersion: number } | null> {
+  const tokenHash = hashToken(token);
+  const dealer = await repository.findDealerOfReset(db, tokenHash, new Date().toISOString());
+  if (!dealer) return null;
+  const problem = await newPasswordProblem(password, dealer);
+  if (problem) throw new HttpError(400, 'Validation failed', { password: problem });
   const passwordHash = await hashPassword(password);
+  // Spent in one statement: of two clicks racing here, one wins.
   return db.transaction().execute(async (trx) => {
-    const email = await repository.consumeReset(trx, hashToken(token), new Date().toISOString());
-    if (!email) return false;
-    if (!(await repository.setPasswordByEmail(trx, email, passwordHash))) return false;
+    const email = await repository.consumeReset(trx, tokenHash, new Date().toISOString());
+    if (!email) return null;
+    const dealer = await repository.setPasswordByEmail(trx, email, passwordHash);
+    if (!dealer) return null;
     await repository.useResetsOf(trx, email);
-    return true;
+    await endSignInsOf(trx, { dealerId: dealer.id }, currentSid);
+    return { dealerId: dealer.id, credentialVersion: dealer.credentialVersion };
   });
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { forgotPasswordAnswer } from '../../contract/auth';
+import { commonPasswordMessage, forgotPasswordAnswer, passwordIsIdentityMessage } from '../../contract/auth';
 import { rooms } from '../../contract/socket';
 import { signInStaff, staffEmail, staffEnv, staffPassword } from '../../test/factories';
 import { buildTestServer, cookiesFrom } from '../../test/helper';
@@ -96,6 +96,16 @@ describe('sign-in, session and sign-out', async () => {
     expect(out.statusCode).toBe(200);
     expect(out.json()).toEqual({ ok: true });
     expect(await session(both)).toMatchObject({ admin: { email: staffEmail }, dealer: null });
+    // The session lives on for the staff sign-in, so the browser keeps its cookie.
+    expect(out.cookies.find((cookie) => cookie.name === 'lw_session' && cookie.value === '')).toBeUndefined();
+  });
+
+  it('signs the only sign-in out with a Set-Cookie that expires the session cookie', async () => {
+    const cookie = cookiesFrom(await post('/api/login', { username: 'reyes-motors', password: 'dealer-password-1' }));
+    const out = await post('/api/logout', undefined, cookie);
+    expect(out.statusCode).toBe(200);
+    expect(out.cookies.find((set) => set.name === 'lw_session')).toMatchObject({ value: '', path: '/', httpOnly: true, sameSite: 'Lax', expires: new Date(0) });
+    expect((await session(cookie)).dealer).toBeNull();
   });
 
   it('signs staff out: staff calls answer 401 after it and the empty session row is gone', async () => {
@@ -104,6 +114,7 @@ describe('sign-in, session and sign-out', async () => {
     const before = await sessionRows();
     const out = await post('/api/admin-logout', undefined, cookie);
     expect(out.statusCode).toBe(200);
+    expect(out.cookies.find((set) => set.name === 'lw_session')).toMatchObject({ value: '', path: '/', expires: new Date(0) });
     expect((await app.inject({ method: 'GET', url: '/api/admin/counts', headers: { cookie } })).json()).toEqual({ message: 'Not authenticated' });
     expect((await session(cookie)).admin).toBeNull();
     expect(await sessionRows()).toBe(before - 1);
@@ -217,6 +228,28 @@ describe('forgot and reset password', async () => {
     expect((await post('/api/login', { username: 'park-cars', password: 'fourth-password-4' })).statusCode).toBe(200);
   });
 
+  it('refuses a common password or the account\'s own name, in any case, and leaves the link for a better one', async () => {
+    await post('/api/forgot-password', { email: 'lee@park-cars.example' });
+    const token = await mailedToken();
+    const refused = (sentence: string) => ({ message: 'Validation failed', errors: { password: sentence } });
+    for (const password of ['password123', 'PassWord123', 'iloveyou1', 'qwertyuiop']) {
+      const response = await post('/api/reset-password', { token, password });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual(refused(commonPasswordMessage));
+    }
+    for (const password of ['park-cars', 'PARK-CARS', 'Lee@Park-Cars.example']) {
+      // The username itself is only 9 characters: long enough to pass the length rule.
+      expect((await post('/api/reset-password', { token, password })).json()).toEqual(refused(passwordIsIdentityMessage));
+    }
+    await createDealer(app.db, { username: 'fern-motors', email: 'jordan.fernandez@fern.example', password: 'fern-password-1' });
+    await post('/api/forgot-password', { email: 'jordan.fernandez@fern.example' });
+    const fernToken = await mailedToken();
+    expect((await post('/api/reset-password', { token: fernToken, password: 'Jordan.Fernandez' })).json()).toEqual(refused(passwordIsIdentityMessage));
+
+    expect((await post('/api/reset-password', { token, password: 'seventh-password-7' })).statusCode).toBe(200);
+    expect((await post('/api/login', { username: 'park-cars', password: 'seventh-password-7' })).statusCode).toBe(200);
+  });
+
   it('refuses an expired link and a made-up one', async () => {
     const token = 'expired-token-0123456789abcdef';
     await app.db
@@ -237,19 +270,57 @@ describe('forgot and reset password', async () => {
 });
 
 describe('sign-in and reset limits', async () => {
-  const { app } = await buildTestServer(staffEnv);
+  const { app, dir } = await buildTestServer(staffEnv);
   await createDealer(app.db, { username: 'limit-dealer', email: 'limit@dealer.example', password: 'dealer-password-1' });
+  await createDealer(app.db, { username: 'twin-dealer', email: 'twin@dealer.example', password: 'dealer-password-1' });
+  await createDealer(app.db, { username: 'mail-dealer', email: 'mail@dealer.example', password: 'dealer-password-1' });
   const post = (url: string, payload: object, remoteAddress: string) => app.inject({ method: 'POST', url, payload, remoteAddress });
+  const tooMany = /^Too many requests: please wait \d+ seconds and try again$/;
 
-  it('locks an account after 10 failed sign-ins, from whatever IPs, without locking others', async () => {
+  it('locks the guessing address out of an account after 10 failures, while the owner signs in from another', async () => {
     for (let i = 0; i < 10; i += 1) {
-      const response = await post('/api/admin-login', { username: staffEmail, password: `wrong-${i}` }, `10.1.0.${i + 1}`);
+      const response = await post('/api/admin-login', { username: staffEmail, password: `wrong-${i}` }, '10.1.0.1');
       expect(response.statusCode).toBe(401);
     }
-    const locked = await post('/api/admin-login', { username: staffEmail, password: staffPassword }, '10.1.1.1');
+    const locked = await post('/api/admin-login', { username: staffEmail, password: staffPassword }, '10.1.0.1');
     expect(locked.statusCode).toBe(429);
-    expect(locked.json().message).toMatch(/^Too many requests: please wait \d+ seconds and try again$/);
-    expect((await post('/api/login', { username: 'limit-dealer', password: 'dealer-password-1' }, '10.1.1.1')).statusCode).toBe(200);
+    expect(locked.json().message).toMatch(tooMany);
+    expect((await post('/api/admin-login', { username: staffEmail, password: staffPassword }, '10.1.0.2')).statusCode).toBe(200);
+    // The locked address may still sign in to other accounts.
+    expect((await post('/api/login', { username: 'limit-dealer', password: 'dealer-password-1' }, '10.1.0.1')).statusCode).toBe(200);
+  });
+
+  it("counts a dealer's username and email logins as one account", async () => {
+    for (const login of ['twin-dealer', 'TWIN@dealer.example', 'twin-dealer', 'twin@dealer.example', 'twin@DEALER.example']) {
+      expect((await post('/api/login', { username: login, password: 'wrong-password' }, '10.4.0.1')).statusCode).toBe(401);
+      expect((await post('/api/login', { username: login, password: 'wrong-password' }, '10.4.0.1')).statusCode).toBe(401);
+    }
+    expect((await post('/api/login', { username: 'twin-dealer', password: 'dealer-password-1' }, '10.4.0.1')).statusCode).toBe(429);
+    expect((await post('/api/login', { username: 'twin@dealer.example', password: 'dealer-password-1' }, '10.4.0.1')).statusCode).toBe(429);
+  });
+
+  it('limits guesses at a login that names no account in the same way, whatever its case', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i += 1) {
+      const login = i % 2 ? 'Nobody@Nowhere.example' : 'nobody@nowhere.example';
+      statuses.push((await post('/api/login', { username: login, password: `guess-${i}` }, '10.5.0.1')).statusCode);
+    }
+    expect(statuses).toEqual([...Array<number>(10).fill(401), 429]);
+  });
+
+  it('locks an account for every address only after 100 failures spread over many addresses', async () => {
+    const fail = (address: string) => post('/api/login', { username: 'limit-dealer', password: 'wrong-password' }, address);
+    for (let address = 1; address <= 9; address += 1) {
+      const statuses = await Promise.all(Array.from({ length: 10 }, () => fail(`10.6.0.${address}`)));
+      expect(statuses.map((response) => response.statusCode)).toEqual(Array<number>(10).fill(401));
+    }
+    // 90 failures: the owner still signs in from a fresh address.
+    expect((await post('/api/login', { username: 'limit-dealer', password: 'dealer-password-1' }, '10.6.1.1')).statusCode).toBe(200);
+    const statuses = await Promise.all(Array.from({ length: 10 }, () => fail('10.6.0.10')));
+    expect(statuses.map((response) => response.statusCode)).toEqual(Array<number>(10).fill(401));
+    const capped = await post('/api/login', { username: 'limit-dealer', password: 'dealer-password-1' }, '10.6.1.2');
+    expect(capped.statusCode).toBe(429);
+    expect(capped.json().message).toMatch(tooMany);
   });
 
   it('limits sign-in attempts per IP', async () => {
@@ -261,12 +332,33 @@ describe('sign-in and reset limits', async () => {
     expect(statuses[30]).toBe(429);
   });
 
-  it('limits reset requests per email address', async () => {
-    const statuses: number[] = [];
-    for (let i = 0; i < 6; i += 1) {
-      statuses.push((await post('/api/forgot-password', { email: 'limit@dealer.example' }, `10.3.0.${i + 1}`)).statusCode);
+  it("lets neither a stranger's reset requests block the dealer's own nor fill the dealer's mailbox", async () => {
+    const mailsToDealer = async () => {
+      await app.mailer.drain();
+      return (await readOutbox(dir)).filter((mail) => mail.headers.to === 'mail@dealer.example');
+    };
+    const forgot = (address: string) => post('/api/forgot-password', { email: 'mail@dealer.example' }, address);
+
+    // One address, up to its per-IP limit: every answer the same, two mails sent.
+    for (let i = 0; i < 10; i += 1) {
+      const response = await forgot('10.3.0.1');
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ message: forgotPasswordAnswer });
     }
-    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+    expect(await mailsToDealer()).toHaveLength(2);
+
+    // The dealer, from their own address: a fresh link that works.
+    expect((await forgot('10.3.0.2')).json()).toEqual({ message: forgotPasswordAnswer });
+    const mails = await mailsToDealer();
+    expect(mails).toHaveLength(3);
+    const token = /reset-password\?token=([A-Za-z0-9_-]+)/.exec(mails.at(-1)!.text)![1]!;
+    expect((await post('/api/reset-password', { token, password: 'a-new-password-7' }, '10.3.0.2')).statusCode).toBe(200);
+
+    // Many addresses: still the same answer, and at most five mails an hour.
+    for (let address = 3; address <= 8; address += 1) {
+      for (let i = 0; i < 3; i += 1) expect((await forgot(`10.3.0.${address}`)).json()).toEqual({ message: forgotPasswordAnswer });
+    }
+    expect(await mailsToDealer()).toHaveLength(5);
   });
 });
 

@@ -1,37 +1,47 @@
+import type { FastifyInstance } from 'fastify';
+import { chatRateLimitedMessage } from '../../contract/chat';
+import { socketLimits } from '../../contract/socket';
+import { HttpError } from '../../plugins/errors';
+import { addressLimit, type CounterResult, isAllowlisted, perAddressLimits, windowCounter } from '../../plugins/rate-limits';
+
+/** Who sends, as the limits count them. */
+export interface ChatSender {
+  visitorId: string;
+  /** The client address. */
+  ip?: string;
+}
+
 /**
- * A fixed-window counter per key (a visitor identity), shared by the REST and socket paths because
- * both call the one chat service. It lives in this process's memory like @fastify/rate-limit's own
- * default store; several processes would move it to the shared store (Redis) they already need.
+ * What a visitor's message is counted against, whichever path (REST or socket) it took: its visitor
+ * identity, its client address, and, for a session's first message, the sessions that address started.
  */
-export class WindowRateLimiter {
-  private readonly windows = new Map<string, { count: number; resetAt: number }>();
-  private readonly sweepTimer: NodeJS.Timeout;
+export interface ChatSendLimits {
+  /** Counts one message, and one new session when `startsSession()` says so; throws 429 past any limit. */
+  count(sender: ChatSender, startsSession: () => boolean): Promise<void>;
+}
 
-  constructor(
-    private readonly max: number,
-    private readonly windowMs: number,
-  ) {
-    this.sweepTimer = setInterval(() => this.sweep(), windowMs);
-    this.sweepTimer.unref();
-  }
+/** No limits: a service used outside the server (scripts, the service's own tests). */
+export const unlimitedChatSends: ChatSendLimits = { count: async () => {} };
 
-  /** Counts one hit; refused hits do not count, so a client that waits gets through. */
-  hit(key: string, now = Date.now()): { ok: true } | { ok: false; retryAfterSeconds: number } {
-    const window = this.windows.get(key);
-    if (!window || window.resetAt <= now) {
-      this.windows.set(key, { count: 1, resetAt: now + this.windowMs });
-      return { ok: true };
-    }
-    if (window.count >= this.max) return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((window.resetAt - now) / 1000)) };
-    window.count += 1;
-    return { ok: true };
-  }
+function refuseIfOver(result: CounterResult): void {
+  if (!result.ok) throw new HttpError(429, chatRateLimitedMessage(Math.max(1, Math.ceil(result.retryAfterMs / 1000))));
+}
 
-  private sweep(now = Date.now()): void {
-    for (const [key, window] of this.windows) if (window.resetAt <= now) this.windows.delete(key);
-  }
-
-  close(): void {
-    clearInterval(this.sweepTimer);
-  }
+/**
+ * The chat's counters, in @fastify/rate-limit's store like every other limit. Allowlisted addresses
+ * skip them all; a refused hit stops before the next counter is touched.
+ */
+export function chatSendLimits(app: FastifyInstance, allowlist: readonly string[]): ChatSendLimits {
+  const perVisitor = windowCounter(app, { name: 'chat-visitor', max: socketLimits.chatSendsPerMinute, timeWindowMs: 60_000 });
+  const messagesPerAddress = addressLimit(app, { name: 'chat-address', allowlist, ...perAddressLimits.chatMessages });
+  const sessionsPerAddress = addressLimit(app, { name: 'chat-session-address', allowlist, ...perAddressLimits.newChatSessions });
+  return {
+    async count(sender, startsSession) {
+      if (isAllowlisted(allowlist, sender.ip)) return;
+      refuseIfOver(await perVisitor.hit(sender.visitorId));
+      // Sessions before messages: a flood of new chats refused does not use up the messages of the chats going on.
+      if (startsSession()) refuseIfOver(await sessionsPerAddress.hit(sender.ip));
+      refuseIfOver(await messagesPerAddress.hit(sender.ip));
+    },
+  };
 }

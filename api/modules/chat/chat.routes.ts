@@ -32,7 +32,7 @@ export async function visitorChatRoutes(instance: FastifyInstance, options: { ch
     { schema: { body: chatMessageInputSchema, response: { 200: chatMessageRecord, 201: chatMessageRecord, ...errors } } },
     async (request, reply) => {
       const { isFromUser: _isFromUser, ...input } = request.body;
-      const visitor = { visitorId: request.visitorId(reply), userAgent: request.headers['user-agent'], ip: request.ip };
+      const visitor = { visitorId: await request.visitorId(reply), userAgent: request.headers['user-agent'], ip: request.ip };
       const { message, created } = await chat.sendVisitorMessage(visitor, input);
       return reply.code(created ? 201 : 200).send(message);
     },
@@ -46,7 +46,7 @@ export async function visitorChatRoutes(instance: FastifyInstance, options: { ch
       // Staff read any session; a visitor only their own, and a session nobody started is not found either.
       const sid = app.sessionIdFromCookieHeader(request.headers.cookie);
       if (sid && (await app.isLiveStaffSid(sid))) return chat.staffHistory(sessionId);
-      const history = await chat.visitorHistory(request.visitorId(reply), sessionId);
+      const history = await chat.visitorHistory(await request.visitorId(reply), sessionId);
       if (history.isNew) throw new HttpError(404, chatSessionNotFoundMessage);
       return history.messages;
     },
@@ -61,13 +61,13 @@ export async function staffChatRoutes(instance: FastifyInstance, options: { chat
 
   app.get(
     '/api/chat-messages',
-    { preHandler: app.requireStaff, schema: { querystring: chatMessageListQuerySchema, response: { 200: z.array(chatMessageRecord), ...errors } } },
+    { onRequest: app.requireStaff, schema: { querystring: chatMessageListQuerySchema, response: { 200: z.array(chatMessageRecord), ...errors } } },
     async (request) => chat.allMessages(request.query),
   );
 
   app.post(
     '/api/admin-chat-reply',
-    { preHandler: app.requireStaff, schema: { body: adminChatReplySchema, response: { 200: chatMessageRecord, 201: chatMessageRecord, ...errors } } },
+    { onRequest: app.requireStaff, schema: { body: adminChatReplySchema, response: { 200: chatMessageRecord, 201: chatMessageRecord, ...errors } } },
     async (request, reply) => {
       const { message, created } = await chat.replyAsStaff(request.body);
       return reply.code(created ? 201 : 200).send(message);
@@ -76,20 +76,20 @@ export async function staffChatRoutes(instance: FastifyInstance, options: { chat
 
   app.get(
     '/api/chat-sessions',
-    { preHandler: app.requireStaff, schema: { querystring: chatSessionListQuerySchema, response: { 200: z.array(chatSessionSummary), ...errors } } },
+    { onRequest: app.requireStaff, schema: { querystring: chatSessionListQuerySchema, response: { 200: z.array(chatSessionSummary), ...errors } } },
     async (request) => chat.sessions(request.query),
   );
 
   app.get(
     '/api/chat-sessions/:sessionId',
-    { preHandler: app.requireStaff, schema: { params: chatSessionParamsSchema, response: { 200: chatSessionSummary, ...errors } } },
+    { onRequest: app.requireStaff, schema: { params: chatSessionParamsSchema, response: { 200: chatSessionSummary, ...errors } } },
     async (request) => chat.session(request.params.sessionId),
   );
 
   app.patch(
     '/api/chat-sessions/:sessionId',
     {
-      preHandler: app.requireStaff,
+      onRequest: app.requireStaff,
       schema: { params: chatSessionParamsSchema, body: chatSessionPatchSchema, response: { 200: chatSessionSummary, ...errors } },
     },
     async (request) => chat.patchSession(request.params.sessionId, request.body),

@@ -1,18 +1,15 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GroupCommit } from '../../../db/group-commit';
 import { testDatabase } from '../../../db/test-database';
 import type { ChatMessage } from '../../contract/chat';
 import { isHttpError } from '../../plugins/errors';
-import { WindowRateLimiter } from './chat.rate-limit';
 import { ChatService } from './chat.service';
 
 describe('ChatService writes', async () => {
   const db = await testDatabase('chat-service');
-  const limiter = new WindowRateLimiter(1000, 60_000);
   const pushed: ChatMessage[] = [];
   const writes = new GroupCommit(db, isHttpError);
-  const chat = new ChatService(db, writes, { message: (message) => void pushed.push(message), sessionUpdated: () => {} }, limiter);
-  afterAll(() => limiter.close());
+  const chat = new ChatService(db, writes, { message: (message) => void pushed.push(message), sessionUpdated: () => {} });
   const visitor = { visitorId: 'visitor-one' };
 
   it('waits for a transaction that holds the connection, and keeps the message when that one rolls back', async () => {

@@ -8,13 +8,12 @@ import {
   type ChatSessionPatch,
   type ChatSessionStatus,
   type ChatSessionSummary,
-  chatRateLimitedMessage,
   chatSessionNotFoundMessage,
   chatSessionStatusSchema,
 } from '../../contract/chat';
 import { HttpError } from '../../plugins/errors';
 import * as repository from './chat.repository';
-import type { WindowRateLimiter } from './chat.rate-limit';
+import { type ChatSendLimits, unlimitedChatSends } from './chat.rate-limit';
 
 /** What the service tells the realtime layer; Socket.IO rooms behind it (chat.socket.ts). */
 export interface ChatPushes {
@@ -30,7 +29,7 @@ export interface ChatPushes {
 export interface VisitorContext {
   visitorId: string;
   userAgent?: string;
-  /** The client address, for the rate-limit allowlist. */
+  /** The client address, by the TRUST_PROXY rule: the per-address limits count it. */
   ip?: string;
   /** The socket the message came over, if it did. */
   socketId?: string;
@@ -102,8 +101,7 @@ export class ChatService {
     private readonly db: Db,
     private readonly writes: GroupCommit,
     private readonly pushes: ChatPushes,
-    private readonly visitorLimiter: WindowRateLimiter,
-    private readonly rateLimitAllowlist: readonly string[] = [],
+    private readonly limits: ChatSendLimits = unlimitedChatSends,
   ) {}
 
   /**
@@ -111,10 +109,8 @@ export class ChatService {
    * visitor and keeps where they were; a session of someone else is answered as if it did not exist.
    */
   async sendVisitorMessage(visitor: VisitorContext, input: VisitorMessage): Promise<{ message: ChatMessage; created: boolean }> {
-    if (!visitor.ip || !this.rateLimitAllowlist.includes(visitor.ip)) {
-      const allowed = this.visitorLimiter.hit(visitor.visitorId);
-      if (!allowed.ok) throw new HttpError(429, chatRateLimitedMessage(allowed.retryAfterSeconds));
-    }
+    // Counted before anything is written; a session id nobody has used yet starts a session.
+    await this.limits.count(visitor, () => !repository.findSessionNow(this.db, input.sessionId));
     const now = new Date().toISOString();
     const result = await this.writes.run((db) => {
       // Most sends go to a session that exists: look first, create only when absent.

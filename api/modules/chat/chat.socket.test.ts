@@ -41,8 +41,8 @@ describe('chat over Socket.IO', async () => {
     await connected(socket);
     return socket;
   };
-  const connectedVisitor = async (cookie = visitorCookie(app)) => {
-    const socket = visitorClient(app, cookie);
+  const connectedVisitor = async (cookie = visitorCookie(app), localAddress?: string) => {
+    const socket = visitorClient(app, cookie, { localAddress });
     await connected(socket);
     return { socket, cookie };
   };
@@ -348,8 +348,10 @@ describe('chat over Socket.IO', async () => {
       const perVisitor = 5;
       const visitors = await Promise.all(
         Array.from({ length: visitorCount }, async (_, index) => {
-          const { socket, cookie } = await connectedVisitor();
-          const { socket: otherTab } = await connectedVisitor(cookie);
+          // Many visitors come from many addresses: eight of them, well within each address's limits.
+          const from = `127.0.1.${(index % 8) + 1}`;
+          const { socket, cookie } = await connectedVisitor(visitorCookie(app), from);
+          const { socket: otherTab } = await connectedVisitor(cookie, from);
           const sessionId = `session_burst_${index}_${Date.now()}`;
           await join(socket, sessionId);
           await join(otherTab, sessionId);

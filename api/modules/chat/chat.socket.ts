@@ -14,6 +14,7 @@ import {
   type VisitorServerToClientEvents,
 } from '../../contract/socket';
 import { HttpError } from '../../plugins/errors';
+import { tooManyRequestsMessage } from '../../plugins/rate-limits';
 import type { ChatPushes, ChatService } from './chat.service';
 
 interface VisitorSocketData {
@@ -45,6 +46,11 @@ class EventBudget {
     this.tokens -= 1;
     return true;
   }
+}
+
+/** An engine.io request that opens a connection; later polls and the upgrade carry the connection's `sid`. */
+function isEngineHandshake(request: IncomingMessage): boolean {
+  return !new URLSearchParams(request.url?.split('?')[1] ?? '').has('sid');
 }
 
 /** The first message of a payload's zod issues, as an ack error. */
@@ -123,17 +129,35 @@ export async function chatSocket(app: FastifyInstance, options: { chat: ChatServ
   const staff = app.staffSockets;
 
   // ---------- visitor identity: the signed visitor cookie, issued in the handshake when absent ----------
-  const issuedInHandshake = new WeakMap<IncomingMessage, string>();
+  /**
+   * A handshake without the cookie gets a new identity, counted per client address like REST's: the
+   * count is asynchronous and the handshake's headers are not, so it runs first, in engine.io's
+   * middleware (which sees every engine.io request: only a handshake, with no `sid`, is counted).
+   */
+  const issuedInHandshake = new WeakMap<IncomingMessage, { visitorId: string; setCookie: string } | { refusal: string }>();
+  app.io.engine.use((request: IncomingMessage, _response: unknown, next: (error?: Error) => void) => {
+    if (isEngineHandshake(request) && !app.visitorIdFromCookieHeader(request.headers.cookie)) {
+      app.newVisitorAllowed(app.clientAddress(request)).then(
+        (allowed) => {
+          issuedInHandshake.set(request, allowed.ok ? app.issueVisitorCookie() : { refusal: tooManyRequestsMessage(allowed.retryAfterMs) });
+          next();
+        },
+        (error: unknown) => next(error instanceof Error ? error : new Error(String(error))),
+      );
+      return;
+    }
+    next();
+  });
   app.io.engine.on('initial_headers', (headers: Record<string, string | string[]>, request: IncomingMessage) => {
-    if (app.visitorIdFromCookieHeader(request.headers.cookie)) return;
-    const { visitorId, setCookie } = app.issueVisitorCookie();
-    issuedInHandshake.set(request, visitorId);
-    headers['set-cookie'] = setCookie;
+    const issued = issuedInHandshake.get(request);
+    if (issued && 'setCookie' in issued) headers['set-cookie'] = issued.setCookie;
   });
 
   visitors.use((socket, next) => {
     if (!fromThisSite(socket.handshake)) return next(new Error(crossSiteMessage));
-    const visitorId = app.visitorIdFromCookieHeader(socket.request.headers.cookie) ?? issuedInHandshake.get(socket.request);
+    const issued = issuedInHandshake.get(socket.request);
+    if (issued && 'refusal' in issued) return next(new Error(issued.refusal));
+    const visitorId = app.visitorIdFromCookieHeader(socket.request.headers.cookie) ?? issued?.visitorId;
     if (!visitorId) return next(new Error('Visitor identity missing: enable cookies'));
     socket.data = { visitorId, budget: new EventBudget() } satisfies VisitorSocketData;
     next();
@@ -149,7 +173,7 @@ export async function chatSocket(app: FastifyInstance, options: { chat: ChatServ
     const socket = rawSocket as VisitorSocket;
     const { visitorId, budget } = socket.data;
     const userAgent = socket.handshake.headers['user-agent'];
-    const ip = socket.handshake.address;
+    const ip = app.clientAddress(socket.request);
 
     void staffOnline().then((online) => socket.emit('staff:presence', { online }));
 

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { io as connect, type Socket } from 'socket.io-client';
+import { io as connect, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
 import type {
   StaffClientToServerEvents,
   StaffServerToClientEvents,
@@ -50,14 +50,20 @@ export function serverUrl(app: FastifyInstance): string {
 
 const openClients: Socket[] = [];
 
-/** A real socket.io-client on the websocket transport; `cookie` is sent in the handshake. */
-export function visitorClient(app: FastifyInstance, cookie?: string): VisitorClient {
-  const socket: VisitorClient = connect(serverUrl(app), {
+/**
+ * A real socket.io-client on the websocket transport; `cookie` is sent in the handshake. `from` is the
+ * loopback address it connects from (any of 127.0.0.0/8 on Linux), standing for a client address.
+ */
+export function visitorClient(app: FastifyInstance, cookie?: string, from?: { localAddress?: string; headers?: Record<string, string> }): VisitorClient {
+  // engine.io-client hands `localAddress` to the websocket it opens; its types leave it out.
+  const options: Partial<ManagerOptions & SocketOptions> & { localAddress?: string } = {
     transports: ['websocket'],
     forceNew: true,
     reconnection: false,
-    extraHeaders: cookie ? { cookie } : {},
-  });
+    extraHeaders: { ...(cookie ? { cookie } : {}), ...from?.headers },
+    ...(from?.localAddress ? { localAddress: from.localAddress } : {}),
+  };
+  const socket: VisitorClient = connect(serverUrl(app), options);
   openClients.push(socket);
   return socket;
 }

@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config';
-import { socketLimits } from '../../contract/socket';
-import { WindowRateLimiter } from './chat.rate-limit';
+import { chatSendLimits } from './chat.rate-limit';
 import { visitorChatRoutes } from './chat.routes';
 import { ChatService } from './chat.service';
 import { chatSocket, socketPushes } from './chat.socket';
@@ -22,9 +21,8 @@ export { staffChatRoutes } from './chat.routes';
  */
 export default fp(
   async (app: FastifyInstance, options: { config: Config }) => {
-    const limiter = new WindowRateLimiter(socketLimits.chatSendsPerMinute, 60_000);
-    app.addHook('onClose', async () => limiter.close());
-    const chat = new ChatService(app.db, app.writes, socketPushes(app), limiter, options.config.rateLimitAllowlist);
+    const limits = chatSendLimits(app, options.config.rateLimitAllowlist);
+    const chat = new ChatService(app.db, app.writes, socketPushes(app), limits);
     app.decorate('chat', chat);
     await app.register(visitorChatRoutes, { chat });
     await app.register(chatSocket, { chat, publicUrl: options.config.publicUrl });

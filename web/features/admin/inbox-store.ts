@@ -2,10 +2,10 @@ import { create } from 'zustand';
 import { type ChatMessage, type ChatSessionStatus, type ChatSessionSummary, chatSessionCursor } from '../../../api/contract/chat';
 import type { AdminCounts, Lead, LeadByKind, LeadKind, LeadPatch } from '../../../api/contract/leads';
 import { leadKinds, listCursor } from '../../../api/contract/leads';
-import type { SubmissionNew, TypingPayload } from '../../../api/contract/socket';
 import { toast } from '../../components/ui/toast';
 import { ApiError } from '../../lib/api-client';
 import { adminApi, adminPageSize } from './api/admin-api';
+import { byLastActivity, ChatSessionsDraft, LeadRowsDraft, type LiveEvent } from './live-events';
 
 export interface LeadList<K extends LeadKind> {
   rows: LeadByKind[K][];
@@ -52,13 +52,16 @@ interface InboxState {
   sendReply(text: string): Promise<boolean>;
   setChatStatus(sessionId: string, status: ChatSessionStatus): Promise<void>;
 
-  /** Realtime: the staff socket's events. */
-  applySubmission(payload: SubmissionNew): void;
+  /**
+   * Realtime: the staff socket's pushes, in the order they came, applied in one update. Returns the
+   * visitors' messages among them that staff have not seen yet.
+   */
+  applyLive(events: LiveEvent[]): ChatMessage[];
+  /** The server's answers to the dashboard's own calls, applied like a push. */
   applyLeadUpdated(payload: { kind: LeadKind; item: Lead }): void;
   /** Returns true when the message is a visitor's that staff have not seen yet. */
   applyChatMessage(message: ChatMessage): boolean;
   applyChatSessionUpdated(session: ChatSessionSummary): void;
-  applyTyping(payload: TypingPayload): void;
   reset(): void;
 }
 
@@ -95,6 +98,10 @@ function emptyInbox(): Pick<
   };
 }
 
+function setRows<K extends LeadKind>(leads: LeadLists, kind: K, rows: Lead[]): void {
+  leads[kind] = { ...leads[kind], rows: rows as LeadByKind[K][] };
+}
+
 /** The same case-insensitive text match as the server's `?q=`: name, email, company and subject. */
 function leadMatches(kind: LeadKind, lead: Lead, query: string): boolean {
   const needle = query.trim().toLowerCase();
@@ -113,11 +120,6 @@ function chatMessageMatches(message: ChatMessage, query: string): boolean {
   const needle = query.trim().toLowerCase();
   if (!needle) return true;
   return [message.message, message.senderEmail, message.senderName, message.sessionId].some((field) => field?.toLowerCase().includes(needle));
-}
-
-function byLastActivity(a: ChatSessionSummary, b: ChatSessionSummary): number {
-  if (a.lastActivity !== b.lastActivity) return a.lastActivity < b.lastActivity ? 1 : -1;
-  return a.id < b.id ? 1 : -1;
 }
 
 // Requests answered after a newer one for the same list are dropped (typing in the search box).
@@ -380,114 +382,148 @@ export const useInbox = create<InboxState>((set, get) => {
       }
     },
 
-    applySubmission({ kind, item }) {
-      const list = get().leads[kind];
-      if (list.rows.some((row) => row.id === item.id)) return;
-      if (leadMatches(kind, item, list.query)) {
-        setList(kind, (current) => ({ ...current, rows: [item, ...current.rows] as typeof current.rows }));
+    applyLive(events) {
+      const state = get();
+      const chat = new ChatSessionsDraft(state.chatSessions);
+      const leadDrafts = new Map<LeadKind, LeadRowsDraft<Lead>>();
+      const leadDraft = (kind: LeadKind): LeadRowsDraft<Lead> => {
+        let draft = leadDrafts.get(kind);
+        if (!draft) leadDrafts.set(kind, (draft = new LeadRowsDraft<Lead>(state.leads[kind].rows)));
+        return draft;
+      };
+      let counts = state.counts;
+      let openChat = state.openChat;
+      let visitorTyping = state.visitorTyping;
+      const setTyping = (sessionId: string, typing: boolean) => {
+        if (visitorTyping[sessionId] !== typing) visitorTyping = { ...visitorTyping, [sessionId]: typing };
+      };
+      const unseen: ChatMessage[] = [];
+      const toMarkRead = new Set<string>();
+      let recheckCounts = false;
+
+      for (const { event, payload } of events) {
+        switch (event) {
+          case 'submission:new': {
+            const { kind, item } = payload;
+            const draft = leadDraft(kind);
+            if (draft.has(item.id)) break;
+            if (leadMatches(kind, item, state.leads[kind].query)) draft.add(item);
+            if (counts) counts = { ...counts, [countKeys[kind]]: counts[countKeys[kind]] + 1 };
+            recheckCounts = true;
+            break;
+          }
+          case 'lead:updated':
+            leadDraft(payload.kind).update(payload.item);
+            break;
+          case 'chat:message': {
+            const message = payload;
+            const isOpenHere = openChat?.sessionId === message.sessionId;
+            if (openChat && isOpenHere && !openChat.messages.some((known) => known.id === message.id)) {
+              openChat = { ...openChat, messages: [...openChat.messages, message] };
+            }
+            if (message.isFromUser && visitorTyping[message.sessionId]) setTyping(message.sessionId, false);
+            if (countedMessageIds.has(message.id)) break;
+            countedMessageIds.add(message.id);
+
+            const seenNow = isOpenHere && document.visibilityState === 'visible';
+            const existing = chat.get(message.sessionId);
+            const addsUnread = message.isFromUser && !seenNow;
+            if (addsUnread) unseen.push(message);
+            // The list was read after this message was stored: its row already counts it.
+            if (existing && existing.lastMessageId >= message.id) break;
+            if (!existing && !chatMessageMatches(message, state.chatQuery)) {
+              // Under a search it does not match: counted, not listed. Whether it opens a session or
+              // another unread conversation only the server knows: the recheck brings its figures.
+              recheckCounts = true;
+              if (counts && addsUnread) counts = { ...counts, unreadChats: counts.unreadChats + 1 };
+              break;
+            }
+            const base: ChatSessionSummary = existing ?? {
+              id: message.sessionId,
+              senderName: null,
+              senderEmail: null,
+              hasCustomerMessage: false,
+              lastMessage: '',
+              messageCount: 0,
+              lastMessageId: 0,
+              lastActivity: message.createdAt,
+              unreadCount: 0,
+              status: 'open',
+              pageUrl: null,
+              referrer: null,
+              userAgent: null,
+              createdAt: message.createdAt,
+            };
+            chat.put({
+              ...base,
+              senderEmail: base.senderEmail ?? message.senderEmail,
+              senderName: base.senderName ?? (message.isFromUser ? message.senderName : null),
+              hasCustomerMessage: base.hasCustomerMessage || message.isFromUser,
+              lastMessage: message.message,
+              messageCount: base.messageCount + 1,
+              lastMessageId: Math.max(base.lastMessageId, message.id),
+              lastActivity: message.createdAt > base.lastActivity ? message.createdAt : base.lastActivity,
+              unreadCount: addsUnread ? base.unreadCount + 1 : base.unreadCount,
+              // A visitor writing again reopens a resolved conversation.
+              status: message.isFromUser ? 'open' : base.status,
+            });
+            const opensUnread = addsUnread && base.unreadCount === 0;
+            // Only a change to a card can race a read of the counts (a staff reply changes none).
+            if (!existing || opensUnread) recheckCounts = true;
+            if (counts && (!existing || opensUnread)) {
+              counts = {
+                ...counts,
+                chatSessions: counts.chatSessions + (existing ? 0 : 1),
+                unreadChats: counts.unreadChats + (opensUnread ? 1 : 0),
+              };
+            }
+            if (seenNow && message.isFromUser) toMarkRead.add(message.sessionId);
+            break;
+          }
+          case 'chat-session:updated': {
+            const session = payload;
+            const previous = chat.get(session.id);
+            if (!previous && state.chatQuery) break;
+            const delta = previous ? Number(session.unreadCount > 0) - Number(previous.unreadCount > 0) : 0;
+            chat.put(session);
+            if (counts && delta !== 0) counts = { ...counts, unreadChats: Math.max(0, counts.unreadChats + delta) };
+            break;
+          }
+          case 'chat:typing':
+            setTyping(payload.sessionId, payload.typing);
+            break;
+        }
       }
-      set((state) => (state.counts ? { counts: { ...state.counts, [countKeys[kind]]: state.counts[countKeys[kind]] + 1 } } : {}));
-      recheckCountsSoon();
+
+      // One update for the whole batch: one render, however many pushes it holds.
+      const changes: Partial<InboxState> = {};
+      const chatSessions = chat.result();
+      if (chatSessions !== state.chatSessions) changes.chatSessions = chatSessions;
+      if (counts !== state.counts) changes.counts = counts;
+      if (openChat !== state.openChat) changes.openChat = openChat;
+      if (visitorTyping !== state.visitorTyping) changes.visitorTyping = visitorTyping;
+      const changedKinds = [...leadDrafts].filter(([, draft]) => draft.changed);
+      if (changedKinds.length > 0) {
+        const leads = { ...state.leads };
+        for (const [kind, draft] of changedKinds) setRows(leads, kind, draft.result());
+        changes.leads = leads;
+      }
+      if (Object.keys(changes).length > 0) set(changes);
+      if (recheckCounts) recheckCountsSoon();
+      for (const sessionId of toMarkRead) void markRead(sessionId);
+      return unseen;
     },
 
-    applyLeadUpdated({ kind, item }) {
-      setList(kind, (list) => ({ ...list, rows: list.rows.map((row) => (row.id === item.id ? item : row)) as typeof list.rows }));
+    applyLeadUpdated(payload) {
+      get().applyLive([{ event: 'lead:updated', payload }]);
     },
 
     applyChatMessage(message) {
-      const state = get();
-      const open = state.openChat;
-      const isOpenHere = open?.sessionId === message.sessionId;
-      if (isOpenHere && !open.messages.some((known) => known.id === message.id)) {
-        set({ openChat: { ...open, messages: [...open.messages, message] } });
-      }
-      if (message.isFromUser && state.visitorTyping[message.sessionId]) {
-        set((current) => ({ visitorTyping: { ...current.visitorTyping, [message.sessionId]: false } }));
-      }
-      if (countedMessageIds.has(message.id)) return false;
-      countedMessageIds.add(message.id);
-
-      const seenNow = isOpenHere && document.visibilityState === 'visible';
-      const existing = state.chatSessions.find((session) => session.id === message.sessionId);
-      const addsUnread = message.isFromUser && !seenNow;
-      // The list was read after this message was stored: its row already counts it.
-      if (existing && existing.lastMessageId >= message.id) return addsUnread;
-      if (!existing && !chatMessageMatches(message, state.chatQuery)) {
-        // Under a search it does not match: counted, not listed. Whether it opens a session or
-        // another unread conversation only the server knows: the recheck brings its figures.
-        recheckCountsSoon();
-        set((current) => ({
-          counts: current.counts
-            ? { ...current.counts, unreadChats: current.counts.unreadChats + (addsUnread ? 1 : 0) }
-            : current.counts,
-        }));
-        return addsUnread;
-      }
-      const base: ChatSessionSummary = existing ?? {
-        id: message.sessionId,
-        senderName: null,
-        senderEmail: null,
-        hasCustomerMessage: false,
-        lastMessage: '',
-        messageCount: 0,
-        lastMessageId: 0,
-        lastActivity: message.createdAt,
-        unreadCount: 0,
-        status: 'open',
-        pageUrl: null,
-        referrer: null,
-        userAgent: null,
-        createdAt: message.createdAt,
-      };
-      const updated: ChatSessionSummary = {
-        ...base,
-        senderEmail: base.senderEmail ?? message.senderEmail,
-        senderName: base.senderName ?? (message.isFromUser ? message.senderName : null),
-        hasCustomerMessage: base.hasCustomerMessage || message.isFromUser,
-        lastMessage: message.message,
-        messageCount: base.messageCount + 1,
-        lastMessageId: Math.max(base.lastMessageId, message.id),
-        lastActivity: message.createdAt > base.lastActivity ? message.createdAt : base.lastActivity,
-        unreadCount: addsUnread ? base.unreadCount + 1 : base.unreadCount,
-        // A visitor writing again reopens a resolved conversation.
-        status: message.isFromUser ? 'open' : base.status,
-      };
-      const opensUnread = addsUnread && base.unreadCount === 0;
-      // Only a change to a card can race a read of the counts (a staff reply changes none).
-      if (!existing || opensUnread) recheckCountsSoon();
-      set((current) => ({
-        chatSessions: [updated, ...current.chatSessions.filter((session) => session.id !== message.sessionId)].sort(byLastActivity),
-        counts: current.counts
-          ? {
-              ...current.counts,
-              chatSessions: current.counts.chatSessions + (existing ? 0 : 1),
-              unreadChats: current.counts.unreadChats + (opensUnread ? 1 : 0),
-            }
-          : current.counts,
-      }));
-      if (seenNow && message.isFromUser) void markRead(message.sessionId);
-      return addsUnread;
+      return get().applyLive([{ event: 'chat:message', payload: message }]).length > 0;
     },
 
     applyChatSessionUpdated(session) {
-      set((state) => {
-        const previous = state.chatSessions.find((known) => known.id === session.id);
-        if (!previous && state.chatQuery) return {};
-        const wasUnread = previous ? previous.unreadCount > 0 : false;
-        const isUnread = session.unreadCount > 0;
-        const delta = previous ? Number(isUnread) - Number(wasUnread) : 0;
-        return {
-          chatSessions: [session, ...state.chatSessions.filter((known) => known.id !== session.id)].sort(byLastActivity),
-          counts:
-            state.counts && delta !== 0
-              ? { ...state.counts, unreadChats: Math.max(0, state.counts.unreadChats + delta) }
-              : state.counts,
-        };
-      });
-    },
-
-    applyTyping({ sessionId, typing }) {
-      set((state) => ({ visitorTyping: { ...state.visitorTyping, [sessionId]: typing } }));
+      get().applyLive([{ event: 'chat-session:updated', payload: session }]);
     },
 
     reset() {

@@ -2,7 +2,9 @@ import { timings } from '../../../api/contract/brand';
 import { chatSenderLabel } from '../../../api/contract/chat';
 import type { AdminSocket } from './api/admin-socket';
 import { useInbox } from './inbox-store';
-import { notifyVisitorMessage, playBeep } from './lib/alerts';
+import { createVisitorAlerts } from './lib/alerts';
+import { createFrameBatcher } from './lib/frame-batcher';
+import type { LiveEvent } from './live-events';
 import { useStaffSession } from './session-store';
 
 /**
@@ -13,6 +15,12 @@ import { useStaffSession } from './session-store';
 export function bindAdminSocket(socket: AdminSocket, onOpenSession: (sessionId: string) => void, firstLoad: Promise<void>): () => void {
   const inbox = useInbox.getState;
   const typingTimers = new Map<string, ReturnType<typeof setTimeout>>();
+  const alerts = createVisitorAlerts((sessionId) => {
+    const session = inbox().chatSessions.find((known) => known.id === sessionId);
+    return session ? chatSenderLabel(session) : 'a visitor';
+  }, onOpenSession);
+  // A flood of pushes (thousands of new chats) renders the dashboard once a frame, not once a push.
+  const pushes = createFrameBatcher<LiveEvent>((events) => alerts.announce(inbox().applyLive(events)));
 
   // What arrives while the socket is not connected is pushed to nobody: every connection catches up.
   // The first one does so after the first load, which may have read the lists before it connected.
@@ -30,24 +38,28 @@ export function bindAdminSocket(socket: AdminSocket, onOpenSession: (sessionId: 
   });
   socket.on('session:expired', () => useStaffSession.getState().expire('server'));
 
-  socket.on('submission:new', (payload) => inbox().applySubmission(payload));
-  socket.on('lead:updated', (payload) => inbox().applyLeadUpdated(payload));
-  socket.on('chat-session:updated', (session) => inbox().applyChatSessionUpdated(session));
-  socket.on('chat:message', (message) => {
-    const isNewVisitorMessage = inbox().applyChatMessage(message);
-    if (!isNewVisitorMessage) return;
-    playBeep();
-    const session = inbox().chatSessions.find((known) => known.id === message.sessionId);
-    notifyVisitorMessage(message, session ? chatSenderLabel(session) : 'a visitor', () => onOpenSession(message.sessionId));
-  });
+  socket.on('submission:new', (payload) => pushes.push({ event: 'submission:new', payload }));
+  socket.on('lead:updated', (payload) => pushes.push({ event: 'lead:updated', payload }));
+  socket.on('chat-session:updated', (payload) => pushes.push({ event: 'chat-session:updated', payload }));
+  socket.on('chat:message', (payload) => pushes.push({ event: 'chat:message', payload }));
   socket.on('chat:typing', ({ sessionId, typing }) => {
     clearTimeout(typingTimers.get(sessionId));
-    inbox().applyTyping({ sessionId, typing });
-    if (typing) typingTimers.set(sessionId, setTimeout(() => inbox().applyTyping({ sessionId, typing: false }), timings.typingShownMaxMs));
+    typingTimers.delete(sessionId);
+    pushes.push({ event: 'chat:typing', payload: { sessionId, typing } });
+    if (!typing) return;
+    typingTimers.set(
+      sessionId,
+      setTimeout(() => {
+        typingTimers.delete(sessionId);
+        pushes.push({ event: 'chat:typing', payload: { sessionId, typing: false } });
+      }, timings.typingShownMaxMs),
+    );
   });
 
   return () => {
     for (const timer of typingTimers.values()) clearTimeout(timer);
+    pushes.dispose();
+    alerts.dispose();
     socket.off('connect');
     socket.off('connect_error');
     socket.off('disconnect');

@@ -1,6 +1,5 @@
-import type { ChatMessage } from '../../../api/contract/chat';
+import type { ChatMessage, ChatMessageInput } from '../../../api/contract/chat';
 import { api, ApiError } from '../../lib/api-client';
-import type { OutgoingMessage } from './transport';
 
 /** The session's history by REST (the poll while the socket is down); a session not started yet has none. */
 export async function fetchChatHistory(sessionId: string): Promise<ChatMessage[]> {
@@ -12,6 +11,6 @@ export async function fetchChatHistory(sessionId: string): Promise<ChatMessage[]
   }
 }
 
-export function postChatMessage(message: OutgoingMessage): Promise<ChatMessage> {
+export function postChatMessage(message: ChatMessageInput): Promise<ChatMessage> {
   return api.post<ChatMessage>('/api/chat-message', { ...message, isFromUser: true });
 }

@@ -1,4 +1,4 @@
-import { act, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ChatLauncher, openChat } from '.';
 
@@ -65,5 +65,24 @@ describe('chat launcher', () => {
     await settle(0);
     await settle(0);
     expect(screen.getByRole('dialog', { name: 'Chat With Us' })).toBeInTheDocument();
+  });
+
+  it('a request made on a dashboard opens the panel on the next public page, and only then', async () => {
+    const { rerender } = render(<ChatLauncher pathname="/admin" />);
+    act(() => openChat());
+    await settle(3000);
+    expect(screen.queryByRole('dialog', { name: 'Chat With Us' })).not.toBeInTheDocument();
+    rerender(<ChatLauncher pathname="/support" />);
+    await settle(0);
+    expect(screen.getByRole('dialog', { name: 'Chat With Us' })).toBeInTheDocument();
+
+    // Closed, then a trip through a dashboard: the old request does not open it again.
+    fireEvent.click(screen.getByRole('button', { name: 'Close chat' }));
+    rerender(<ChatLauncher pathname="/dealer-dashboard" />);
+    await settle(0);
+    rerender(<ChatLauncher pathname="/" />);
+    await settle(0);
+    expect(screen.getByRole('button', { name: 'Open chat' })).toBeInTheDocument();
+    expect(screen.queryByRole('dialog', { name: 'Chat With Us' })).not.toBeInTheDocument();
   });
 });

@@ -1,4 +1,4 @@
-import { type ComponentType, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { timings } from '../../../api/contract/brand';
 
 // Kept free of the store and socket.io-client: this file is on the first load of every page.
@@ -28,46 +28,45 @@ type WidgetModule = typeof import('./components/chat-widget');
  */
 export function ChatLauncher({ pathname }: { pathname: string }) {
   const hidden = chatHiddenOn(pathname);
-  const [widget, setWidget] = useState<{ Widget: ComponentType; openPanel: WidgetModule['openPanel'] } | null>(null);
+  const [Widget, setWidget] = useState<WidgetModule['ChatWidget'] | null>(null);
   const [wanted, setWanted] = useState(openRequested);
+  /** Open requests handed to the widget: each rise opens its panel. */
+  const [openRequests, setOpenRequests] = useState(0);
 
   useEffect(() => {
-    const listener = () => setWanted(true);
-    openListeners.add(listener);
     const timer = setTimeout(() => setWanted(true), timings.chatButtonDelayMs);
-    return () => {
-      openListeners.delete(listener);
-      clearTimeout(timer);
-    };
+    return () => clearTimeout(timer);
   }, []);
 
   useEffect(() => {
-    if (!wanted || hidden || widget) return;
+    if (!wanted || hidden || Widget) return;
     let cancelled = false;
     import('./components/chat-widget').then(
-      (module) => !cancelled && setWidget({ Widget: module.ChatWidget, openPanel: module.openPanel }),
+      (module) => !cancelled && setWidget(() => module.ChatWidget),
       (error: unknown) => console.error('Chat failed to load', error),
     );
     return () => {
       cancelled = true;
     };
-  }, [wanted, hidden, widget]);
+  }, [wanted, hidden, Widget]);
 
-  // An open request that came before (or after) the widget loaded.
+  // An open request, made before or after the widget loaded: load it now, and open it once it is shown.
   useEffect(() => {
-    const openIfRequested = () => {
-      if (widget && openRequested && !hidden) {
+    const takeOpenRequest = () => {
+      if (!openRequested) return;
+      setWanted(true);
+      if (Widget && !hidden) {
         openRequested = false;
-        widget.openPanel();
+        setOpenRequests((count) => count + 1);
       }
     };
-    openIfRequested();
-    openListeners.add(openIfRequested);
+    takeOpenRequest();
+    openListeners.add(takeOpenRequest);
     return () => {
-      openListeners.delete(openIfRequested);
+      openListeners.delete(takeOpenRequest);
     };
-  }, [widget, hidden]);
+  }, [Widget, hidden]);
 
-  if (hidden || !widget) return null;
-  return <widget.Widget />;
+  if (hidden || !Widget) return null;
+  return <Widget openRequests={openRequests} />;
 }

@@ -1,16 +1,6 @@
-import type { ChatMessage } from '../../../api/contract/chat';
+import type { ChatMessage, ChatMessageInput } from '../../../api/contract/chat';
 import type { TypingPayload } from '../../../api/contract/socket';
 import { connectVisitorSocket } from '../../lib/socket';
-
-/** A visitor message as the widget sends it, over the socket or REST alike. */
-export interface OutgoingMessage {
-  sessionId: string;
-  message: string;
-  clientId: string;
-  senderEmail?: string;
-  pageUrl?: string;
-  referrer?: string;
-}
 
 export interface TransportHandlers {
   onConnect(): void;
@@ -27,7 +17,8 @@ export interface ChatTransport {
   isConnected(): boolean;
   /** The session's history; joins its room so replies are pushed here. */
   join(sessionId: string): Promise<ChatMessage[]>;
-  send(message: OutgoingMessage): Promise<ChatMessage>;
+  /** A visitor message, as `POST /api/chat-message` takes it too. */
+  send(message: ChatMessageInput): Promise<ChatMessage>;
   typing(payload: TypingPayload): void;
 }
 

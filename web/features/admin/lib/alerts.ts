@@ -40,14 +40,10 @@ export function playBeep(): void {
   }
 }
 
-/** A system notification for a visitor's message, shown whether or not the tab has focus. */
-export function notifyVisitorMessage(message: ChatMessage, senderLabel: string, onClick: () => void): void {
+function notify(title: string, options: NotificationOptions, onClick: () => void): void {
   if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
   try {
-    const notification = new Notification(`New chat message from ${senderLabel}`, {
-      body: message.message.slice(0, 200),
-      tag: `chat-${message.sessionId}`,
-    });
+    const notification = new Notification(title, options);
     notification.onclick = () => {
       window.focus();
       onClick();
@@ -56,4 +52,67 @@ export function notifyVisitorMessage(message: ChatMessage, senderLabel: string, 
   } catch {
     // Some browsers allow notifications only from a service worker; the sound and the badges remain.
   }
+}
+
+/** A system notification for a visitor's message, shown whether or not the tab has focus. */
+export function notifyVisitorMessage(message: ChatMessage, senderLabel: string, onClick: () => void): void {
+  notify(`New chat message from ${senderLabel}`, { body: message.message.slice(0, 200), tag: `chat-${message.sessionId}` }, onClick);
+}
+
+/** One system notification for several visitors' messages; a click opens the latest. */
+export function notifyVisitorMessages(count: number, latest: ChatMessage, latestSenderLabel: string, onClick: () => void): void {
+  notify(`${count} new chat messages`, { body: `Latest from ${latestSenderLabel}: ${latest.message.slice(0, 200)}`, tag: 'chat-messages' }, onClick);
+}
+
+/** After an alert, visitors' messages of this long are summed up in one notification, without a sound. */
+export const alertIntervalMs = 1000;
+
+export interface VisitorAlerts {
+  /** Visitors' messages staff have not seen, in the order they came. */
+  announce(messages: ChatMessage[]): void;
+  dispose(): void;
+}
+
+/**
+ * The beep and the notifications for new visitors' messages, throttled: a lone message beeps and
+ * notifies at once; more within the interval after it wait for its end and make one notification
+ * between them, so a flood of messages beeps once instead of a thousand times.
+ */
+export function createVisitorAlerts(senderLabel: (sessionId: string) => string, onOpen: (sessionId: string) => void): VisitorAlerts {
+  let held: { count: number; latest: ChatMessage } | null = null;
+  let interval: ReturnType<typeof setTimeout> | undefined;
+
+  function show(count: number, latest: ChatMessage): void {
+    const open = () => onOpen(latest.sessionId);
+    if (count === 1) notifyVisitorMessage(latest, senderLabel(latest.sessionId), open);
+    else notifyVisitorMessages(count, latest, senderLabel(latest.sessionId), open);
+  }
+
+  function endInterval(): void {
+    interval = undefined;
+    if (!held) return;
+    show(held.count, held.latest);
+    held = null;
+    // A stream that goes on is summed up once an interval.
+    interval = setTimeout(endInterval, alertIntervalMs);
+  }
+
+  return {
+    announce(messages) {
+      const latest = messages[messages.length - 1];
+      if (!latest) return;
+      if (interval !== undefined) {
+        held = { count: (held?.count ?? 0) + messages.length, latest };
+        return;
+      }
+      playBeep();
+      show(messages.length, latest);
+      interval = setTimeout(endInterval, alertIntervalMs);
+    },
+    dispose() {
+      clearTimeout(interval);
+      interval = undefined;
+      held = null;
+    },
+  };
 }

@@ -1,64 +1,12 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ChatMessage } from '../../../../api/contract/chat';
-import { ChatRefusedError, type ChatTransport, type OutgoingMessage, type TransportHandlers } from '../transport';
+import { chatRow, FakeTransport } from '../test/fake-transport';
+import { ChatRefusedError } from '../transport';
 import { ChatWidget, welcomeText } from './chat-widget';
 
-/** A stand-in for the socket side, driven by the test: connect, drop, push. */
-class FakeTransport implements ChatTransport {
-  handlers!: TransportHandlers;
-  connected = false;
-  history: ChatMessage[] = [];
-  sent: OutgoingMessage[] = [];
-  joins = 0;
-  /** When set, the next join is refused with it (as a timed-out or refused ack is). */
-  joinError: Error | null = null;
-  sendResult: ((message: OutgoingMessage) => Promise<ChatMessage>) | null = null;
-  nextId = 100;
-
-  start(handlers: TransportHandlers) {
-    this.handlers = handlers;
-  }
-  stop() {}
-  isConnected() {
-    return this.connected;
-  }
-  async join() {
-    this.joins += 1;
-    const error = this.joinError;
-    this.joinError = null;
-    if (error) throw error;
-    return this.history;
-  }
-  async send(message: OutgoingMessage) {
-    this.sent.push(message);
-    if (this.sendResult) return this.sendResult(message);
-    return row({ id: (this.nextId += 1), message: message.message, clientId: message.clientId });
-  }
-  typing() {}
-
-  connect() {
-    this.connected = true;
-    this.handlers.onConnect();
-  }
-  drop() {
-    this.connected = false;
-    this.handlers.onDisconnect();
-  }
-}
-
 let sessionId = '';
-function row(fields: Partial<ChatMessage> & { id: number; message: string }): ChatMessage {
-  return {
-    sessionId,
-    senderEmail: null,
-    senderName: null,
-    isFromUser: true,
-    clientId: null,
-    createdAt: new Date().toISOString(),
-    ...fields,
-  };
-}
+const row = (fields: Partial<ChatMessage> & { id: number; message: string }): ChatMessage => chatRow({ sessionId, ...fields });
 
 const jsonResponse = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 

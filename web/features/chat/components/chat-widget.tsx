@@ -1,21 +1,9 @@
 import { MessageCircle, Send, X } from 'lucide-react';
 import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { brand, chatLimits, timings } from '../../../../api/contract/brand';
-import {
-  type ChatEntry,
-  closePanel,
-  openPanel,
-  retryMessage,
-  sendMessage,
-  setEmail,
-  startChat,
-  stopChat,
-  useChatStore,
-  visitorTyping,
-} from '../store';
+import { ChatController } from '../controller';
+import type { ChatEntry } from '../messages';
 import { type ChatTransport, socketTransport } from '../transport';
-
-export { openPanel };
 
 export const welcomeText = `Hi! I'm here to help you learn more about ${brand.product}. How can I assist you today?`;
 
@@ -25,7 +13,7 @@ function prefersReducedMotion(): boolean {
   return typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 }
 
-function Bubble({ entry }: { entry: Pick<ChatEntry, 'key' | 'text' | 'fromUser' | 'createdAt' | 'status' | 'error'> }) {
+function Bubble({ entry, onRetry }: { entry: Pick<ChatEntry, 'key' | 'text' | 'fromUser' | 'createdAt' | 'status' | 'error'>; onRetry?: () => void }) {
   const time = timeFormat.format(new Date(entry.createdAt));
   return (
     <li className={`flex flex-col ${entry.fromUser ? 'items-end' : 'items-start'}`}>
@@ -40,7 +28,7 @@ function Bubble({ entry }: { entry: Pick<ChatEntry, 'key' | 'text' | 'fromUser' 
       {entry.status === 'failed' ? (
         <span className="mt-1 flex items-center gap-2 text-xs text-red-700" role="alert">
           {entry.error ?? 'Not sent'}
-          <button type="button" className="font-semibold underline" onClick={() => retryMessage(entry.key)}>
+          <button type="button" className="font-semibold underline" onClick={onRetry}>
             Retry
           </button>
         </span>
@@ -57,8 +45,9 @@ function subtitle(staffOnline: boolean | null): string {
   return 'We usually reply in a few minutes';
 }
 
-function ChatPanel() {
-  const { entries, loading, showWelcome, staffOnline, staffTyping, email } = useChatStore();
+function ChatPanel({ controller }: { controller: ChatController }) {
+  const useChat = controller.store;
+  const { entries, loading, showWelcome, staffOnline, staffTyping, email } = useChat();
   const [draft, setDraft] = useState('');
   const panelRef = useRef<HTMLDivElement>(null);
   const listRef = useRef<HTMLOListElement>(null);
@@ -90,7 +79,7 @@ function ChatPanel() {
 
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
-    if (sendMessage(draft)) setDraft('');
+    if (controller.sendMessage(draft)) setDraft('');
   };
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) submit(event);
@@ -101,7 +90,7 @@ function ChatPanel() {
       ref={panelRef}
       role="dialog"
       aria-labelledby={titleId}
-      onKeyDown={(event) => event.key === 'Escape' && closePanel()}
+      onKeyDown={(event) => event.key === 'Escape' && controller.closePanel()}
       className="fixed inset-x-2 bottom-2 z-50 flex h-[min(560px,calc(100dvh-1rem))] flex-col overflow-hidden rounded-2xl bg-white shadow-2xl ring-1 ring-black/10 sm:inset-x-auto sm:right-6 sm:bottom-24 sm:w-[370px]"
     >
       <header className="flex items-center justify-between bg-[#dc2626] px-4 py-3 text-white">
@@ -114,7 +103,7 @@ function ChatPanel() {
             {subtitle(staffOnline)}
           </p>
         </div>
-        <button type="button" onClick={closePanel} aria-label="Close chat" className="rounded-full p-1.5 hover:bg-white/15">
+        <button type="button" onClick={() => controller.closePanel()} aria-label="Close chat" className="rounded-full p-1.5 hover:bg-white/15">
           <X aria-hidden="true" className="size-5" />
         </button>
       </header>
@@ -128,7 +117,7 @@ function ChatPanel() {
               <Bubble entry={{ key: 'welcome', text: welcomeText, fromUser: false, createdAt: welcomeAt, status: 'sent' }} />
             )}
             {entries.map((entry) => (
-              <Bubble key={entry.key} entry={entry} />
+              <Bubble key={entry.key} entry={entry} onRetry={() => controller.retryMessage(entry.key)} />
             ))}
           </>
         )}
@@ -151,7 +140,7 @@ function ChatPanel() {
               autoComplete="email"
               value={email}
               maxLength={254}
-              onChange={(event) => setEmail(event.target.value)}
+              onChange={(event) => controller.setEmail(event.target.value)}
               placeholder="you@dealership.com"
               className="w-full rounded-lg border border-slate-300 px-3 py-2 text-base"
             />
@@ -165,7 +154,7 @@ function ChatPanel() {
             maxLength={chatLimits.messageMaxLength}
             onChange={(event) => {
               setDraft(event.target.value);
-              if (event.target.value) visitorTyping();
+              if (event.target.value) controller.visitorTyping();
             }}
             onKeyDown={onKeyDown}
             placeholder="Type your message..."
@@ -181,17 +170,49 @@ function ChatPanel() {
   );
 }
 
+/**
+ * One controller per mount, made in the effect so it is disposed exactly once (React's development
+ * double mount gets two, each cleaned up); null until the effect has run.
+ */
+function useChatController(transport: ChatTransport | undefined): ChatController | null {
+  const [controller, setController] = useState<ChatController | null>(null);
+  useEffect(() => {
+    const created = new ChatController(transport ?? socketTransport());
+    created.start();
+    setController(created);
+    return () => created.dispose();
+  }, [transport]);
+  return controller;
+}
+
+export interface ChatWidgetProps {
+  /** The realtime side; the browser's Socket.IO client when left out. */
+  transport?: ChatTransport;
+  /** Counts "open the panel" requests (openChat()); each rise opens it. */
+  openRequests?: number;
+}
+
 /** The visitor chat: the round button bottom right and its panel (spec section 2, "Chat widget"). */
-export function ChatWidget({ transport }: { transport?: ChatTransport }) {
-  const open = useChatStore((state) => state.open);
-  const unread = useChatStore((state) => state.unread);
-  const buttonRef = useRef<HTMLButtonElement>(null);
-  const wasOpen = useRef(false);
+export function ChatWidget({ transport, openRequests = 0 }: ChatWidgetProps) {
+  const controller = useChatController(transport);
+  // Requests made before this mount were for an earlier widget (say, before a hidden route).
+  const openedFor = useRef(openRequests);
 
   useEffect(() => {
-    startChat(transport ?? socketTransport());
-    return stopChat;
-  }, [transport]);
+    if (!controller || openRequests <= openedFor.current) return;
+    openedFor.current = openRequests;
+    controller.openPanel();
+  }, [controller, openRequests]);
+
+  return controller && <ChatButton controller={controller} />;
+}
+
+function ChatButton({ controller }: { controller: ChatController }) {
+  const useChat = controller.store;
+  const open = useChat((state) => state.open);
+  const unread = useChat((state) => state.unread);
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const wasOpen = useRef(false);
 
   // Closing hands focus back to the button, for keyboard users.
   useEffect(() => {
@@ -202,11 +223,11 @@ export function ChatWidget({ transport }: { transport?: ChatTransport }) {
   const label = unread > 0 ? `Open chat, ${unread} unread ${unread === 1 ? 'message' : 'messages'}` : 'Open chat';
   return (
     <>
-      {open && <ChatPanel />}
+      {open && <ChatPanel controller={controller} />}
       <button
         ref={buttonRef}
         type="button"
-        onClick={() => (open ? closePanel() : openPanel())}
+        onClick={() => (open ? controller.closePanel() : controller.openPanel())}
         aria-label={open ? 'Minimize chat' : label}
         aria-expanded={open}
         className={`fixed right-4 bottom-4 z-50 size-14 place-items-center rounded-full bg-[#333399] text-white shadow-lg hover:bg-brand-dark sm:right-6 sm:bottom-6 ${open ? 'hidden sm:grid' : 'grid'}`}

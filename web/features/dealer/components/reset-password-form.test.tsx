@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { commonPasswordMessage } from '../../../../api/contract/auth';
 import { renderWithRouter, stubNetwork } from '../../../test/render';
 import { ResetPasswordForm } from './reset-password-form';
 
@@ -41,6 +42,20 @@ describe('reset password form', { timeout: 20_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Update Password' }));
     network.respond(400, { message: 'This reset link is invalid or has expired' });
     expect(within(await screen.findByTestId('toast')).getByText('This reset link is invalid or has expired')).toBeVisible();
+    expect(router.state.location.pathname).toBe('/reset-password');
+  });
+
+  it('shows the server refusing a common password under the field and in a toast, and stays on the page', async () => {
+    const network = stubNetwork();
+    const { user, router } = renderWithRouter(<ResetPasswordForm token={token} />, { path: '/reset-password' });
+    await user.type(screen.getByLabelText(/^New Password/), 'password123');
+    await user.type(screen.getByLabelText(/Confirm New Password/), 'password123');
+    await user.click(screen.getByRole('button', { name: 'Update Password' }));
+    network.respond(400, { message: 'Validation failed', errors: { password: commonPasswordMessage } });
+    expect(within(await screen.findByTestId('toast')).getByText(commonPasswordMessage)).toBeVisible();
+    const field = screen.getByLabelText(/^New Password/);
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    expect(field).toHaveAccessibleDescription(expect.stringContaining(commonPasswordMessage));
     expect(router.state.location.pathname).toBe('/reset-password');
   });
 });

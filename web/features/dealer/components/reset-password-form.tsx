@@ -2,7 +2,7 @@ import { Form, Formik } from 'formik';
 import { useNavigate } from 'react-router-dom';
 import { passwordMinLength, resetPasswordFormSchema } from '../../../../api/contract/auth';
 import { toast } from '../../../components/ui/toast';
-import { validateWith } from '../../../lib/form';
+import { serverFieldErrors, validateWith } from '../../../lib/form';
 import { SubmitButton, TextField } from '../../../components/form/formik-fields';
 import { resetPassword } from '../api';
 import { dealerToasts } from '../messages';
@@ -20,10 +20,13 @@ export function ResetPasswordForm({ token }: { token: string }) {
     <Formik<ResetValues>
       initialValues={{ token, password: '', confirmPassword: '' }}
       validate={validateWith<ResetValues>(resetPasswordFormSchema)}
-      onSubmit={async (values) => {
+      onSubmit={async (values, helpers) => {
         try {
           await resetPassword({ token: values.token, password: values.password });
         } catch (error) {
+          // A password only the server refuses (a common one, the account's own name) is told under the field too.
+          const fieldErrors = serverFieldErrors(error);
+          if (fieldErrors?.password) helpers.setFieldError('password', fieldErrors.password);
           toast(dealerToasts.passwordChangeFailure(error));
           return;
         }
@@ -40,7 +43,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
             type="password"
             required
             autoComplete="new-password"
-            hint={`At least ${passwordMinLength} characters.`}
+            hint={`At least ${passwordMinLength} characters; not a common password or your username or email.`}
           />
           <TextField form="reset" name="confirmPassword" label="Confirm New Password" type="password" required autoComplete="new-password" />
           <SubmitButton pending={isSubmitting} label="Update Password" pendingLabel="Updating..." className="w-full" />

@@ -1,0 +1,207 @@
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { Profiler } from 'react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ChatMessage } from '../../../api/contract/chat';
+import { AdminPage } from './admin-page';
+import { connectAdminSocket } from './api/admin-socket';
+import { useInbox } from './inbox-store';
+import { alertIntervalMs } from './lib/alerts';
+import { frameFallbackMs, pushesAppliedAtOncePerFrame } from './lib/frame-batcher';
+import { resetStaffSession } from './session-store';
+import { chatSession, emptyCounts, fakeServer, type FakeServer } from './test/fake-server';
+import { FakeAdminSocket } from './test/fake-socket';
+
+vi.mock('./api/admin-socket', async (importOriginal) => {
+  const original = await importOriginal<typeof import('./api/admin-socket')>();
+  return { ...original, connectAdminSocket: vi.fn() };
+});
+
+const sessionId = 'session_1732200000000_abcdef';
+const burstSize = 500;
+let socket: FakeAdminSocket;
+let server: FakeServer;
+let messageId = 100;
+
+// The page keeps the first audio context a gesture made for the rest of this file: one sink for its tones.
+const tones: number[] = [];
+class FakeAudioContext {
+  state = 'running';
+  currentTime = 0;
+  destination = {};
+  resume = vi.fn(async () => undefined);
+  createGain() {
+    return { connect() {}, gain: { setValueAtTime() {}, exponentialRampToValueAtTime() {} } };
+  }
+  createOscillator() {
+    return { type: 'sine', frequency: { setValueAtTime: (hz: number) => tones.push(hz) }, connect() {}, start() {}, stop() {} };
+  }
+}
+let shown: { title: string; body?: string }[] = [];
+class FakeNotification {
+  static permission = 'granted';
+  static requestPermission = vi.fn(async () => 'granted');
+  onclick: (() => void) | null = null;
+  constructor(title: string, options?: { body?: string }) {
+    shown.push({ title, body: options?.body });
+  }
+  close() {}
+}
+
+function chatMessage(overrides: Partial<ChatMessage> = {}): ChatMessage {
+  return {
+    id: messageId++,
+    sessionId,
+    message: 'Hello, is anyone there?',
+    senderEmail: null,
+    senderName: null,
+    isFromUser: true,
+    clientId: null,
+    createdAt: new Date().toISOString(),
+    ...overrides,
+  };
+}
+
+/** The i-th visitor of a flood, each on a new session, each a second after the one before. */
+function burstMessage(index: number): ChatMessage {
+  return chatMessage({
+    sessionId: `session_1732200${String(index).padStart(6, '0')}_flood`,
+    message: `Flood message ${index}`,
+    createdAt: new Date(Date.parse('2026-11-21T12:00:00.000Z') + index * 1000).toISOString(),
+  });
+}
+
+beforeEach(() => {
+  vi.useFakeTimers({ now: new Date('2026-11-21T12:00:00.000Z') });
+  socket = new FakeAdminSocket();
+  vi.mocked(connectAdminSocket).mockImplementation(() => socket.asSocket());
+  resetStaffSession();
+  useInbox.getState().reset();
+  vi.stubGlobal('AudioContext', FakeAudioContext);
+  vi.stubGlobal('Notification', FakeNotification);
+  shown = [];
+  server = fakeServer({ admin: 'staff@lotwise.example' });
+  server.on('GET /api/admin/counts', () => ({ body: emptyCounts({ chatSessions: 1, unreadChats: 0 }) }));
+  server.on('GET /api/chat-sessions', () => ({
+    body: [chatSession({ id: sessionId, unreadCount: 0, lastActivity: '2026-11-21T11:00:00.000Z', senderEmail: 'buyer@lot.example' })],
+  }));
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+async function advance(ms = 0): Promise<void> {
+  await act(async () => {
+    await vi.advanceTimersByTimeAsync(ms);
+  });
+}
+
+/** Each push its own task, as the socket delivers them. */
+function push(event: string, ...args: unknown[]) {
+  act(() => socket.serverPush(event, ...args));
+}
+
+function pushBurst(): void {
+  for (let index = 1; index <= burstSize; index++) push('chat:message', burstMessage(index));
+}
+
+async function renderDashboard(onCommit: () => void = () => {}) {
+  render(
+    <Profiler id="dashboard" onRender={onCommit}>
+      <AdminPage />
+    </Profiler>,
+  );
+  await advance();
+}
+
+function chatTab() {
+  return screen.getByRole('tab', { name: /Chat Messages/ });
+}
+
+async function openChatTab() {
+  // Radix tabs switch on mousedown.
+  fireEvent.mouseDown(chatTab());
+  await advance();
+}
+
+describe('a burst of pushes', () => {
+  it('500 new chats pushed one after another render a handful of times, all counted and listed, with one beep', async () => {
+    let commits = 0;
+    await renderDashboard(() => (commits += 1));
+    await openChatTab();
+    // The gesture that unlocks audio.
+    fireEvent.mouseDown(document.body);
+    const tonesBefore = tones.length;
+    let storeUpdates = 0;
+    const unsubscribe = useInbox.subscribe(() => (storeUpdates += 1));
+    commits = 0;
+
+    pushBurst();
+    await advance(20);
+    unsubscribe();
+
+    expect(storeUpdates).toBeLessThanOrEqual(pushesAppliedAtOncePerFrame + 1);
+    expect(commits).toBeLessThanOrEqual(pushesAppliedAtOncePerFrame + 2);
+    expect(within(screen.getByTestId('count-chatSessions')).getByText(String(burstSize + 1))).toBeInTheDocument();
+    expect(within(chatTab()).getByLabelText(`${burstSize} unread`)).toBeInTheDocument();
+    const table = screen.getByRole('table', { name: 'Chat Messages' });
+    expect(table).toHaveAttribute('aria-rowcount', String(burstSize + 2));
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows[0]).toHaveTextContent(`Flood message ${burstSize}`);
+    expect(rows[1]).toHaveTextContent(`Flood message ${burstSize - 1}`);
+    expect(tones.slice(tonesBefore)).toEqual([880, 1320]);
+
+    // The messages after the first are summed up in one notification, without another beep.
+    await advance(alertIntervalMs);
+    expect(shown).toEqual([
+      { title: 'New chat message from Anonymous', body: 'Flood message 1' },
+      { title: `${burstSize - 1} new chat messages`, body: `Latest from Anonymous: Flood message ${burstSize}` },
+    ]);
+    expect(tones.slice(tonesBefore)).toEqual([880, 1320]);
+  });
+
+  it('a lone message after the burst has quieted beeps and notifies at once again', async () => {
+    await renderDashboard();
+    fireEvent.mouseDown(document.body);
+    pushBurst();
+    await advance(alertIntervalMs * 3);
+    const tonesBefore = tones.length;
+    const notificationsBefore = shown.length;
+
+    push('chat:message', chatMessage({ message: 'A question after the flood' }));
+    expect(tones.slice(tonesBefore)).toEqual([880, 1320]);
+    expect(shown.slice(notificationsBefore)).toEqual([{ title: 'New chat message from buyer@lot.example', body: 'A question after the flood' }]);
+    expect(useInbox.getState().chatSessions.find((session) => session.id === sessionId)?.lastMessage).toBe('A question after the flood');
+  });
+
+  it('applies the pushes where animation frames do not run, as in a hidden tab', async () => {
+    // A hidden tab's animation frames never come.
+    vi.stubGlobal('requestAnimationFrame', () => 0);
+    await renderDashboard();
+    pushBurst();
+    await advance(frameFallbackMs);
+    expect(within(screen.getByTestId('count-chatSessions')).getByText(String(burstSize + 1))).toBeInTheDocument();
+    expect(within(chatTab()).getByLabelText(`${burstSize} unread`)).toBeInTheDocument();
+  });
+
+  it('keeps the order of a burst: the open conversation shows its messages as they came', async () => {
+    server.on(`GET /api/chat-messages/${sessionId}`, () => ({ body: [] }));
+    server.on(`PATCH /api/chat-sessions/${sessionId}`, () => ({ body: chatSession({ id: sessionId, unreadCount: 0 }) }));
+    await renderDashboard();
+    await openChatTab();
+    fireEvent.click(screen.getByRole('button', { name: /View & Reply/ }));
+    await advance();
+    const texts = Array.from({ length: 20 }, (_, index) => `Line ${index + 1}`);
+    for (const [index, text] of texts.entries()) {
+      push('chat:typing', { sessionId, typing: true });
+      push('chat:message', chatMessage({ message: text, isFromUser: index % 3 !== 2 }));
+    }
+    await advance(20);
+    const dialog = screen.getByRole('dialog');
+    const bubbles = within(dialog).getAllByRole('listitem').filter((item) => item.dataset.from);
+    expect(bubbles.map((item) => item.querySelector('p + p')?.textContent)).toEqual(texts);
+    // The typing came before the last message: it no longer shows.
+    expect(within(dialog).queryByText('Visitor is typing...')).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,263 @@
+import { timings } from '../../../api/contract/brand';
+import type { ChatMessage, ChatMessageInput } from '../../../api/contract/chat';
+import type { TypingPayload } from '../../../api/contract/socket';
+import { ApiError } from '../../lib/api-client';
+import { fetchChatHistory, postChatMessage } from './api';
+import { type ChatEntry, mergeMessages } from './messages';
+import { readOrCreateSessionId } from './session-id';
+import { type ChatStore, createChatStore } from './store';
+import { ChatRefusedError, type ChatTransport } from './transport';
+
+function failureText(error: unknown): string {
+  if (error instanceof ChatRefusedError) return error.message;
+  if (error instanceof ApiError && error.body) {
+    const fieldMessage = error.body.errors ? Object.values(error.body.errors)[0] : undefined;
+    return fieldMessage ?? error.body.message;
+  }
+  return 'Not sent';
+}
+
+function newClientId(): string {
+  return `c${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+}
+
+/**
+ * The visitor chat of one widget: owns its transport (the socket), the 3 s REST poll while that
+ * socket is down, sends with their retries and optimistic copies, the typing timers, and writes
+ * what the panel shows to its own store. Realtime first: while the socket is connected everything
+ * goes over it; while it is not, sends go by REST and the open panel polls the history.
+ * Made per widget mount: `start()` once, `dispose()` on unmount.
+ */
+export class ChatController {
+  /** What the panel shows; components read it as a hook: `controller.store(selector)`. */
+  readonly store = createChatStore();
+
+  private pollTimer: ReturnType<typeof setInterval> | undefined;
+  private typingTimer: ReturnType<typeof setTimeout> | undefined;
+  private staffTypingTimer: ReturnType<typeof setTimeout> | undefined;
+  private historyLoaded = false;
+  /**
+   * Socket connections so far (never reset, so a late answer to an old join cannot pass for the live
+   * one's), and the connection whose join succeeded: that one is subscribed and pushed every new message.
+   */
+  private connectionCount = 0;
+  private joinedConnection = 0;
+  /** The first load in flight, so opening the panel meanwhile waits for it instead of loading twice. */
+  private firstLoad: Promise<void> | null = null;
+  private disposed = false;
+
+  constructor(private readonly transport: ChatTransport) {}
+
+  private get state(): ChatStore {
+    return this.store.getState();
+  }
+
+  start(): void {
+    this.state.setSessionId(readOrCreateSessionId());
+    this.transport.start({
+      onConnect: () => {
+        this.connectionCount += 1;
+        this.state.setConnected(true);
+        this.syncPolling();
+        // Joining subscribes this socket to the session's replies and catches up on what was missed.
+        void this.loadHistory();
+      },
+      onDisconnect: () => {
+        this.state.setConnected(false);
+        this.state.setStaffTyping(false);
+        this.syncPolling();
+      },
+      onMessage: (message) => this.receive([message]),
+      onTyping: (payload) => this.staffTyping(payload),
+      onPresence: (online) => this.state.setStaffOnline(online),
+    });
+  }
+
+  /** Stops the socket and every timer; answers still on their way change nothing visible after this. */
+  dispose(): void {
+    this.disposed = true;
+    this.transport.stop();
+    clearInterval(this.pollTimer);
+    this.pollTimer = undefined;
+    clearTimeout(this.typingTimer);
+    this.typingTimer = undefined;
+    clearTimeout(this.staffTypingTimer);
+    this.staffTypingTimer = undefined;
+  }
+
+  openPanel(): void {
+    if (this.state.open) return;
+    this.state.setOpen(true);
+    this.state.setUnread(0);
+    if (!this.upToDate()) void this.loadHistory();
+    this.syncPolling();
+  }
+
+  closePanel(): void {
+    this.state.setOpen(false);
+    this.syncPolling();
+  }
+
+  setEmail(email: string): void {
+    this.state.setEmail(email);
+  }
+
+  /** The visitor's message appears at once; an empty or blank one is not sent. */
+  sendMessage(text: string): boolean {
+    const trimmed = text.trim();
+    if (!trimmed) return false;
+    this.stopTyping();
+    const clientId = newClientId();
+    const entry: ChatEntry = { key: clientId, clientId, text: trimmed, fromUser: true, createdAt: new Date().toISOString(), status: 'sending' };
+    this.state.setEntries([...this.state.entries, entry]);
+    void this.deliver(entry);
+    return true;
+  }
+
+  /** Sends a failed message again, with the same clientId so the server stores it at most once. */
+  retryMessage(key: string): void {
+    const entry = this.state.entries.find((candidate) => candidate.key === key);
+    if (!entry || entry.status !== 'failed') return;
+    this.updateEntry(key, { status: 'sending', error: undefined });
+    void this.deliver({ ...entry, status: 'sending' });
+  }
+
+  /** Tells staff the visitor is typing: once at the start, and "stopped" after 3 s without a key. */
+  visitorTyping(): void {
+    if (this.typingTimer === undefined) this.transport.typing({ sessionId: this.state.sessionId, typing: true });
+    clearTimeout(this.typingTimer);
+    this.typingTimer = setTimeout(() => this.stopTyping(), timings.typingIdleMs);
+  }
+
+  // ---------- receiving ----------
+
+  private receive(messages: ChatMessage[]): void {
+    if (this.disposed) return;
+    const { sessionId, entries, open, unread } = this.state;
+    const { entries: merged, added } = mergeMessages(
+      entries,
+      messages.filter((message) => message.sessionId === sessionId),
+    );
+    if (merged === entries) return;
+    const fromStaff = added.filter((message) => !message.isFromUser).length;
+    this.state.setEntries(merged);
+    this.state.setUnread(open ? 0 : unread + fromStaff);
+    if (fromStaff) this.state.setStaffTyping(false);
+  }
+
+  private staffTyping(payload: TypingPayload): void {
+    if (payload.sessionId !== this.state.sessionId) return;
+    clearTimeout(this.staffTypingTimer);
+    this.state.setStaffTyping(payload.typing);
+    // A closed staff tab never says it stopped: the indicator goes after a while on its own.
+    if (payload.typing) this.staffTypingTimer = setTimeout(() => this.state.setStaffTyping(false), timings.typingShownMaxMs);
+  }
+
+  /** The history: by the socket's join when connected (which also subscribes), else by REST. */
+  private async fetchHistory(): Promise<ChatMessage[]> {
+    const { sessionId } = this.state;
+    if (!this.transport.isConnected()) return fetchChatHistory(sessionId);
+    const connection = this.connectionCount;
+    const messages = await this.transport.join(sessionId);
+    this.joinedConnection = connection;
+    return messages;
+  }
+
+  /** Joined on the live connection after the history loaded: pushes have kept the list current since. */
+  private upToDate(): boolean {
+    return this.historyLoaded && this.state.connected && this.joinedConnection === this.connectionCount;
+  }
+
+  /** The first load decides between the history and the welcome message. */
+  private loadFirstHistory(): Promise<void> {
+    // "Loading messages..." only while the panel has nothing to show yet, never over a welcome or a list.
+    const { open, showWelcome, entries } = this.state;
+    if (open && !showWelcome && entries.length === 0) this.state.setLoading(true);
+    this.firstLoad ??= this.fetchHistory()
+      .then(
+        (messages) => {
+          this.receive(messages);
+          this.historyLoaded = true;
+          this.state.setShowWelcome(messages.length === 0);
+        },
+        (error: unknown) => {
+          console.error('Failed to load chat messages', error);
+          this.state.setShowWelcome(this.state.entries.length === 0);
+        },
+      )
+      .finally(() => {
+        this.firstLoad = null;
+        this.state.setLoading(false);
+      });
+    return this.firstLoad;
+  }
+
+  /** Loads the history, or catches up on it after the first time. */
+  private async loadHistory(): Promise<void> {
+    if (!this.historyLoaded) return this.loadFirstHistory();
+    try {
+      this.receive(await this.fetchHistory());
+    } catch (error) {
+      console.error('Failed to load chat messages', error);
+    }
+  }
+
+  /** The 3 s poll, only while the panel is open and the socket is not connected. */
+  private syncPolling(): void {
+    const { open, connected } = this.state;
+    const shouldPoll = open && !connected && !this.disposed;
+    if (shouldPoll && this.pollTimer === undefined) {
+      this.pollTimer = setInterval(() => {
+        fetchChatHistory(this.state.sessionId).then(
+          (messages) => this.receive(messages),
+          (error: unknown) => console.error('Chat poll failed', error),
+        );
+      }, timings.chatPollMs);
+    } else if (!shouldPoll && this.pollTimer !== undefined) {
+      clearInterval(this.pollTimer);
+      this.pollTimer = undefined;
+    }
+  }
+
+  // ---------- sending ----------
+
+  private updateEntry(key: string, change: Partial<ChatEntry>): void {
+    this.state.setEntries(this.state.entries.map((entry) => (entry.key === key ? { ...entry, ...change } : entry)));
+  }
+
+  /** Over the socket when connected, else by REST; a send the socket may have missed is retried by REST with the same clientId. */
+  private async deliver(entry: ChatEntry): Promise<void> {
+    const { sessionId, email } = this.state;
+    const outgoing: ChatMessageInput = {
+      sessionId,
+      message: entry.text,
+      clientId: entry.clientId,
+      ...(email.trim() ? { senderEmail: email.trim() } : {}),
+      pageUrl: window.location.href,
+      ...(document.referrer ? { referrer: document.referrer } : {}),
+    };
+    try {
+      let stored: ChatMessage;
+      if (this.transport.isConnected()) {
+        try {
+          stored = await this.transport.send(outgoing);
+        } catch (error) {
+          if (error instanceof ChatRefusedError) throw error;
+          stored = await postChatMessage(outgoing);
+        }
+      } else {
+        stored = await postChatMessage(outgoing);
+      }
+      this.receive([stored]);
+    } catch (error) {
+      if (!this.disposed) this.updateEntry(entry.key, { status: 'failed', error: failureText(error) });
+    }
+  }
+
+  private stopTyping(): void {
+    if (this.typingTimer === undefined) return;
+    clearTimeout(this.typingTimer);
+    this.typingTimer = undefined;
+    this.transport.typing({ sessionId: this.state.sessionId, typing: false });
+  }
+}

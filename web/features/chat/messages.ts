@@ -1,0 +1,49 @@
+import type { ChatMessage } from '../../../api/contract/chat';
+
+/** One bubble of the panel: a stored message, or the visitor's own on its way (matched later by clientId). */
+export interface ChatEntry {
+  key: string;
+  id?: number;
+  clientId?: string;
+  text: string;
+  fromUser: boolean;
+  createdAt: string;
+  status: 'sending' | 'sent' | 'failed';
+  error?: string;
+}
+
+function storedEntry(message: ChatMessage): ChatEntry {
+  return {
+    key: message.clientId ?? `id-${message.id}`,
+    id: message.id,
+    clientId: message.clientId ?? undefined,
+    text: message.message,
+    fromUser: message.isFromUser,
+    createdAt: message.createdAt,
+    status: 'sent',
+  };
+}
+
+/**
+ * Adds stored messages to the list, never twice: a known id is skipped, and the optimistic copy of the
+ * visitor's own message is replaced by the stored row carrying its clientId. Stored rows go in id
+ * order; messages not stored yet stay after them. The list comes back unchanged (the same array)
+ * when nothing was new.
+ */
+export function mergeMessages(entries: ChatEntry[], incoming: ChatMessage[]): { entries: ChatEntry[]; added: ChatMessage[] } {
+  let next = entries;
+  const added: ChatMessage[] = [];
+  for (const message of incoming) {
+    if (next.some((entry) => entry.id === message.id)) continue;
+    const optimistic = message.clientId ? next.findIndex((entry) => entry.id === undefined && entry.clientId === message.clientId) : -1;
+    if (optimistic >= 0) {
+      next = next.with(optimistic, { ...storedEntry(message), key: next[optimistic]!.key });
+    } else {
+      next = [...next, storedEntry(message)];
+      added.push(message);
+    }
+  }
+  if (next === entries) return { entries, added };
+  const order = (entry: ChatEntry) => entry.id ?? Number.MAX_SAFE_INTEGER;
+  return { entries: [...next].sort((a, b) => order(a) - order(b)), added };
+}

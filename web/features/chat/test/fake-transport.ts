@@ -1,0 +1,64 @@
+import type { ChatMessage, ChatMessageInput } from '../../../../api/contract/chat';
+import type { TypingPayload } from '../../../../api/contract/socket';
+import type { ChatTransport, TransportHandlers } from '../transport';
+
+/** A stored chat row as the server sends it, from the visitor unless said otherwise. */
+export function chatRow(fields: Partial<ChatMessage> & { id: number; message: string; sessionId: string }): ChatMessage {
+  return {
+    senderEmail: null,
+    senderName: null,
+    isFromUser: true,
+    clientId: null,
+    createdAt: new Date().toISOString(),
+    ...fields,
+  };
+}
+
+/** A stand-in for the socket side, driven by the test: connect, drop, push. */
+export class FakeTransport implements ChatTransport {
+  handlers!: TransportHandlers;
+  connected = false;
+  stopped = false;
+  history: ChatMessage[] = [];
+  sent: ChatMessageInput[] = [];
+  typed: TypingPayload[] = [];
+  joins = 0;
+  /** When set, the next join is refused with it (as a timed-out or refused ack is). */
+  joinError: Error | null = null;
+  sendResult: ((message: ChatMessageInput) => Promise<ChatMessage>) | null = null;
+  nextId = 100;
+
+  start(handlers: TransportHandlers) {
+    this.handlers = handlers;
+  }
+  stop() {
+    this.stopped = true;
+  }
+  isConnected() {
+    return this.connected;
+  }
+  async join() {
+    this.joins += 1;
+    const error = this.joinError;
+    this.joinError = null;
+    if (error) throw error;
+    return this.history;
+  }
+  async send(message: ChatMessageInput) {
+    this.sent.push(message);
+    if (this.sendResult) return this.sendResult(message);
+    return chatRow({ id: (this.nextId += 1), sessionId: message.sessionId, message: message.message, clientId: message.clientId });
+  }
+  typing(payload: TypingPayload) {
+    this.typed.push(payload);
+  }
+
+  connect() {
+    this.connected = true;
+    this.handlers.onConnect();
+  }
+  drop() {
+    this.connected = false;
+    this.handlers.onDisconnect();
+  }
+}
