@@ -1,7 +1,9 @@
 import type { ChatMessage, ChatMessageInput, ChatSessionSummary } from './chat';
 import type { Lead, LeadByKind, LeadKind } from './leads';
 
-export type Ack<T extends object = object> = (answer: ({ ok: true } & T) | { ok: false; error: string }) => void;
+/** What an acknowledged event answers: `{ ok: true, ... }`, or `{ ok: false, error }` with a sentence to show. */
+export type AckAnswer<T extends object = object> = ({ ok: true } & T) | { ok: false; error: string };
+export type Ack<T extends object = object> = (answer: AckAnswer<T>) => void;
 
 export interface TypingPayload {
   sessionId: string;

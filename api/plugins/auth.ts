@@ -7,12 +7,12 @@ import { HttpError } from './errors';
 declare module 'fastify' {
   interface FastifyInstance {
     /** onRequest hook: 401 unless the request carries a live staff session; a live one is refreshed. */
-    requireStaff(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+    requireStaff: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
     /** onRequest hook: 401 unless the request carries a dealer session. */
-    requireDealer(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+    requireDealer: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
     staffIdleMs: number;
     /** True while the stored session `sid` is a live staff session (read from the store, outside @fastify/session). */
-    isLiveStaffSid(sid: string): Promise<boolean>;
+    isLiveStaffSid: (sid: string) => Promise<boolean>;
   }
 }
 

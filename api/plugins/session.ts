@@ -88,7 +88,7 @@ export default fp(
       'loadSession',
       (sid: string) =>
         new Promise<Session | null>((resolve, reject) => {
-          store.get(sid, (error, session) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(session ?? null)));
+          store.get(sid, (error, session) => (error ? reject(error instanceof Error ? error : new Error('session store failed', { cause: error })) : resolve(session ?? null)));
         }),
     );
 

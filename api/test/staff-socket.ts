@@ -33,6 +33,6 @@ export function nextEvent<E extends keyof StaffServerToClientEvents>(
       clearTimeout(timer);
       resolve(payload);
     };
-    (socket.once as (event: string, listener: (payload: unknown) => void) => void)(event as string, listener as (payload: unknown) => void);
+    (socket.once as (event: string, listener: (payload: unknown) => void) => void)(event, listener as (payload: unknown) => void);
   });
 }

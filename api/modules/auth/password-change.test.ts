@@ -66,7 +66,7 @@ describe('a password change ends the other sessions of the account', async () =>
 
     expect((await post('/api/reset-password', { token: await resetToken('lou@ash-cars.example'), password: 'ash-password-2' })).statusCode).toBe(200);
     // What @fastify/session does at the end of a request that loaded the session before the reset.
-    await new Promise<void>((resolve, reject) => app.sessionStore.set(sid, inFlight, (error) => (error ? reject(error) : resolve())));
+    await new Promise<void>((resolve, reject) => app.sessionStore.set(sid, inFlight, (error) => (error ? reject(error instanceof Error ? error : new Error('session store failed')) : resolve())));
 
     expect((await session(cookie)).dealer).toBeNull();
   });

@@ -1,6 +1,6 @@
 import type { Db } from '../../../db/client';
 import type { GroupCommit } from '../../../db/group-commit';
-import type { ChatMessageRow, Database } from '../../../db/schema';
+import type { ChatMessageRow } from '../../../db/schema';
 import {
   type ChatMessage,
   type ChatMessageListQuery,

@@ -38,31 +38,31 @@ interface InboxState {
   /** Chat sessions whose visitor is typing right now. */
   visitorTyping: Record<string, boolean>;
 
-  loadAll(): Promise<void>;
-  refreshLive(): Promise<void>;
-  search(kind: LeadKind, query: string): Promise<void>;
-  loadMore(kind: LeadKind): Promise<void>;
-  updateLead<K extends LeadKind>(kind: K, id: number, patch: LeadPatch): Promise<void>;
-  loadMoreChats(): Promise<void>;
-  searchChats(query: string): Promise<void>;
-  openSession(sessionId: string): Promise<void>;
-  closeSession(): void;
+  loadAll: () => Promise<void>;
+  refreshLive: () => Promise<void>;
+  search: (kind: LeadKind, query: string) => Promise<void>;
+  loadMore: (kind: LeadKind) => Promise<void>;
+  updateLead: <K extends LeadKind>(kind: K, id: number, patch: LeadPatch) => Promise<void>;
+  loadMoreChats: () => Promise<void>;
+  searchChats: (query: string) => Promise<void>;
+  openSession: (sessionId: string) => Promise<void>;
+  closeSession: () => void;
   /** Marks the open conversation read if visitor messages came while the tab was hidden. */
-  markOpenSessionRead(): void;
-  sendReply(text: string): Promise<boolean>;
-  setChatStatus(sessionId: string, status: ChatSessionStatus): Promise<void>;
+  markOpenSessionRead: () => void;
+  sendReply: (text: string) => Promise<boolean>;
+  setChatStatus: (sessionId: string, status: ChatSessionStatus) => Promise<void>;
 
   /**
    * Realtime: the staff socket's pushes, in the order they came, applied in one update. Returns the
    * visitors' messages among them that staff have not seen yet.
    */
-  applyLive(events: LiveEvent[]): ChatMessage[];
+  applyLive: (events: LiveEvent[]) => ChatMessage[];
   /** The server's answers to the dashboard's own calls, applied like a push. */
-  applyLeadUpdated(payload: { kind: LeadKind; item: Lead }): void;
+  applyLeadUpdated: (payload: { kind: LeadKind; item: Lead }) => void;
   /** Returns true when the message is a visitor's that staff have not seen yet. */
-  applyChatMessage(message: ChatMessage): boolean;
-  applyChatSessionUpdated(session: ChatSessionSummary): void;
-  reset(): void;
+  applyChatMessage: (message: ChatMessage) => boolean;
+  applyChatSessionUpdated: (session: ChatSessionSummary) => void;
+  reset: () => void;
 }
 
 const countKeys: Record<LeadKind, 'contact' | 'support' | 'demo' | 'getStarted'> = {
@@ -141,7 +141,7 @@ function dataLoadFailed(): void {
 
 export const useInbox = create<InboxState>((set, get) => {
   function setList<K extends LeadKind>(kind: K, update: (list: LeadList<K>) => LeadList<K>): void {
-    set((state) => ({ leads: { ...state.leads, [kind]: update(state.leads[kind] as LeadList<K>) } }));
+    set((state) => ({ leads: { ...state.leads, [kind]: update(state.leads[kind]) } }));
   }
 
   async function loadFirstPage<K extends LeadKind>(kind: K, query: string): Promise<void> {

@@ -17,16 +17,16 @@ interface StaffSessionState {
   /** Last mouse press, key press, scroll or touch, in ms since the epoch. */
   lastActivityAt: number;
   /** Restores a sign-in on page load: the server says whether the staff session is still live. */
-  restore(): Promise<void>;
-  signIn(input: AdminLoginInput): Promise<boolean>;
-  signOut(): Promise<void>;
+  restore: () => Promise<void>;
+  signIn: (input: AdminLoginInput) => Promise<boolean>;
+  signOut: () => Promise<void>;
   /** Back to the sign-in card with the "Session expired" toast; `idle` also tells the server. */
-  expire(reason: 'idle' | 'server'): void;
-  recordActivity(now?: number): void;
+  expire: (reason: 'idle' | 'server') => void;
+  recordActivity: (now?: number) => void;
   /** Asks the server whether the staff session is still live (after a refused socket, say). */
-  recheck(): Promise<void>;
+  recheck: () => Promise<void>;
   /** Logs out when the idle limit has passed; run every check interval. */
-  checkIdle(now?: number): void;
+  checkIdle: (now?: number) => void;
 }
 
 export function staffIdleMs(minutes: number): number {

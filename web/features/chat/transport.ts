@@ -1,13 +1,13 @@
 import type { ChatMessage, ChatMessageInput } from '../../../api/contract/chat';
-import type { TypingPayload } from '../../../api/contract/socket';
+import type { AckAnswer, TypingPayload } from '../../../api/contract/socket';
 import { connectVisitorSocket } from '../../lib/socket';
 
 export interface TransportHandlers {
-  onConnect(): void;
-  onDisconnect(): void;
-  onMessage(message: ChatMessage): void;
-  onTyping(payload: TypingPayload): void;
-  onPresence(online: boolean): void;
+  onConnect: () => void;
+  onDisconnect: () => void;
+  onMessage: (message: ChatMessage) => void;
+  onTyping: (payload: TypingPayload) => void;
+  onPresence: (online: boolean) => void;
 }
 
 /** The realtime side of the widget: Socket.IO in the browser, a stand-in in component tests. */
@@ -46,13 +46,14 @@ export function socketTransport(): ChatTransport {
     isConnected: () => socket?.connected ?? false,
     async join(sessionId) {
       if (!socket) throw new Error('not started');
-      const answer = await socket.timeout(ackTimeoutMs).emitWithAck('chat:join', { sessionId });
+      // Socket.IO types a timed ack loosely: the answer is the contract's.
+      const answer = (await socket.timeout(ackTimeoutMs).emitWithAck('chat:join', { sessionId })) as AckAnswer<{ messages: ChatMessage[] }>;
       if (!answer.ok) throw new ChatRefusedError(answer.error);
       return answer.messages;
     },
     async send(message) {
       if (!socket) throw new Error('not started');
-      const answer = await socket.timeout(ackTimeoutMs).emitWithAck('chat:send', message);
+      const answer = (await socket.timeout(ackTimeoutMs).emitWithAck('chat:send', message)) as AckAnswer<{ message: ChatMessage }>;
       if (!answer.ok) throw new ChatRefusedError(answer.error);
       return answer.message;
     },

@@ -1,5 +1,5 @@
 import * as Tabs from '@radix-ui/react-tabs';
-import { useEffect, useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import type { LeadKind } from '../../../../api/contract/leads';
 import { connectAdminSocket, setCurrentAdminSocket } from '../api/admin-socket';
 import { selectUnreadChats, useInbox } from '../inbox-store';
@@ -36,6 +36,8 @@ function usePageTitle(unread: number): void {
 
 /** Loads every list, then keeps them live over the staff socket until sign-out. */
 function useInboxLive(openChatTab: () => void): void {
+  // A notification click opens the chat tab with whatever the latest render says that means.
+  const showChatTab = useEffectEvent(openChatTab);
   useEffect(() => {
     const inbox = useInbox.getState();
     const firstLoad = inbox.loadAll();
@@ -44,7 +46,7 @@ function useInboxLive(openChatTab: () => void): void {
     const unbind = bindAdminSocket(
       socket,
       (sessionId) => {
-        openChatTab();
+        showChatTab();
         void useInbox.getState().openSession(sessionId);
       },
       firstLoad,
@@ -73,7 +75,7 @@ export function AdminDashboard() {
         <CountCards />
         <Tabs.Root value={tab} onValueChange={setTab}>
           <Tabs.List aria-label="Submissions" className="flex gap-1 overflow-x-auto border-b border-slate-200">
-            {[...leadTabs.map(({ kind, title }) => ({ value: kind as string, title })), { value: chatTab, title: 'Chat Messages' }].map(
+            {[...leadTabs.map(({ kind, title }) => ({ value: kind, title })), { value: chatTab, title: 'Chat Messages' }].map(
               ({ value, title }) => (
                 <Tabs.Trigger
                   key={value}

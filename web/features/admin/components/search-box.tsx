@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 export const searchDebounceMs = 300;
 
 /** A tab's search box: the server does the matching (`?q=`), asked once typing pauses. */
-export function SearchBox({ label, placeholder, initial, onSearch }: { label: string; placeholder: string; initial: string; onSearch(query: string): void }) {
+export function SearchBox({ label, placeholder, initial, onSearch }: { label: string; placeholder: string; initial: string; onSearch: (query: string) => void }) {
   const [query, setQuery] = useState(initial);
   const debounce = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(debounce.current), []);

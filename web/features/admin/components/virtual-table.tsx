@@ -5,7 +5,7 @@ export interface Column<Row> {
   header: string;
   /** Least CSS width of the column; columns share any extra width. Every row has the same height. */
   width: string;
-  cell(row: Row): ReactNode;
+  cell: (row: Row) => ReactNode;
   /** Cells that hold a control (select, input, button) rather than text to truncate. */
   control?: boolean;
 }
@@ -13,14 +13,14 @@ export interface Column<Row> {
 interface VirtualTableProps<Row> {
   label: string;
   rows: Row[];
-  rowKey(row: Row): string | number;
+  rowKey: (row: Row) => string | number;
   /** Keep this array stable (module constant or memo): rows re-render only when it or their row changes. */
   columns: Column<Row>[];
   rowHeight?: number;
   hasMore: boolean;
   loading: boolean;
   loadingMore: boolean;
-  onEndReached(): void;
+  onEndReached: () => void;
   emptyText: string;
 }
 
