@@ -18,7 +18,7 @@ import { publicLeadRoutes, staffLeadRoutes } from './modules/leads/leads.routes'
 import mailPlugin from './modules/mail/mail.plugin';
 import chatModule, { staffChatRoutes } from './modules/chat';
 
-/** Largest request body accepted (DESIGN section 3): a larger one gets 413. */
+/** Largest request body accepted: a larger one gets 413 with a message. */
 export const bodyLimitBytes = 64 * 1024;
 
 export interface BuildOptions {

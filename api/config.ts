@@ -43,7 +43,7 @@ const trustProxySetting = z
     return proxies;
   });
 
-/** Every environment variable the server reads, with its default (DESIGN section 2). */
+/** Every environment variable the server reads, with its default; `.env.example` lists them too. */
 export const configSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),

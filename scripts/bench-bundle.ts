@@ -1,5 +1,5 @@
 /**
- * Home page JavaScript budget (DESIGN section 8): builds the SPA, serves it with the real server on a
+ * Home page JavaScript budget (120 KB gzip on first load): builds the SPA, serves it with the real server on a
  * throwaway database, loads `/` in Chromium and sums the gzip size of every script the page requested
  * before the chat button's 2 s delay. Exits non-zero over budget.
  *
@@ -36,7 +36,7 @@ async function main(): Promise<void> {
     await page.waitForTimeout(Math.max(0, timings.chatButtonDelayMs - 100 - (Date.now() - started)));
     counting = false;
 
-    // What the chat launcher fetches after its delay (the widget; DESIGN: at most 30 KB gzip more).
+    // What the chat launcher fetches after its delay (the widget: at most 30 KB gzip more).
     await page.waitForTimeout(1500);
 
     const gzipSize = (path: string) => gzipSync(readFileSync(join(webRoot, path)), { level: 9 }).length;

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:chat` (DESIGN section 8): N visitor sockets each send one message every 5 s while one
+ * `npm run bench:chat`: N visitor sockets each send one message every 5 s while one
  * staff socket receives them all; visitor→staff latency of a stored, pushed message, messages/s and
  * server memory, beside a bare Socket.IO relay (no storage, no checks) measured in the same run:
  * both servers up at once, the load alternating between them second by second (runPair), median

@@ -9,7 +9,7 @@ import { median } from './bench/stats';
 
 /**
  * `npm run bench:forms`: `POST /api/contact-submission` on the real server against a bare Fastify
- * route doing the same single-row insert (DESIGN section 8: at least 0.6x its throughput). Both run
+ * route doing the same single-row insert (the target: at least 0.6x its throughput). Both run
  * as their own processes on their own SQLite files with the same pragmas; rounds alternate A/B and
  * B/A so drift on a shared machine hits both; the medians are compared.
  */

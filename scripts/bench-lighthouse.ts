@@ -1,6 +1,6 @@
 /**
  * Lighthouse (mobile emulation, simulated throttling) performance and accessibility of `/`
- * (DESIGN section 8: 95 or more on both), against Debian's Chromium and the real server on a
+ * (the target: 95 or more on both), against Debian's Chromium and the real server on a
  * throwaway database. Runs several times and reports the median of each score.
  *
  *   npm run bench:lighthouse                   (build first; 3 runs)

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:poll` (DESIGN section 8): the widget's fallback poll, `GET /api/chat-messages/:sessionId`
+ * `npm run bench:poll` (target 5,000 req/s): the widget's fallback poll, `GET /api/chat-messages/:sessionId`
  * by the session's owner, with 10,000 chat sessions stored (3 messages each), each request for a
  * random session. Target: at least 5,000 requests/s. The server runs in its own process.
  *

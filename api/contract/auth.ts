@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { emailField, emailMessage } from './common';
 
-/** Dealer login: username or email, and password; only non-empty is required (spec section 5). */
+/** Dealer login: username or email, and password; only non-empty is required. */
 export const dealerLoginSchema = z.object({
   username: z.string({ error: 'Username is required' }).trim().min(1, 'Username is required').max(254, 'Username is too long'),
   password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(200, 'Password is too long'),
@@ -10,11 +10,11 @@ export type DealerLoginInput = z.infer<typeof dealerLoginSchema>;
 
 /**
  * A staff email as a browser's `type=email` accepts it: the generated first account is
- * `admin@localhost` (DESIGN section 2), which has no dot in its domain.
+ * `admin@localhost` (the account made at first start), which has no dot in its domain.
  */
 export const staffEmailSchema = z.email({ pattern: z.regexes.html5Email, error: emailMessage });
 
-/** Staff login: the spec's payload names the email `username`. */
+/** Staff login: the payload names the email `username`, as the first version of the API did. */
 export const adminLoginSchema = z.object({
   username: z.string({ error: emailMessage }).trim().max(254, emailMessage).pipe(staffEmailSchema),
   password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(200, 'Password is too long'),

@@ -1,6 +1,6 @@
 /**
  * Brand values and business constants, in one place for the api and the web.
- * A deployer changes the brand here (DESIGN section 1); timings are the spec's section 9.
+ * A deployer changes the brand here, once for the web app and the server; the timings are the product's own.
  */
 export const brand = {
   product: 'Lotwise',
@@ -29,7 +29,7 @@ export const timings = {
   typingShownMaxMs: 6000,
 } as const;
 
-/** The staff idle limit when STAFF_IDLE_MINUTES is not set (spec: 10 minutes). */
+/** The staff idle limit when STAFF_IDLE_MINUTES is not set. */
 export const defaultStaffIdleMinutes = 10;
 
 export const chatLimits = {

@@ -130,7 +130,7 @@ export const chatTypingSchema = z.object({
   typing: z.boolean({ error: 'typing must be true or false' }),
 });
 
-/** A stranger's session and a session that does not exist get the same answer (DESIGN section 3). */
+/** A stranger's session and a session that does not exist get the same answer: ids reveal nothing. */
 export const chatSessionNotFoundMessage = 'Chat session not found';
 export function chatRateLimitedMessage(retryAfterSeconds: number): string {
   return `Too many messages: please wait ${retryAfterSeconds} seconds and try again`;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The one error body of the API (DESIGN section 3). */
+/** The one error body of the API: a sentence, and per-field messages for a validation failure. */
 export const errorBodySchema = z.object({
   message: z.string(),
   errors: z.record(z.string(), z.string()).optional(),
@@ -44,7 +44,7 @@ export function optionalLine(max: number, label: string) {
 /**
  * A required text field: trimmed, on one line unless `multiline`, at least `min` characters (else `message`), at most `max`.
  * A missing or non-string value gets the same message as a too-short one, so the API and the
- * forms say the spec's words in every case.
+ * forms say the same words in every case.
  */
 export function requiredText(min: number, message: string, max: number, label: string, options: { multiline?: boolean } = {}) {
   return textCharacters(
@@ -78,7 +78,7 @@ export const phoneField = z
 
 /**
  * Hidden honeypot field on every public form. People never see it; bots fill it.
- * A filled honeypot is answered 201 and nothing is stored (DESIGN section 6).
+ * A filled honeypot is answered 201 and nothing is stored, so a bot learns nothing.
  */
 export const honeypotField = z.string().max(500).optional();
 export const honeypotName = '_gotcha';

@@ -12,7 +12,7 @@ import {
   rowId,
 } from './common';
 
-// ---------- option lists (spec sections 2 and 3) ----------
+// ---------- option lists of the forms ----------
 
 export const contactSubjects = [
   { value: 'demo', label: 'Schedule a Demo' },
@@ -67,7 +67,7 @@ function values<T extends readonly Option[]>(options: T) {
   return options.map((option) => option.value) as unknown as [T[number]['value'], ...T[number]['value'][]];
 }
 
-// ---------- shared field rules (spec section 5) ----------
+// ---------- shared field rules ----------
 
 const nameField = requiredText(2, 'Name must be at least 2 characters', 100, 'Name');
 const companyField = requiredText(2, 'Company name must be at least 2 characters', 200, 'Company name');

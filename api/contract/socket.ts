@@ -42,7 +42,7 @@ export interface StaffServerToClientEvents {
   'session:expired': () => void;
 }
 
-/** Room names: rooms, never lists of sockets held in memory (DESIGN section 5). */
+/** Room names: pushes go to rooms, never to lists of sockets held in memory, so another process's sockets get them too. */
 export const rooms = {
   chatSession: (sessionId: string) => `chat:${sessionId}`,
   /** Every socket of one staff sign-in, so logout and expiry can disconnect them. */

@@ -1,7 +1,7 @@
 import type { ErrorBody } from '../../api/contract/common';
 
 /**
- * An HTTP failure, as the spec's generic rule words it: `status: response text`
+ * An HTTP failure, worded as every generic error toast shows it: `status: response text`
  * (or the status text when the body is empty). `body` holds the parsed JSON error, if any.
  */
 export class ApiError extends Error {

@@ -1,6 +1,6 @@
 /**
  * Every local-storage key of the site, in one place: the features read and write them and the
- * cookie policy names them. Browsers already hold these names (most come from the spec), so
+ * cookie policy names them. Browsers already hold these names (most date from the first version of the site), so
  * renaming one loses what visitors and staff have stored.
  */
 export const storageKeys = {

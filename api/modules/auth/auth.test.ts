@@ -64,7 +64,7 @@ describe('sign-in, session and sign-out', async () => {
     expect(response.json()).toEqual({ message: 'Validation failed', errors: { username: 'Username is required', password: 'Password is required' } });
   });
 
-  it('gives the admin login the messages of spec section 5', async () => {
+  it('gives the admin login the field messages of the contract', async () => {
     const badEmail = await post('/api/admin-login', { username: 'staff', password: 'x' });
     expect(badEmail.json()).toEqual({ message: 'Validation failed', errors: { username: 'Please enter a valid email address' } });
     const noPassword = await post('/api/admin-login', { username: staffEmail, password: '' });

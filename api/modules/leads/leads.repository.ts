@@ -32,7 +32,7 @@ export interface NewLeadRowByKind {
   'get-started': Insertable<GetStartedRequestsTable>;
 }
 
-/** The columns `?q=` searches, per kind: who sent it and what about (DESIGN section 3). */
+/** The columns `?q=` searches, per kind: who sent it and what about. */
 const searchColumns: Record<LeadKind, readonly string[]> = {
   contact: ['name', 'email', 'company', 'subject'],
   support: ['name', 'email', 'company', 'subject'],

@@ -33,7 +33,7 @@ const inputSchemas = {
   'get-started': getStartedRequestSchema,
 } as const;
 
-/** Spec section 7's paths: one create and one staff list per kind. */
+/** One create and one staff list path per kind. */
 export const leadPaths: Record<LeadKind, { create: string; list: string; csvName: string }> = {
   contact: { create: '/api/contact-submission', list: '/api/contact-submissions', csvName: 'contact-submissions' },
   support: { create: '/api/support-ticket', list: '/api/support-tickets', csvName: 'support-tickets' },

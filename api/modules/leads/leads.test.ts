@@ -89,7 +89,7 @@ describe('lead forms and staff lists', async () => {
     expect(mail).not.toContain('text/html');
   });
 
-  describe('validation messages of spec section 5', () => {
+  describe('validation messages of the contract', () => {
     const cases: [LeadKind, string, unknown, string][] = [
       ['demo', 'name', 'A', 'Name must be at least 2 characters'],
       ['demo', 'email', 'not-an-email', 'Please enter a valid email address'],

@@ -177,7 +177,7 @@ const tabTrigger =
   'rounded-md px-2 py-2 text-xs font-bold tracking-wide sm:px-3 sm:text-sm text-slate-300 transition-colors hover:text-white data-[state=active]:bg-white/15 data-[state=active]:text-white';
 
 /**
- * The dealer dashboard (sample data). Unlike the spec's, it is guarded: without a dealer session
+ * The dealer dashboard (sample data). It is guarded: without a dealer session
  * it sends the visitor to the login page; LOGOUT ends the session on the server.
  */
 export function DealerDashboardPage() {

@@ -7,7 +7,7 @@ import { dealerLogin } from '../../features/dealer/api';
 import { ApiError } from '../../lib/api-client';
 import { PageTitle } from '../../components/ui/page-title';
 
-/** A bare login check kept from development: browser alerts, no styling beyond the basics (spec section 2). */
+/** A bare login check kept from development: browser alerts, no styling beyond the basics. */
 export function SimpleTestPage() {
   const navigate = useNavigate();
   const [username, setUsername] = useState('');

@@ -174,7 +174,7 @@ export function CheckboxGroupField({
   );
 }
 
-/** The hidden spam trap of every public form (DESIGN section 6): people never see or reach it. */
+/** The hidden spam trap of every public form: people never see or reach it; bots fill it in. */
 export function HoneypotField() {
   const [field] = useField<string>(honeypotName);
   return (

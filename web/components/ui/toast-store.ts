@@ -22,7 +22,7 @@ interface ToastState {
   dismiss: (id: number) => void;
 }
 
-/** At most one toast is visible (spec section 9): a new one replaces the current one. */
+/** At most one toast is visible: a new one replaces the current one. */
 const toastLimit = 1;
 let nextId = 1;
 

@@ -8,7 +8,7 @@ const activityEvents = ['mousedown', 'keydown', 'scroll', 'touchstart'] as const
 const gestureEvents = new Set(['mousedown', 'keydown', 'touchstart']);
 
 /**
- * How often the idle limit is checked: every 30 s as the spec says, or more often when the limit
+ * How often the idle limit is checked: every 30 s, or more often when the limit
  * itself is configured shorter than two minutes, so the configured limit still holds.
  */
 export function idleCheckIntervalMs(idleMinutes: number): number {

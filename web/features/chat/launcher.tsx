@@ -23,7 +23,7 @@ export function chatHiddenOn(pathname: string): boolean {
 type WidgetModule = typeof import('./components/chat-widget');
 
 /**
- * Mounts the chat widget 2 s after the page loads (spec section 9), as a separate chunk so the
+ * Mounts the chat widget 2 s after the page loads, as a separate chunk so the
  * widget and socket.io-client cost nothing on the first load.
  */
 export function ChatLauncher({ pathname }: { pathname: string }) {

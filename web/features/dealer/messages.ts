@@ -3,7 +3,7 @@ import { forgotPasswordAnswer, invalidCredentialsMessage } from '../../../api/co
 import type { ToastOptions } from '../../components/ui/toast-store';
 import { ApiError } from '../../lib/api-client';
 
-/** The dealer-area toasts, worded as the spec's section 8. */
+/** The dealer-area toasts, in one place. */
 export const dealerToasts = {
   loginSuccess: {
     title: 'Login successful!',

@@ -1,4 +1,4 @@
-/** The dashboard's demonstration data (spec: hard-coded sample figures, no server calls). */
+/** The dashboard's demonstration data (hard-coded sample figures, no server calls). */
 
 export type VehicleStatus = 'Available' | 'Pending' | 'Sold';
 export interface SampleVehicle {

@@ -6,7 +6,7 @@ import type {
 } from '../../../api/contract/leads';
 import { api } from '../../lib/api-client';
 
-/** The four public lead forms (spec section 7). Answers are not read beyond success. */
+/** The four public lead forms. Answers are not read beyond success. */
 export const submitDemoRequest = (input: DemoRequestInput) => api.post<unknown>('/api/demo-request', input);
 export const submitContact = (input: ContactSubmissionInput) => api.post<unknown>('/api/contact-submission', input);
 export const submitSupportTicket = (input: SupportTicketInput) => api.post<unknown>('/api/support-ticket', input);

@@ -1,6 +1,6 @@
 import type { ToastOptions } from '../../components/ui/toast-store';
 
-/** The toasts of the lead forms, worded as the spec's section 8. */
+/** The toasts of the lead forms, in one place. */
 export const formToasts = {
   demoSuccess: { title: 'Demo Requested!', description: "We'll contact you within 24 hours to schedule your demo.", variant: 'success' },
   demoFailure: { title: 'Error', description: 'Failed to submit demo request. Please try again.', variant: 'destructive' },

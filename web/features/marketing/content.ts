@@ -1,4 +1,4 @@
-/** Plans and claims of the marketing pages (spec sections 1 and 9). */
+/** Plans and claims of the marketing pages, in one place for the pages that show them. */
 
 export type PlanId = 'starter' | 'professional' | 'enterprise';
 
@@ -38,7 +38,7 @@ export const plans: readonly Plan[] = [
   },
 ];
 
-/** Every plan includes all of these (spec section 9). */
+/** Every plan includes all of these. */
 export const planFeatures: readonly string[] = [
   'Responsive mobile-first design',
   '24/7 AI chat assistant',

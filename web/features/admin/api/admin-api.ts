@@ -6,7 +6,7 @@ import { listLimitDefault } from '../../../../api/contract/leads';
 import { api, ApiError } from '../../../lib/api-client';
 import { firstScreenPaths, takePrefetched } from './prefetch';
 
-/** The list path of each kind of lead (spec section 7). */
+/** The list path of each kind of lead. */
 const leadListPaths: Record<LeadKind, string> = {
   contact: '/api/contact-submissions',
   support: '/api/support-tickets',

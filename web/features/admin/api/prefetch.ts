@@ -25,7 +25,7 @@ export const firstScreenPaths = {
   ],
 } as const;
 
-/** The session, and when this browser was signed in (the spec's mirror flag), the first pages too. */
+/** The session, and when this browser was signed in (the signed-in mirror flag in local storage), the first pages too. */
 export function prefetchAdminData(): void {
   start(firstScreenPaths.session);
   if (localStorage.getItem(storageKeys.adminAuthenticated) === 'true') for (const path of firstScreenPaths.staff) start(path);

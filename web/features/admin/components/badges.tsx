@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { optionLabel } from '../lib/format';
 import { supportPriorities } from '../../../../api/contract/leads';
 
-/** The spec's priority colours: low green, medium yellow, high red, urgent purple. */
+/** Priority colours: low green, medium yellow, high red, urgent purple. */
 export const priorityClasses: Record<string, string> = {
   low: 'bg-green-100 text-green-800',
   medium: 'bg-yellow-100 text-yellow-800',

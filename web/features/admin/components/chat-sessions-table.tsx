@@ -42,7 +42,7 @@ function ViewButton({ session }: { session: ChatSessionSummary }) {
   );
 }
 
-/** The spec's chat columns: session, sender, last message, count, last activity, and the dialog. */
+/** The chat columns: session, sender, last message, count, last activity, and the dialog. */
 export const chatColumns: Column<ChatSessionSummary>[] = [
   {
     key: 'session',

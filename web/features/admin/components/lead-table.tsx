@@ -22,7 +22,7 @@ function text(value: string | null | undefined) {
   return <span title={value ?? undefined}>{value ?? ''}</span>;
 }
 
-/** The spec's columns of each tab (section 2), then the status and note that make a lead work to do. */
+/** The columns of each tab, then the status and note that make a lead work to do. */
 export const leadColumns: { [K in LeadKind]: Columns<K> } = {
   contact: [
     { key: 'name', header: 'Name', width: '10rem', cell: (row) => text(row.name) },

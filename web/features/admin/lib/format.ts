@@ -9,7 +9,7 @@ const dateFormat = new Intl.DateTimeFormat('en-US', {
 });
 const timeFormat = new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit' });
 
-/** Dates in en-US short format (spec section 2), with the time: staff work through the day's leads. */
+/** Dates in en-US short format, with the time: staff work through the day's leads. */
 export function formatDate(iso: string): string {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? iso : dateFormat.format(date);
@@ -29,7 +29,7 @@ export function formatCountdown(remainingMs: number): string {
 }
 
 /**
- * The chat session id as the inbox shows it: 8 characters (spec section 9). Widget ids are
+ * The chat session id as the inbox shows it: 8 characters. Widget ids are
  * `session_<timestamp>_<random>`, so the first 8 would read `session_` on every row; the last 8 come
  * from the random part and tell sessions apart. The full id is in the row's tooltip.
  */

@@ -56,7 +56,7 @@ function ChatPanel({ controller }: { controller: ChatController }) {
   const emailId = useId();
   const [welcomeAt] = useState(() => new Date().toISOString());
 
-  // The spec's 0.2 s opening animation, skipped for people who asked for less motion.
+  // The 0.2 s opening animation, skipped for people who asked for less motion.
   useEffect(() => {
     const panel = panelRef.current;
     if (panel && typeof panel.animate === 'function' && !prefersReducedMotion()) {
@@ -192,7 +192,7 @@ export interface ChatWidgetProps {
   openRequests?: number;
 }
 
-/** The visitor chat: the round button bottom right and its panel (spec section 2, "Chat widget"). */
+/** The visitor chat: the round button bottom right and its panel. */
 export function ChatWidget({ transport, openRequests = 0 }: ChatWidgetProps) {
   const controller = useChatController(transport);
   // Requests made before this mount were for an earlier widget (say, before a hidden route).

@@ -12,7 +12,7 @@ import { dealerToasts } from '../messages';
 
 function LoginView({ onForgot }: { onForgot: () => void }) {
   const navigateAfter = useDelayedNavigate();
-  // Remember me is offered but not sent: the session cookie already lasts 30 days (spec: not used in the request).
+  // Remember me is offered but not sent: the session cookie already lasts 30 days (it is not part of the request).
   const [remember, setRemember] = useState(false);
   return (
     <Formik<DealerLoginInput>
@@ -90,7 +90,7 @@ function ForgotPasswordView({ onBack }: { onBack: () => void }) {
   );
 }
 
-/** The dealer login card: the login view, or the forgot-password view (spec section 4). */
+/** The dealer login card: the login view, or the forgot-password view. */
 export function DealerLoginCard() {
   const [view, setView] = useState<'login' | 'forgot'>('login');
   return view === 'login' ? <LoginView onForgot={() => setView('forgot')} /> : <ForgotPasswordView onBack={() => setView('login')} />;

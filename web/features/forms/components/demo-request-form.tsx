@@ -8,7 +8,7 @@ import { HoneypotField, SubmitButton, TextareaField, TextField } from '../../../
 
 const initialValues: DemoRequestInput = { name: '', email: '', company: '', phone: '', message: '', _gotcha: '' };
 
-/** The home page's demo request (spec: name, email, company, phone and message optional). */
+/** The home page's demo request (name, email, company; phone and message optional). */
 export function DemoRequestForm({ onSubmitted }: { onSubmitted: () => void }) {
   return (
     <Formik

@@ -80,7 +80,7 @@ export function SiteHeader() {
                 type="button"
                 className="block w-full rounded-lg px-3 py-3 text-left text-base font-medium text-slate-800 hover:bg-slate-50 hover:text-brand"
                 onClick={() => {
-                  // Opening the modal from the menu also closes the menu (spec section 2).
+                  // Opening the modal from the menu also closes the menu.
                   setMenuOpen(false);
                   openWhyAi(true);
                 }}
