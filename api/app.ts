@@ -17,6 +17,7 @@ import authRoutes from './modules/auth/auth.routes';
 import { publicLeadRoutes, staffLeadRoutes } from './modules/leads/leads.routes';
 import mailPlugin from './modules/mail/mail.plugin';
 import chatModule, { staffChatRoutes } from './modules/chat';
+import { apiPaths } from './contract/paths';
 
 /** Largest request body accepted: a larger one gets 413 with a message. */
 export const bodyLimitBytes = 64 * 1024;
@@ -49,7 +50,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(authPlugin, { staffIdleMinutes: config.staffIdleMinutes });
   await app.register(socketIoPlugin, { config });
 
-  app.get('/api/health', async () => ({ ok: true as const }));
+  app.get(apiPaths.health, async () => ({ ok: true as const }));
 
   await app.register(mailPlugin, { config });
   await bootstrapStaff(app.db, {

@@ -4,3 +4,4 @@ export * from './chat';
 export * from './common';
 export * from './leads';
 export * from './socket';
+export * from './paths';

@@ -20,6 +20,7 @@ import { HttpError } from '../../plugins/errors';
 import { keyedLimit, type KeyedLimit } from '../../plugins/rate-limits';
 import { sessionCookieName, sessionCookieOptions } from '../../plugins/session';
 import * as auth from './auth.service';
+import { apiPaths } from '../../contract/paths';
 
 const fifteenMinutesMs = 15 * 60 * 1000;
 const hourMs = 60 * 60 * 1000;
@@ -98,7 +99,7 @@ export default async function authRoutes(app: FastifyInstance, options: { config
   const resetMails = perAccountAndIp(app, 'reset-mail', allowlist, resetMailsPerAccountAndIp, resetMailsPerAccount);
 
   routes.post(
-    '/api/login',
+    apiPaths.dealerLogin,
     { schema: { body: dealerLoginSchema, response: { 200: dealerLoginAnswerSchema } }, config: { rateLimit: signInPerIp } },
     async (request) => {
       const target = await auth.findDealerSignIn(app.db, request.body.username);
@@ -118,7 +119,7 @@ export default async function authRoutes(app: FastifyInstance, options: { config
   );
 
   routes.post(
-    '/api/admin-login',
+    apiPaths.staffLogin,
     { schema: { body: adminLoginSchema, response: { 200: adminLoginAnswerSchema } }, config: { rateLimit: signInPerIp } },
     async (request) => {
       const target = await auth.findStaffSignIn(app.db, request.body.username);
@@ -137,13 +138,13 @@ export default async function authRoutes(app: FastifyInstance, options: { config
     },
   );
 
-  routes.post('/api/logout', { schema: { response: { 200: okBodySchema } } }, async (request, reply) => {
+  routes.post(apiPaths.dealerLogout, { schema: { response: { 200: okBodySchema } } }, async (request, reply) => {
     for (const field of dealerSignInFields) delete request.session[field];
     await destroyIfEmpty(request, reply, config);
     return { ok: true as const };
   });
 
-  routes.post('/api/admin-logout', { schema: { response: { 200: okBodySchema } } }, async (request, reply) => {
+  routes.post(apiPaths.staffLogout, { schema: { response: { 200: okBodySchema } } }, async (request, reply) => {
     // This sign-in's dashboard tabs lose their live feed at once, not at their next request.
     app.staffSockets.in(rooms.staffSession(request.session.sessionId)).disconnectSockets(true);
     clearStaff(request.session);
@@ -151,7 +152,7 @@ export default async function authRoutes(app: FastifyInstance, options: { config
     return { ok: true as const };
   });
 
-  routes.get('/api/session', { schema: { response: { 200: sessionSchema } } }, async (request, reply) => {
+  routes.get(apiPaths.session, { schema: { response: { 200: sessionSchema } } }, async (request, reply) => {
     const { session } = request;
     await request.visitorId(reply);
     let admin: { email: string } | null = null;
@@ -167,7 +168,7 @@ export default async function authRoutes(app: FastifyInstance, options: { config
   });
 
   routes.post(
-    '/api/forgot-password',
+    apiPaths.forgotPassword,
     { schema: { body: forgotPasswordSchema, response: { 200: messageBodySchema } }, config: { rateLimit: resetRequestsPerIp } },
     async (request) => {
       await auth.requestPasswordReset(app.db, app.mailer, {
@@ -180,7 +181,7 @@ export default async function authRoutes(app: FastifyInstance, options: { config
   );
 
   routes.post(
-    '/api/reset-password',
+    apiPaths.resetPassword,
     { schema: { body: resetPasswordSchema, response: { 200: messageBodySchema } }, config: { rateLimit: resetRequestsPerIp } },
     async (request) => {
       const changed = await auth.resetPassword(app.db, request.body.token, request.body.password, request.session.sessionId);

@@ -15,6 +15,7 @@ import {
 import { errorBodySchema } from '../../contract/common';
 import { HttpError } from '../../plugins/errors';
 import type { ChatService } from './chat.service';
+import { apiPaths } from '../../contract/paths';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema };
 
@@ -28,7 +29,7 @@ export async function visitorChatRoutes(instance: FastifyInstance, options: { ch
   const { chat } = options;
 
   app.post(
-    '/api/chat-message',
+    apiPaths.chatMessage,
     { schema: { body: chatMessageInputSchema, response: { 200: chatMessageRecord, 201: chatMessageRecord, ...errors } } },
     async (request, reply) => {
       const { isFromUser: _isFromUser, ...input } = request.body;
@@ -39,7 +40,7 @@ export async function visitorChatRoutes(instance: FastifyInstance, options: { ch
   );
 
   app.get(
-    '/api/chat-messages/:sessionId',
+    apiPaths.chatHistory,
     { schema: { params: chatSessionParamsSchema, response: { 200: z.array(chatMessageRecord), ...errors } } },
     async (request, reply) => {
       const { sessionId } = request.params;
@@ -60,13 +61,13 @@ export async function staffChatRoutes(instance: FastifyInstance, options: { chat
   const { chat } = options;
 
   app.get(
-    '/api/chat-messages',
+    apiPaths.chatMessages,
     { onRequest: app.requireStaff, schema: { querystring: chatMessageListQuerySchema, response: { 200: z.array(chatMessageRecord), ...errors } } },
     async (request) => chat.allMessages(request.query),
   );
 
   app.post(
-    '/api/admin-chat-reply',
+    apiPaths.staffReply,
     { onRequest: app.requireStaff, schema: { body: adminChatReplySchema, response: { 200: chatMessageRecord, 201: chatMessageRecord, ...errors } } },
     async (request, reply) => {
       const { message, created } = await chat.replyAsStaff(request.body);
@@ -75,19 +76,19 @@ export async function staffChatRoutes(instance: FastifyInstance, options: { chat
   );
 
   app.get(
-    '/api/chat-sessions',
+    apiPaths.chatSessions,
     { onRequest: app.requireStaff, schema: { querystring: chatSessionListQuerySchema, response: { 200: z.array(chatSessionSummary), ...errors } } },
     async (request) => chat.sessions(request.query),
   );
 
   app.get(
-    '/api/chat-sessions/:sessionId',
+    apiPaths.chatSession,
     { onRequest: app.requireStaff, schema: { params: chatSessionParamsSchema, response: { 200: chatSessionSummary, ...errors } } },
     async (request) => chat.session(request.params.sessionId),
   );
 
   app.patch(
-    '/api/chat-sessions/:sessionId',
+    apiPaths.chatSession,
     {
       onRequest: app.requireStaff,
       schema: { params: chatSessionParamsSchema, body: chatSessionPatchSchema, response: { 200: chatSessionSummary, ...errors } },

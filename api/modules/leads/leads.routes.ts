@@ -21,6 +21,7 @@ import {
 import type { Config } from '../../config';
 import { HttpError } from '../../plugins/errors';
 import { createLeadsService, type LeadInputByKind } from './leads.service';
+import { apiPaths, leadPaths } from '../../contract/paths';
 
 const minuteMs = 60 * 1000;
 /** Per IP and per form: far above what a person types, low enough to blunt a flood. */
@@ -33,13 +34,6 @@ const inputSchemas = {
   'get-started': getStartedRequestSchema,
 } as const;
 
-/** One create and one staff list path per kind. */
-export const leadPaths: Record<LeadKind, { create: string; list: string; csvName: string }> = {
-  contact: { create: '/api/contact-submission', list: '/api/contact-submissions', csvName: 'contact-submissions' },
-  support: { create: '/api/support-ticket', list: '/api/support-tickets', csvName: 'support-tickets' },
-  demo: { create: '/api/demo-request', list: '/api/demo-requests', csvName: 'demo-requests' },
-  'get-started': { create: '/api/get-started-request', list: '/api/get-started-requests', csvName: 'get-started-requests' },
-};
 
 function leadsServiceOf(app: FastifyInstance, config: Config) {
   return createLeadsService({
@@ -112,7 +106,7 @@ export async function staffLeadRoutes(app: FastifyInstance, options: { config: C
   }
 
   routes.patch(
-    '/api/leads/:kind/:id',
+    apiPaths.lead,
     { onRequest: app.requireStaff, schema: { params: leadPatchParamsSchema, body: leadPatchSchema, response: { 200: anyLeadRecord } } },
     async (request) => {
       const lead = await leads.update(request.params.kind, request.params.id, request.body);
@@ -121,7 +115,7 @@ export async function staffLeadRoutes(app: FastifyInstance, options: { config: C
     },
   );
 
-  routes.get('/api/admin/counts', { onRequest: app.requireStaff, schema: { response: { 200: adminCountsSchema } } }, () =>
+  routes.get(apiPaths.adminCounts, { onRequest: app.requireStaff, schema: { response: { 200: adminCountsSchema } } }, () =>
     leads.counts(),
   );
 }

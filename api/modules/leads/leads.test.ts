@@ -6,7 +6,7 @@ import { staffEnv, signInStaff, validInput } from '../../test/factories';
 import { buildTestServer } from '../../test/helper';
 import { connectStaffSocket, nextEvent } from '../../test/staff-socket';
 import { nextCursorHeader } from '../../contract/leads';
-import { leadPaths } from './leads.routes';
+import { leadPaths } from '../../contract/paths';
 
 const kinds = Object.keys(leadPaths) as LeadKind[];
 const tableOf = {

@@ -5,9 +5,10 @@ import type {
   SupportTicketInput,
 } from '../../../api/contract/leads';
 import { api } from '../../lib/api-client';
+import { leadPaths } from '../../../api/contract/paths';
 
 /** The four public lead forms. Answers are not read beyond success. */
-export const submitDemoRequest = (input: DemoRequestInput) => api.post<unknown>('/api/demo-request', input);
-export const submitContact = (input: ContactSubmissionInput) => api.post<unknown>('/api/contact-submission', input);
-export const submitSupportTicket = (input: SupportTicketInput) => api.post<unknown>('/api/support-ticket', input);
-export const submitGetStarted = (input: GetStartedRequestInput) => api.post<unknown>('/api/get-started-request', input);
+export const submitDemoRequest = (input: DemoRequestInput) => api.post<unknown>(leadPaths.demo.create, input);
+export const submitContact = (input: ContactSubmissionInput) => api.post<unknown>(leadPaths.contact.create, input);
+export const submitSupportTicket = (input: SupportTicketInput) => api.post<unknown>(leadPaths.support.create, input);
+export const submitGetStarted = (input: GetStartedRequestInput) => api.post<unknown>(leadPaths['get-started'].create, input);

@@ -5,14 +5,7 @@ import type { AdminCounts, LeadByKind, LeadKind, LeadPatch } from '../../../../a
 import { listLimitDefault } from '../../../../api/contract/leads';
 import { api, ApiError } from '../../../lib/api-client';
 import { firstScreenPaths, takePrefetched } from './prefetch';
-
-/** The list path of each kind of lead. */
-const leadListPaths: Record<LeadKind, string> = {
-  contact: '/api/contact-submissions',
-  support: '/api/support-tickets',
-  demo: '/api/demo-requests',
-  'get-started': '/api/get-started-requests',
-};
+import { apiPaths, leadPaths, pathTo, withQuery } from '../../../../api/contract/paths';
 
 export const adminPageSize = listLimitDefault;
 
@@ -37,15 +30,6 @@ async function staffCall<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
-function withQuery(path: string, params: Record<string, string | number | undefined>): string {
-  const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) {
-    if (value !== undefined && value !== '') search.set(key, String(value));
-  }
-  const query = search.toString();
-  return query ? `${path}?${query}` : path;
-}
-
 interface PageQuery {
   before?: string;
   q?: string;
@@ -55,28 +39,28 @@ interface PageQuery {
 export const adminApi = {
   /** Who is signed in; also counts as staff activity on the server while the staff session is live. */
   session: () => get<SessionInfo>(firstScreenPaths.session),
-  login: (input: AdminLoginInput) => api.post<z.infer<typeof adminLoginAnswerSchema>>('/api/admin-login', input),
-  logout: () => api.post<unknown>('/api/admin-logout', {}),
+  login: (input: AdminLoginInput) => api.post<z.infer<typeof adminLoginAnswerSchema>>(apiPaths.staffLogin, input),
+  logout: () => api.post<unknown>(apiPaths.staffLogout, {}),
 
-  counts: () => staffCall(() => get<AdminCounts>('/api/admin/counts')),
+  counts: () => staffCall(() => get<AdminCounts>(apiPaths.adminCounts)),
   leads: <K extends LeadKind>(kind: K, query: PageQuery = {}) =>
     staffCall(() =>
-      get<LeadByKind[K][]>(withQuery(leadListPaths[kind], { limit: query.limit ?? adminPageSize, before: query.before, q: query.q })),
+      get<LeadByKind[K][]>(withQuery(leadPaths[kind].list, { limit: query.limit ?? adminPageSize, before: query.before, q: query.q })),
     ),
   patchLead: <K extends LeadKind>(kind: K, id: number, patch: LeadPatch) =>
-    staffCall(() => api.patch<LeadByKind[K]>(`/api/leads/${kind}/${id}`, patch)),
+    staffCall(() => api.patch<LeadByKind[K]>(pathTo(apiPaths.lead, { kind, id }), patch)),
 
   chatSessions: (query: PageQuery = {}) =>
-    staffCall(() => get<ChatSessionSummary[]>(withQuery('/api/chat-sessions', { limit: query.limit ?? adminPageSize, before: query.before, q: query.q }))),
+    staffCall(() => get<ChatSessionSummary[]>(withQuery(apiPaths.chatSessions, { limit: query.limit ?? adminPageSize, before: query.before, q: query.q }))),
   chatMessages: (sessionId: string) =>
-    staffCall(() => api.get<ChatMessage[]>(`/api/chat-messages/${encodeURIComponent(sessionId)}`)),
+    staffCall(() => api.get<ChatMessage[]>(pathTo(apiPaths.chatHistory, { sessionId }))),
   patchChatSession: (sessionId: string, patch: ChatSessionPatch) =>
-    staffCall(() => api.patch<ChatSessionSummary>(`/api/chat-sessions/${encodeURIComponent(sessionId)}`, patch)),
+    staffCall(() => api.patch<ChatSessionSummary>(pathTo(apiPaths.chatSession, { sessionId }), patch)),
   reply: (sessionId: string, message: string) =>
-    staffCall(() => api.post<ChatMessage>('/api/admin-chat-reply', { sessionId, message })),
+    staffCall(() => api.post<ChatMessage>(apiPaths.staffReply, { sessionId, message })),
 };
 
 /** The CSV of what a tab shows: every row matching its search, not just the loaded pages. */
 export function leadCsvHref(kind: LeadKind, q: string): string {
-  return withQuery(leadListPaths[kind], { format: 'csv', q: q.trim() || undefined });
+  return withQuery(leadPaths[kind].list, { format: 'csv', q: q.trim() || undefined });
 }

@@ -1,5 +1,6 @@
 import { api } from '../../../lib/api-client';
 import { storageKeys } from '../../../lib/storage-keys';
+import { apiPaths, leadPaths, withQuery } from '../../../../api/contract/paths';
 
 /**
  * Requests of the first dashboard screen, started by the router while the admin bundle is still
@@ -9,19 +10,16 @@ import { storageKeys } from '../../../lib/storage-keys';
 const pending = new Map<string, { answer: Promise<unknown>; at: number }>();
 const freshForMs = 10_000;
 
-/**
- * The first screen's GETs, exactly as the admin feature asks for them (a test holds the two
- * together). Spelled out here rather than imported so the main bundle does not pull in the contract.
- */
+/** The first page's size; the admin feature asks for the same (a test holds the two together). */
+const firstPageLimit = 100;
+
+/** The first screen's GETs, exactly as the admin feature asks for them. */
 export const firstScreenPaths = {
-  session: '/api/session',
+  session: apiPaths.session,
   staff: [
-    '/api/admin/counts',
-    '/api/contact-submissions?limit=100',
-    '/api/support-tickets?limit=100',
-    '/api/demo-requests?limit=100',
-    '/api/get-started-requests?limit=100',
-    '/api/chat-sessions?limit=100',
+    apiPaths.adminCounts,
+    ...(['contact', 'support', 'demo', 'get-started'] as const).map((kind) => withQuery(leadPaths[kind].list, { limit: firstPageLimit })),
+    withQuery(apiPaths.chatSessions, { limit: firstPageLimit }),
   ],
 } as const;
 

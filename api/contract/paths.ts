@@ -1,0 +1,55 @@
+import type { LeadKind } from './leads';
+
+/**
+ * Every REST path of the API, used by the server's routes and the web app's API clients alike.
+ * It imports nothing at run time, so the main web bundle may use it without pulling in zod.
+ * `:name` segments are filled by `pathTo`.
+ */
+export const apiPaths = {
+  health: '/api/health',
+  session: '/api/session',
+  dealerLogin: '/api/login',
+  dealerLogout: '/api/logout',
+  staffLogin: '/api/admin-login',
+  staffLogout: '/api/admin-logout',
+  forgotPassword: '/api/forgot-password',
+  resetPassword: '/api/reset-password',
+  /** A visitor's message (the widget's REST path while its socket is down). */
+  chatMessage: '/api/chat-message',
+  /** Every chat message, for staff. */
+  chatMessages: '/api/chat-messages',
+  /** One session's history: the widget's poll, or staff reading a conversation. */
+  chatHistory: '/api/chat-messages/:sessionId',
+  staffReply: '/api/admin-chat-reply',
+  chatSessions: '/api/chat-sessions',
+  chatSession: '/api/chat-sessions/:sessionId',
+  lead: '/api/leads/:kind/:id',
+  adminCounts: '/api/admin/counts',
+} as const;
+
+/** The create and staff-list path of each kind of lead, and the file name of its CSV export. */
+export const leadPaths: Record<LeadKind, { create: string; list: string; csvName: string }> = {
+  contact: { create: '/api/contact-submission', list: '/api/contact-submissions', csvName: 'contact-submissions' },
+  support: { create: '/api/support-ticket', list: '/api/support-tickets', csvName: 'support-tickets' },
+  demo: { create: '/api/demo-request', list: '/api/demo-requests', csvName: 'demo-requests' },
+  'get-started': { create: '/api/get-started-request', list: '/api/get-started-requests', csvName: 'get-started-requests' },
+};
+
+/** `path` with each `:name` segment replaced by its URL-encoded value. */
+export function pathTo(path: string, params: Record<string, string | number>): string {
+  return path.replace(/:(\w+)/g, (segment, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`pathTo: no value for ${segment} in ${path}`);
+    return encodeURIComponent(String(value));
+  });
+}
+
+/** `path` with a query string of the parameters that have a value. */
+export function withQuery(path: string, params: Record<string, string | number | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined && value !== '') search.set(key, String(value));
+  }
+  const query = search.toString();
+  return query ? `${path}?${query}` : path;
+}
