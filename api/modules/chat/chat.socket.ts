@@ -14,6 +14,7 @@ import {
   type VisitorServerToClientEvents,
 } from '../../contract/socket';
 import { HttpError } from '../../plugins/errors';
+import { isSameSiteOrigin } from '../../plugins/origin';
 import { tooManyRequestsMessage } from '../../plugins/rate-limits';
 import type { ChatPushes, ChatService } from './chat.service';
 
@@ -114,16 +115,8 @@ export async function chatSocket(app: FastifyInstance, options: { chat: ChatServ
    * A browser page of another site may open a websocket here; SameSite=Lax keeps the cookies off it,
    * and this refuses it outright, as REST refuses its state-changing calls. Non-browser clients send no Origin.
    */
-  const fromThisSite = (handshake: { headers: IncomingMessage['headers'] }) => {
-    const { origin, host } = handshake.headers;
-    if (!origin) return true;
-    try {
-      const parsed = new URL(origin);
-      return parsed.origin === publicUrl || parsed.host === host;
-    } catch {
-      return false;
-    }
-  };
+  const fromThisSite = (handshake: { headers: IncomingMessage['headers'] }) =>
+    isSameSiteOrigin(handshake.headers.origin, handshake.headers.host, publicUrl);
   const crossSiteMessage = 'Connection refused: it did not come from this site';
   const visitors = app.visitorSockets;
   const staff = app.staffSockets;
