@@ -16,9 +16,9 @@ import {
 import { HttpError } from '../../plugins/errors';
 import { isSameSiteOrigin } from '../../plugins/origin';
 import { tooManyRequestsMessage } from '../../plugins/rate-limits';
-import type { ChatPushes, ChatService } from './chat.service';
+import type { ChatService } from './chat.service';
 
-interface VisitorSocketData {
+export interface VisitorSocketData {
   visitorId: string;
   budget: EventBudget;
 }
@@ -78,29 +78,6 @@ function overBudget(budget: EventBudget, ack: unknown): boolean {
   if (budget.take()) return false;
   if (typeof ack === 'function') (ack as Ack)({ ok: false, error: tooManyEventsMessage });
   return true;
-}
-
-/**
- * The pushes of the chat service, as Socket.IO broadcasts only (DESIGN section 5: nothing a second
- * process would miss): to a visitor's session room, and to the whole /admin namespace for staff.
- */
-export function socketPushes(app: FastifyInstance): ChatPushes {
-  return {
-    async message(message, { newOwner, exceptSocket } = {}) {
-      app.staffSockets.emit('chat:message', message);
-      const room = rooms.chatSession(message.sessionId);
-      if (newOwner) {
-        // Someone may have joined this id before anyone owned it; now that it is owned, only the owner stays.
-        for (const socket of await app.visitorSockets.in(room).fetchSockets()) {
-          if ((socket.data as Partial<VisitorSocketData>).visitorId !== newOwner) socket.leave(room);
-        }
-      }
-      (exceptSocket ? app.visitorSockets.to(room).except(exceptSocket) : app.visitorSockets.to(room)).emit('chat:message', message);
-    },
-    sessionUpdated(session) {
-      app.staffSockets.emit('chat-session:updated', session);
-    },
-  };
 }
 
 /**

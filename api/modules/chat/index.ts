@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config';
+import { socketPushes } from './chat.pushes';
 import { chatSendLimits } from './chat.rate-limit';
 import { visitorChatRoutes } from './chat.routes';
 import { ChatService } from './chat.service';
-import { chatSocket, socketPushes } from './chat.socket';
+import { chatSocket } from './chat.socket';
 
 declare module 'fastify' {
   interface FastifyInstance {
