@@ -16,6 +16,7 @@ import {
 import { HttpError } from '../../plugins/errors';
 import { isSameSiteOrigin } from '../../plugins/origin';
 import { tooManyRequestsMessage } from '../../plugins/rate-limits';
+import { EventBudget, overBudget } from './chat.budget';
 import type { ChatService } from './chat.service';
 
 export interface VisitorSocketData {
@@ -29,25 +30,6 @@ interface StaffSocketData {
 }
 type VisitorSocket = Socket<VisitorClientToServerEvents, VisitorServerToClientEvents, Record<string, never>, VisitorSocketData>;
 type StaffSocket = Socket<StaffClientToServerEvents, StaffServerToClientEvents, Record<string, never>, StaffSocketData>;
-
-/** Events one socket may send: a burst of 20, then 10 a second. Chat sends also count against the visitor's limit. */
-const eventBurst = 20;
-const eventsPerSecond = 10;
-const tooManyEventsMessage = 'Too many events: please slow down';
-
-/** A token bucket per socket, so one socket cannot flood the server with joins or typing. */
-class EventBudget {
-  private tokens = eventBurst;
-  private refilledAt = Date.now();
-
-  take(now = Date.now()): boolean {
-    this.tokens = Math.min(eventBurst, this.tokens + ((now - this.refilledAt) / 1000) * eventsPerSecond);
-    this.refilledAt = now;
-    if (this.tokens < 1) return false;
-    this.tokens -= 1;
-    return true;
-  }
-}
 
 /** An engine.io request that opens a connection; later polls and the upgrade carry the connection's `sid`. */
 function isEngineHandshake(request: IncomingMessage): boolean {
@@ -71,13 +53,6 @@ async function answer<T extends object>(app: FastifyInstance, ack: unknown, work
     app.log.error({ err: error }, 'socket handler failed');
     reply({ ok: false, error: 'Something went wrong on our side. Please try again.' });
   }
-}
-
-/** False while the socket's budget allows one more event; otherwise acks the refusal, if asked for one. */
-function overBudget(budget: EventBudget, ack: unknown): boolean {
-  if (budget.take()) return false;
-  if (typeof ack === 'function') (ack as Ack)({ ok: false, error: tooManyEventsMessage });
-  return true;
 }
 
 /**
