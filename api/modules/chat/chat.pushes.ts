@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { rooms } from '../../contract/socket';
-import type { VisitorSocketData } from './chat.socket';
+import type { VisitorSocketData } from './chat.handshake';
 import type { ChatPushes } from './chat.service';
 
 /**

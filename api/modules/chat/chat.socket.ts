@@ -1,40 +1,13 @@
-import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import type { Socket } from 'socket.io';
 import type { z } from 'zod';
 import { adminChatReplySchema, chatMessageInputSchema, chatSessionParamsSchema, chatTypingSchema } from '../../contract/chat';
 import { notAuthenticatedMessage } from '../../contract/auth';
 import { timings } from '../../contract/brand';
-import {
-  type Ack,
-  rooms,
-  type StaffClientToServerEvents,
-  type StaffServerToClientEvents,
-  type VisitorClientToServerEvents,
-  type VisitorServerToClientEvents,
-} from '../../contract/socket';
+import { type Ack, rooms } from '../../contract/socket';
 import { HttpError } from '../../plugins/errors';
-import { isSameSiteOrigin } from '../../plugins/origin';
-import { tooManyRequestsMessage } from '../../plugins/rate-limits';
-import { EventBudget, overBudget } from './chat.budget';
+import { overBudget } from './chat.budget';
+import type { StaffSocket, StaffSocketData, VisitorSocket } from './chat.handshake';
 import type { ChatService } from './chat.service';
-
-export interface VisitorSocketData {
-  visitorId: string;
-  budget: EventBudget;
-}
-interface StaffSocketData {
-  /** The cookie session's id: logout and expiry find the socket by it. */
-  sid: string;
-  budget: EventBudget;
-}
-type VisitorSocket = Socket<VisitorClientToServerEvents, VisitorServerToClientEvents, Record<string, never>, VisitorSocketData>;
-type StaffSocket = Socket<StaffClientToServerEvents, StaffServerToClientEvents, Record<string, never>, StaffSocketData>;
-
-/** An engine.io request that opens a connection; later polls and the upgrade carry the connection's `sid`. */
-function isEngineHandshake(request: IncomingMessage): boolean {
-  return !new URLSearchParams(request.url?.split('?')[1] ?? '').has('sid');
-}
 
 /** The first message of a payload's zod issues, as an ack error. */
 function parsePayload<T extends z.ZodType>(schema: T, payload: unknown): { ok: true; data: z.infer<T> } | { ok: false; error: string } {
@@ -56,57 +29,12 @@ async function answer<T extends object>(app: FastifyInstance, ack: unknown, work
 }
 
 /**
- * The realtime half of the chat (DESIGN section 4): visitors on `/` by their visitor cookie, staff on
- * `/admin` by a live staff session of the same session store as REST. Every write goes through the
- * chat service, so the REST and socket paths store and push alike.
+ * The chat's socket events, on sockets the handshake guards let in: visitors on `/`, staff on
+ * `/admin`. Every write goes through the chat service, so the REST and socket paths store and push alike.
  */
-export async function chatSocket(app: FastifyInstance, options: { chat: ChatService; publicUrl: string }): Promise<void> {
-  const { chat, publicUrl } = options;
-
-  /**
-   * A browser page of another site may open a websocket here; SameSite=Lax keeps the cookies off it,
-   * and this refuses it outright, as REST refuses its state-changing calls. Non-browser clients send no Origin.
-   */
-  const fromThisSite = (handshake: { headers: IncomingMessage['headers'] }) =>
-    isSameSiteOrigin(handshake.headers.origin, handshake.headers.host, publicUrl);
-  const crossSiteMessage = 'Connection refused: it did not come from this site';
+export function chatSocketEvents(app: FastifyInstance, chat: ChatService): void {
   const visitors = app.visitorSockets;
   const staff = app.staffSockets;
-
-  // ---------- visitor identity: the signed visitor cookie, issued in the handshake when absent ----------
-  /**
-   * A handshake without the cookie gets a new identity, counted per client address like REST's: the
-   * count is asynchronous and the handshake's headers are not, so it runs first, in engine.io's
-   * middleware (which sees every engine.io request: only a handshake, with no `sid`, is counted).
-   */
-  const issuedInHandshake = new WeakMap<IncomingMessage, { visitorId: string; setCookie: string } | { refusal: string }>();
-  app.io.engine.use((request: IncomingMessage, _response: unknown, next: (error?: Error) => void) => {
-    if (isEngineHandshake(request) && !app.visitorIdFromCookieHeader(request.headers.cookie)) {
-      app.newVisitorAllowed(app.clientAddress(request)).then(
-        (allowed) => {
-          issuedInHandshake.set(request, allowed.ok ? app.issueVisitorCookie() : { refusal: tooManyRequestsMessage(allowed.retryAfterMs) });
-          next();
-        },
-        (error: unknown) => next(error instanceof Error ? error : new Error(String(error))),
-      );
-      return;
-    }
-    next();
-  });
-  app.io.engine.on('initial_headers', (headers: Record<string, string | string[]>, request: IncomingMessage) => {
-    const issued = issuedInHandshake.get(request);
-    if (issued && 'setCookie' in issued) headers['set-cookie'] = issued.setCookie;
-  });
-
-  visitors.use((socket, next) => {
-    if (!fromThisSite(socket.handshake)) return next(new Error(crossSiteMessage));
-    const issued = issuedInHandshake.get(socket.request);
-    if (issued && 'refusal' in issued) return next(new Error(issued.refusal));
-    const visitorId = app.visitorIdFromCookieHeader(socket.request.headers.cookie) ?? issued?.visitorId;
-    if (!visitorId) return next(new Error('Visitor identity missing: enable cookies'));
-    socket.data = { visitorId, budget: new EventBudget() } satisfies VisitorSocketData;
-    next();
-  });
 
   // Every socket of /admin is a staff member's (the connect guard): the namespace is the staff.
   const staffOnline = async () => (await staff.fetchSockets()).length > 0;
@@ -166,23 +94,6 @@ export async function chatSocket(app: FastifyInstance, options: { chat: ChatServ
     staff.to(room).emit('session:expired');
     staff.in(room).disconnectSockets(true);
   };
-
-  staff.use((socket, next) => {
-    if (!fromThisSite(socket.handshake)) return next(new Error(crossSiteMessage));
-    const sid = app.sessionIdFromCookieHeader(socket.request.headers.cookie);
-    if (!sid) return next(new Error(notAuthenticatedMessage));
-    app.isLiveStaffSid(sid).then(
-      (live) => {
-        if (!live) return next(new Error(notAuthenticatedMessage));
-        socket.data = { sid, budget: new EventBudget() } satisfies StaffSocketData;
-        next();
-      },
-      (error: unknown) => {
-        app.log.error({ err: error }, 'staff socket session check failed');
-        next(new Error('Could not check the session: please try again'));
-      },
-    );
-  });
 
   staff.on('connection', (rawSocket) => {
     const socket = rawSocket as StaffSocket;

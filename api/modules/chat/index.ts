@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config';
+import { guardChatHandshakes } from './chat.handshake';
 import { socketPushes } from './chat.pushes';
 import { chatSendLimits } from './chat.rate-limit';
 import { visitorChatRoutes } from './chat.routes';
 import { ChatService } from './chat.service';
-import { chatSocket } from './chat.socket';
+import { chatSocketEvents } from './chat.socket';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -26,7 +27,8 @@ export default fp(
     const chat = new ChatService(app.db, app.writes, socketPushes(app), limits);
     app.decorate('chat', chat);
     await app.register(visitorChatRoutes, { chat });
-    await app.register(chatSocket, { chat, publicUrl: options.config.publicUrl });
+    guardChatHandshakes(app, options.config.publicUrl);
+    chatSocketEvents(app, chat);
   },
   { name: 'chat', dependencies: ['db', 'session', 'auth', 'socket-io'] },
 );
