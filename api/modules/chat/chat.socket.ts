@@ -36,19 +36,11 @@ export function chatSocketEvents(app: FastifyInstance, chat: ChatService): void 
   const visitors = app.visitorSockets;
   const staff = app.staffSockets;
 
-  // Every socket of /admin is a staff member's (the connect guard): the namespace is the staff.
-  const staffOnline = async () => (await staff.fetchSockets()).length > 0;
-  const broadcastPresence = async () => {
-    visitors.emit('staff:presence', { online: await staffOnline() });
-  };
-
   visitors.on('connection', (rawSocket) => {
     const socket = rawSocket as VisitorSocket;
     const { visitorId, budget } = socket.data;
     const userAgent = socket.handshake.headers['user-agent'];
     const ip = app.clientAddress(socket.request);
-
-    void staffOnline().then((online) => socket.emit('staff:presence', { online }));
 
     socket.on('chat:join', (payload, ack) => {
       if (overBudget(budget, ack)) return;
@@ -99,8 +91,6 @@ export function chatSocketEvents(app: FastifyInstance, chat: ChatService): void 
     const socket = rawSocket as StaffSocket;
     const { sid, budget } = socket.data;
     void socket.join(rooms.staffSession(sid));
-    void broadcastPresence();
-    socket.on('disconnect', () => void broadcastPresence());
 
     /**
      * Same rule as REST: a reply needs a live staff session, checked now, not just at connect. (The

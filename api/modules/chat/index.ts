@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config';
 import { guardChatHandshakes } from './chat.handshake';
+import { announceStaffPresence, inProcessStaffPresence } from './chat.presence';
 import { socketPushes } from './chat.pushes';
 import { chatSendLimits } from './chat.rate-limit';
 import { visitorChatRoutes } from './chat.routes';
@@ -28,6 +29,7 @@ export default fp(
     app.decorate('chat', chat);
     await app.register(visitorChatRoutes, { chat });
     guardChatHandshakes(app, options.config.publicUrl);
+    announceStaffPresence(app, inProcessStaffPresence());
     chatSocketEvents(app, chat);
   },
   { name: 'chat', dependencies: ['db', 'session', 'auth', 'socket-io'] },
