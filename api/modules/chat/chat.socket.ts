@@ -2,12 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import { adminChatReplySchema, chatMessageInputSchema, chatSessionParamsSchema, chatTypingSchema } from '../../contract/chat';
 import { notAuthenticatedMessage } from '../../contract/auth';
-import { timings } from '../../contract/brand';
 import { type Ack, rooms } from '../../contract/socket';
 import { HttpError } from '../../plugins/errors';
 import { overBudget } from './chat.budget';
-import type { StaffSocket, StaffSocketData, VisitorSocket } from './chat.handshake';
+import type { StaffSocket, VisitorSocket } from './chat.handshake';
 import type { ChatService } from './chat.service';
+import { expireStaffSession } from './chat.staff-expiry';
 
 /** The first message of a payload's zod issues, as an ack error. */
 function parsePayload<T extends z.ZodType>(schema: T, payload: unknown): { ok: true; data: z.infer<T> } | { ok: false; error: string } {
@@ -80,13 +80,6 @@ export function chatSocketEvents(app: FastifyInstance, chat: ChatService): void 
     });
   });
 
-  // ---------- staff: a live staff session of the cookie-session store, checked at connect and after ----------
-  const expire = (sid: string) => {
-    const room = rooms.staffSession(sid);
-    staff.to(room).emit('session:expired');
-    staff.in(room).disconnectSockets(true);
-  };
-
   staff.on('connection', (rawSocket) => {
     const socket = rawSocket as StaffSocket;
     const { sid, budget } = socket.data;
@@ -99,7 +92,7 @@ export function chatSocketEvents(app: FastifyInstance, chat: ChatService): void 
      */
     const requireLiveSession = async () => {
       if (!(await app.isLiveStaffSid(sid))) {
-        setImmediate(() => expire(sid));
+        setImmediate(() => expireStaffSession(app, sid));
         throw new HttpError(401, notAuthenticatedMessage);
       }
     };
@@ -122,24 +115,4 @@ export function chatSocketEvents(app: FastifyInstance, chat: ChatService): void 
       visitors.to(rooms.chatSession(parsed.data.sessionId)).emit('chat:typing', parsed.data);
     });
   });
-
-  // Idle staff sessions end server-side; their sockets are told, then closed.
-  const checkEveryMs = Math.min(timings.staffIdleCheckMs, Math.max(250, app.staffIdleMs / 2));
-  const expiryTimer = setInterval(() => {
-    const sids = new Set<string>();
-    for (const socket of staff.sockets.values()) {
-      const sid = (socket.data as Partial<StaffSocketData>).sid;
-      if (sid) sids.add(sid);
-    }
-    for (const sid of sids) {
-      app.isLiveStaffSid(sid).then(
-        (live) => {
-          if (!live) expire(sid);
-        },
-        (error: unknown) => app.log.warn({ err: error }, 'staff session expiry check failed'),
-      );
-    }
-  }, checkEveryMs);
-  expiryTimer.unref();
-  app.addHook('onClose', async () => clearInterval(expiryTimer));
 }

@@ -8,6 +8,7 @@ import { chatSendLimits } from './chat.rate-limit';
 import { visitorChatRoutes } from './chat.routes';
 import { ChatService } from './chat.service';
 import { chatSocketEvents } from './chat.socket';
+import { expireIdleStaffSockets } from './chat.staff-expiry';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -31,6 +32,7 @@ export default fp(
     guardChatHandshakes(app, options.config.publicUrl);
     announceStaffPresence(app, inProcessStaffPresence());
     chatSocketEvents(app, chat);
+    expireIdleStaffSockets(app);
   },
   { name: 'chat', dependencies: ['db', 'session', 'auth', 'socket-io'] },
 );
