@@ -1,26 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyRequest } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
 import { HttpError, isApiUrl } from './errors';
+import { isSameSiteOrigin } from './origin';
 import { tooManyRequestsMessage } from './rate-limits';
 
 const stateChangingMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
-/** The origins a browser may send state-changing cookie calls from: this server's own. */
-function allowedOrigin(request: FastifyRequest, config: Config, origin: string): boolean {
-  let parsed: URL;
-  try {
-    parsed = new URL(origin);
-  } catch {
-    return false;
-  }
-  if (parsed.origin === config.publicUrl) return true;
-  // The origin the browser sees this server at (the Host header), whatever the deployment.
-  return Boolean(request.headers.host) && parsed.host === request.headers.host;
-}
 
 /**
  * Helmet's headers for `options`. They are the same for every response (no per-request nonces), so
@@ -99,9 +86,8 @@ export default fp(
     app.addHook('onRequest', (request, reply, done) => {
       reply.headers(isApiUrl(request.url) ? apiHeaders : documentHeaders);
       if (!stateChangingMethods.has(request.method) || !request.headers.cookie) return done();
-      const source = request.headers.origin ?? request.headers.referer;
-      // Browsers send Origin on every cross-site POST; a caller without either is not a browser page.
-      if (source && !allowedOrigin(request, config, source)) {
+      // Referer stands in for an Origin left out; a caller without either is not a browser page.
+      if (!isSameSiteOrigin(request.headers.origin ?? request.headers.referer, request.headers.host, config.publicUrl)) {
         return done(new HttpError(403, 'Request refused: it did not come from this site'));
       }
       done();

@@ -5,7 +5,8 @@ import { perAddressLimits } from '../../plugins/rate-limits';
 import { tooManySocketsMessage } from '../../plugins/socket-io';
 import { visitorCookieName } from '../../plugins/session';
 import { buildTestServer, cookiesFrom } from '../../test/helper';
-import { closeClients, connected, pause, serverUrl, visitorClient, visitorCookie, type VisitorClient } from './chat.test-support';
+import { closeClients, connected, serverUrl } from '../../test/sockets';
+import { pause, visitorClient, visitorCookie, type VisitorClient } from './chat.test-support';
 
 let sessionCounter = 0;
 const newSessionId = () => `session_${Date.now()}_addr${(sessionCounter += 1)}`;

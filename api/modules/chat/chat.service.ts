@@ -15,7 +15,7 @@ import { HttpError } from '../../plugins/errors';
 import * as repository from './chat.repository';
 import { type ChatSendLimits, unlimitedChatSends } from './chat.rate-limit';
 
-/** What the service tells the realtime layer; Socket.IO rooms behind it (chat.socket.ts). */
+/** What the service tells the realtime layer; Socket.IO rooms behind it (chat.pushes.ts). */
 export interface ChatPushes {
   /**
    * A newly stored message, for its session's room and every staff socket. `newOwner` is set on a

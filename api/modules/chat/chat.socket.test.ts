@@ -1,23 +1,12 @@
 import { request } from 'node:http';
 import { io as connect } from 'socket.io-client';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChatMessage, ChatSessionSummary } from '../../contract/chat';
+import type { ChatMessage } from '../../contract/chat';
 import { rooms, socketLimits, type TypingPayload } from '../../contract/socket';
 import { buildTestServer } from '../../test/helper';
-import {
-  closeClients,
-  collect,
-  connected,
-  nextEvent,
-  pause,
-  serverUrl,
-  signInStaff,
-  staffClient,
-  visitorClient,
-  visitorCookie,
-  type StaffClient,
-  type VisitorClient,
-} from './chat.test-support';
+import { closeClients, collect, connected, nextEvent, serverUrl } from '../../test/sockets';
+import { connectStaffSocket, type StaffClient } from '../../test/staff-socket';
+import { pause, signInStaff, visitorClient, visitorCookie, type VisitorClient } from './chat.test-support';
 
 let sessionCounter = 0;
 const newSessionId = () => `session_${Date.now()}_sock${(sessionCounter += 1)}`;
@@ -37,9 +26,7 @@ describe('chat over Socket.IO', async () => {
 
   const connectedStaff = async () => {
     const { cookie } = await signInStaff(app);
-    const socket = staffClient(app, cookie);
-    await connected(socket);
-    return socket;
+    return connectStaffSocket(app, cookie);
   };
   const connectedVisitor = async (cookie = visitorCookie(app), localAddress?: string) => {
     const socket = visitorClient(app, cookie, { localAddress });
@@ -50,8 +37,7 @@ describe('chat over Socket.IO', async () => {
   describe('the staff namespace', () => {
     it('refuses a handshake without a session, with a forged cookie, or with a visitor cookie', async () => {
       for (const cookie of [undefined, 'lw_session=forged.signature', visitorCookie(app)]) {
-        const socket = staffClient(app, cookie);
-        await expect(connected(socket)).rejects.toThrow('Not authenticated');
+        await expect(connectStaffSocket(app, cookie)).rejects.toThrow('Not authenticated');
       }
     });
 
@@ -75,14 +61,13 @@ describe('chat over Socket.IO', async () => {
       const data = JSON.parse(row.data) as { staffLastActiveAt: number };
       data.staffLastActiveAt = Date.now() - app.staffIdleMs - 1000;
       await app.db.updateTable('sessions').set({ data: JSON.stringify(data) }).where('sid', '=', sid).execute();
-      await expect(connected(staffClient(app, cookie))).rejects.toThrow('Not authenticated');
+      await expect(connectStaffSocket(app, cookie)).rejects.toThrow('Not authenticated');
     });
 
     it('accepts a live staff session, and logout disconnects its sockets', async () => {
       const { cookie, sid } = await signInStaff(app);
-      const socket = staffClient(app, cookie);
-      await connected(socket);
-      const gone = nextEvent<string>(socket, 'disconnect');
+      const socket = await connectStaffSocket(app, cookie);
+      const gone = nextEvent(socket, 'disconnect');
       app.staffSockets.in(rooms.staffSession(sid)).disconnectSockets(true);
       expect(await gone).toBe('io server disconnect');
     });
@@ -95,12 +80,12 @@ describe('chat over Socket.IO', async () => {
       const sessionId = newSessionId();
       expect(await join(visitor, sessionId)).toEqual({ ok: true, messages: [] });
 
-      const atStaff = nextEvent<ChatMessage>(staff, 'chat:message');
+      const atStaff = nextEvent(staff, 'chat:message');
       const sent = await send(visitor, { sessionId, message: 'Hello from the widget', clientId: 'w-1' });
       expect(sent).toMatchObject({ ok: true, message: { sessionId, message: 'Hello from the widget', isFromUser: true, clientId: 'w-1' } });
       expect(await atStaff).toEqual(sent.ok && sent.message);
 
-      const atVisitor = nextEvent<ChatMessage>(visitor, 'chat:message');
+      const atVisitor = nextEvent(visitor, 'chat:message');
       const answered = await reply(staff, { sessionId, message: 'Hi! How can we help?' });
       expect(answered.ok).toBe(true);
       expect(await atVisitor).toMatchObject({ sessionId, message: 'Hi! How can we help?', isFromUser: false });
@@ -116,15 +101,15 @@ describe('chat over Socket.IO', async () => {
       const sessionId = newSessionId();
       await join(visitor, sessionId);
 
-      const atStaff = nextEvent<ChatMessage>(staff, 'chat:message');
-      const atVisitor = nextEvent<ChatMessage>(visitor, 'chat:message');
+      const atStaff = nextEvent(staff, 'chat:message');
+      const atVisitor = nextEvent(visitor, 'chat:message');
       const posted = await app.inject({ method: 'POST', url: '/api/chat-message', headers: { cookie }, payload: { sessionId, message: 'sent while offline' } });
       expect(posted.statusCode).toBe(201);
       expect(await atStaff).toEqual(posted.json());
       expect(await atVisitor).toEqual(posted.json());
 
       const { cookie: staffCookie } = await signInStaff(app);
-      const replyArrives = nextEvent<ChatMessage>(visitor, 'chat:message');
+      const replyArrives = nextEvent(visitor, 'chat:message');
       const restReply = await app.inject({ method: 'POST', url: '/api/admin-chat-reply', headers: { cookie: staffCookie }, payload: { sessionId, message: 'answered by REST' } });
       expect(await replyArrives).toEqual(restReply.json());
     });
@@ -147,7 +132,7 @@ describe('chat over Socket.IO', async () => {
       const sessionId = newSessionId();
       await send(visitor, { sessionId, message: 'please resolve me' });
       const { cookie } = await signInStaff(app);
-      const updated = nextEvent<ChatSessionSummary>(staff, 'chat-session:updated');
+      const updated = nextEvent(staff, 'chat-session:updated');
       await app.inject({ method: 'PATCH', url: `/api/chat-sessions/${sessionId}`, headers: { cookie }, payload: { status: 'resolved' } });
       expect(await updated).toMatchObject({ id: sessionId, status: 'resolved' });
     });
@@ -190,7 +175,7 @@ describe('chat over Socket.IO', async () => {
       await send(tabA, { sessionId, message: 'from tab A' });
       const joined = await join(tabB, sessionId);
       expect(joined.ok && joined.messages.map((row) => row.message)).toEqual(['from tab A']);
-      const inA = nextEvent<ChatMessage>(tabA, 'chat:message');
+      const inA = nextEvent(tabA, 'chat:message');
       await send(tabB, { sessionId, message: 'from tab B' });
       expect((await inA).message).toBe('from tab B');
     });
@@ -216,7 +201,7 @@ describe('chat over Socket.IO', async () => {
 
     it('drops a payload over the size limit by closing that socket, storing nothing', async () => {
       const { socket } = await connectedVisitor();
-      const closed = nextEvent<string>(socket, 'disconnect');
+      const closed = nextEvent(socket, 'disconnect');
       socket.emit('chat:send', { sessionId: 'session_big_0001', message: 'x'.repeat(socketLimits.maxPayloadBytes + 10) }, () => {});
       expect(await closed).toMatch(/transport close|io server disconnect/);
       expect((await app.inject({ method: 'GET', url: '/api/chat-messages/session_big_0001', headers: { cookie: (await signInStaff(app)).cookie } })).statusCode).toBe(404);
@@ -227,16 +212,15 @@ describe('chat over Socket.IO', async () => {
     it('tells visitors whether staff are online, following staff sockets', async () => {
       const { app: quiet } = await buildTestServer({}, { listen: true });
       const visitor = visitorClient(quiet, visitorCookie(quiet));
-      const first = nextEvent<{ online: boolean }>(visitor, 'staff:presence');
+      const first = nextEvent(visitor, 'staff:presence');
       await connected(visitor);
       expect(await first).toEqual({ online: false });
 
-      const online = nextEvent<{ online: boolean }>(visitor, 'staff:presence');
-      const staff = staffClient(quiet, (await signInStaff(quiet)).cookie);
-      await connected(staff);
+      const online = nextEvent(visitor, 'staff:presence');
+      const staff = await connectStaffSocket(quiet, (await signInStaff(quiet)).cookie);
       expect(await online).toEqual({ online: true });
 
-      const offline = nextEvent<{ online: boolean }>(visitor, 'staff:presence');
+      const offline = nextEvent(visitor, 'staff:presence');
       staff.disconnect();
       expect(await offline).toEqual({ online: false });
     });
@@ -248,11 +232,11 @@ describe('chat over Socket.IO', async () => {
       const sessionId = newSessionId();
       await send(visitor, { sessionId, message: 'typing soon' });
 
-      const atStaff = nextEvent<TypingPayload>(staff, 'chat:typing');
+      const atStaff = nextEvent(staff, 'chat:typing');
       visitor.emit('chat:typing', { sessionId, typing: true });
       expect(await atStaff).toEqual({ sessionId, typing: true });
 
-      const atVisitor = nextEvent<TypingPayload>(visitor, 'chat:typing');
+      const atVisitor = nextEvent(visitor, 'chat:typing');
       const strangerHears = collect<TypingPayload>(stranger, 'chat:typing');
       staff.emit('chat:typing', { sessionId, typing: true });
       expect(await atVisitor).toEqual({ sessionId, typing: true });
@@ -316,10 +300,9 @@ describe('chat over Socket.IO', async () => {
   describe('staff expiry', () => {
     it('tells a staff socket its session expired, then disconnects it', async () => {
       const { app: strict } = await buildTestServer({ STAFF_IDLE_MINUTES: '0.02' }, { listen: true });
-      const socket = staffClient(strict, (await signInStaff(strict)).cookie);
-      await connected(socket);
-      const expired = nextEvent<void>(socket, 'session:expired', 5000);
-      const gone = nextEvent<string>(socket, 'disconnect', 6000);
+      const socket = await connectStaffSocket(strict, (await signInStaff(strict)).cookie);
+      const expired = nextEvent(socket, 'session:expired', 5000);
+      const gone = nextEvent(socket, 'disconnect', 6000);
       await expired;
       expect(await gone).toBe('io server disconnect');
     });
@@ -331,10 +314,10 @@ describe('chat over Socket.IO', async () => {
       await connected(visitor);
       const sessionId = newSessionId();
       await send(visitor, { sessionId, message: 'anyone?' });
-      const staff = staffClient(strict, cookie);
-      await connected(staff);
+      const staff = await connectStaffSocket(strict, cookie);
       await pause(1300);
-      const answer = await Promise.race([reply(staff, { sessionId, message: 'too late' }), nextEvent<string>(staff, 'disconnect').then(() => null)]);
+      // The expiry timer may close the socket before the answer: the pending ack then rejects.
+      const answer = await reply(staff, { sessionId, message: 'too late' }).catch(() => null);
       if (answer) expect(answer).toEqual({ ok: false, error: 'Not authenticated' });
       const rows = await strict.db.selectFrom('chatMessages').select('message').where('sessionId', '=', sessionId).execute();
       expect(rows.map((row) => row.message)).toEqual(['anyone?']);

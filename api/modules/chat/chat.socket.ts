@@ -1,57 +1,13 @@
-import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import type { Socket } from 'socket.io';
 import type { z } from 'zod';
 import { adminChatReplySchema, chatMessageInputSchema, chatSessionParamsSchema, chatTypingSchema } from '../../contract/chat';
 import { notAuthenticatedMessage } from '../../contract/auth';
-import { timings } from '../../contract/brand';
-import {
-  type Ack,
-  rooms,
-  type StaffClientToServerEvents,
-  type StaffServerToClientEvents,
-  type VisitorClientToServerEvents,
-  type VisitorServerToClientEvents,
-} from '../../contract/socket';
+import { type Ack, rooms } from '../../contract/socket';
 import { HttpError } from '../../plugins/errors';
-import { tooManyRequestsMessage } from '../../plugins/rate-limits';
-import type { ChatPushes, ChatService } from './chat.service';
-
-interface VisitorSocketData {
-  visitorId: string;
-  budget: EventBudget;
-}
-interface StaffSocketData {
-  /** The cookie session's id: logout and expiry find the socket by it. */
-  sid: string;
-  budget: EventBudget;
-}
-type VisitorSocket = Socket<VisitorClientToServerEvents, VisitorServerToClientEvents, Record<string, never>, VisitorSocketData>;
-type StaffSocket = Socket<StaffClientToServerEvents, StaffServerToClientEvents, Record<string, never>, StaffSocketData>;
-
-/** Events one socket may send: a burst of 20, then 10 a second. Chat sends also count against the visitor's limit. */
-const eventBurst = 20;
-const eventsPerSecond = 10;
-const tooManyEventsMessage = 'Too many events: please slow down';
-
-/** A token bucket per socket, so one socket cannot flood the server with joins or typing. */
-class EventBudget {
-  private tokens = eventBurst;
-  private refilledAt = Date.now();
-
-  take(now = Date.now()): boolean {
-    this.tokens = Math.min(eventBurst, this.tokens + ((now - this.refilledAt) / 1000) * eventsPerSecond);
-    this.refilledAt = now;
-    if (this.tokens < 1) return false;
-    this.tokens -= 1;
-    return true;
-  }
-}
-
-/** An engine.io request that opens a connection; later polls and the upgrade carry the connection's `sid`. */
-function isEngineHandshake(request: IncomingMessage): boolean {
-  return !new URLSearchParams(request.url?.split('?')[1] ?? '').has('sid');
-}
+import { overBudget } from './chat.budget';
+import type { StaffSocket, VisitorSocket } from './chat.handshake';
+import type { ChatService } from './chat.service';
+import { expireStaffSession } from './chat.staff-expiry';
 
 /** The first message of a payload's zod issues, as an ack error. */
 function parsePayload<T extends z.ZodType>(schema: T, payload: unknown): { ok: true; data: z.infer<T> } | { ok: false; error: string } {
@@ -72,110 +28,19 @@ async function answer<T extends object>(app: FastifyInstance, ack: unknown, work
   }
 }
 
-/** False while the socket's budget allows one more event; otherwise acks the refusal, if asked for one. */
-function overBudget(budget: EventBudget, ack: unknown): boolean {
-  if (budget.take()) return false;
-  if (typeof ack === 'function') (ack as Ack)({ ok: false, error: tooManyEventsMessage });
-  return true;
-}
-
 /**
- * The pushes of the chat service, as Socket.IO broadcasts only (DESIGN section 5: nothing a second
- * process would miss): to a visitor's session room, and to the whole /admin namespace for staff.
+ * The chat's socket events, on sockets the handshake guards let in: visitors on `/`, staff on
+ * `/admin`. Every write goes through the chat service, so the REST and socket paths store and push alike.
  */
-export function socketPushes(app: FastifyInstance): ChatPushes {
-  return {
-    async message(message, { newOwner, exceptSocket } = {}) {
-      app.staffSockets.emit('chat:message', message);
-      const room = rooms.chatSession(message.sessionId);
-      if (newOwner) {
-        // Someone may have joined this id before anyone owned it; now that it is owned, only the owner stays.
-        for (const socket of await app.visitorSockets.in(room).fetchSockets()) {
-          if ((socket.data as Partial<VisitorSocketData>).visitorId !== newOwner) socket.leave(room);
-        }
-      }
-      (exceptSocket ? app.visitorSockets.to(room).except(exceptSocket) : app.visitorSockets.to(room)).emit('chat:message', message);
-    },
-    sessionUpdated(session) {
-      app.staffSockets.emit('chat-session:updated', session);
-    },
-  };
-}
-
-/**
- * The realtime half of the chat (DESIGN section 4): visitors on `/` by their visitor cookie, staff on
- * `/admin` by a live staff session of the same session store as REST. Every write goes through the
- * chat service, so the REST and socket paths store and push alike.
- */
-export async function chatSocket(app: FastifyInstance, options: { chat: ChatService; publicUrl: string }): Promise<void> {
-  const { chat, publicUrl } = options;
-
-  /**
-   * A browser page of another site may open a websocket here; SameSite=Lax keeps the cookies off it,
-   * and this refuses it outright, as REST refuses its state-changing calls. Non-browser clients send no Origin.
-   */
-  const fromThisSite = (handshake: { headers: IncomingMessage['headers'] }) => {
-    const { origin, host } = handshake.headers;
-    if (!origin) return true;
-    try {
-      const parsed = new URL(origin);
-      return parsed.origin === publicUrl || parsed.host === host;
-    } catch {
-      return false;
-    }
-  };
-  const crossSiteMessage = 'Connection refused: it did not come from this site';
+export function chatSocketEvents(app: FastifyInstance, chat: ChatService): void {
   const visitors = app.visitorSockets;
   const staff = app.staffSockets;
-
-  // ---------- visitor identity: the signed visitor cookie, issued in the handshake when absent ----------
-  /**
-   * A handshake without the cookie gets a new identity, counted per client address like REST's: the
-   * count is asynchronous and the handshake's headers are not, so it runs first, in engine.io's
-   * middleware (which sees every engine.io request: only a handshake, with no `sid`, is counted).
-   */
-  const issuedInHandshake = new WeakMap<IncomingMessage, { visitorId: string; setCookie: string } | { refusal: string }>();
-  app.io.engine.use((request: IncomingMessage, _response: unknown, next: (error?: Error) => void) => {
-    if (isEngineHandshake(request) && !app.visitorIdFromCookieHeader(request.headers.cookie)) {
-      app.newVisitorAllowed(app.clientAddress(request)).then(
-        (allowed) => {
-          issuedInHandshake.set(request, allowed.ok ? app.issueVisitorCookie() : { refusal: tooManyRequestsMessage(allowed.retryAfterMs) });
-          next();
-        },
-        (error: unknown) => next(error instanceof Error ? error : new Error(String(error))),
-      );
-      return;
-    }
-    next();
-  });
-  app.io.engine.on('initial_headers', (headers: Record<string, string | string[]>, request: IncomingMessage) => {
-    const issued = issuedInHandshake.get(request);
-    if (issued && 'setCookie' in issued) headers['set-cookie'] = issued.setCookie;
-  });
-
-  visitors.use((socket, next) => {
-    if (!fromThisSite(socket.handshake)) return next(new Error(crossSiteMessage));
-    const issued = issuedInHandshake.get(socket.request);
-    if (issued && 'refusal' in issued) return next(new Error(issued.refusal));
-    const visitorId = app.visitorIdFromCookieHeader(socket.request.headers.cookie) ?? issued?.visitorId;
-    if (!visitorId) return next(new Error('Visitor identity missing: enable cookies'));
-    socket.data = { visitorId, budget: new EventBudget() } satisfies VisitorSocketData;
-    next();
-  });
-
-  // Every socket of /admin is a staff member's (the connect guard): the namespace is the staff.
-  const staffOnline = async () => (await staff.fetchSockets()).length > 0;
-  const broadcastPresence = async () => {
-    visitors.emit('staff:presence', { online: await staffOnline() });
-  };
 
   visitors.on('connection', (rawSocket) => {
     const socket = rawSocket as VisitorSocket;
     const { visitorId, budget } = socket.data;
     const userAgent = socket.handshake.headers['user-agent'];
     const ip = app.clientAddress(socket.request);
-
-    void staffOnline().then((online) => socket.emit('staff:presence', { online }));
 
     socket.on('chat:join', (payload, ack) => {
       if (overBudget(budget, ack)) return;
@@ -215,36 +80,10 @@ export async function chatSocket(app: FastifyInstance, options: { chat: ChatServ
     });
   });
 
-  // ---------- staff: a live staff session of the cookie-session store, checked at connect and after ----------
-  const expire = (sid: string) => {
-    const room = rooms.staffSession(sid);
-    staff.to(room).emit('session:expired');
-    staff.in(room).disconnectSockets(true);
-  };
-
-  staff.use((socket, next) => {
-    if (!fromThisSite(socket.handshake)) return next(new Error(crossSiteMessage));
-    const sid = app.sessionIdFromCookieHeader(socket.request.headers.cookie);
-    if (!sid) return next(new Error(notAuthenticatedMessage));
-    app.isLiveStaffSid(sid).then(
-      (live) => {
-        if (!live) return next(new Error(notAuthenticatedMessage));
-        socket.data = { sid, budget: new EventBudget() } satisfies StaffSocketData;
-        next();
-      },
-      (error: unknown) => {
-        app.log.error({ err: error }, 'staff socket session check failed');
-        next(new Error('Could not check the session: please try again'));
-      },
-    );
-  });
-
   staff.on('connection', (rawSocket) => {
     const socket = rawSocket as StaffSocket;
     const { sid, budget } = socket.data;
     void socket.join(rooms.staffSession(sid));
-    void broadcastPresence();
-    socket.on('disconnect', () => void broadcastPresence());
 
     /**
      * Same rule as REST: a reply needs a live staff session, checked now, not just at connect. (The
@@ -253,7 +92,7 @@ export async function chatSocket(app: FastifyInstance, options: { chat: ChatServ
      */
     const requireLiveSession = async () => {
       if (!(await app.isLiveStaffSid(sid))) {
-        setImmediate(() => expire(sid));
+        setImmediate(() => expireStaffSession(app, sid));
         throw new HttpError(401, notAuthenticatedMessage);
       }
     };
@@ -276,24 +115,4 @@ export async function chatSocket(app: FastifyInstance, options: { chat: ChatServ
       visitors.to(rooms.chatSession(parsed.data.sessionId)).emit('chat:typing', parsed.data);
     });
   });
-
-  // Idle staff sessions end server-side; their sockets are told, then closed.
-  const checkEveryMs = Math.min(timings.staffIdleCheckMs, Math.max(250, app.staffIdleMs / 2));
-  const expiryTimer = setInterval(() => {
-    const sids = new Set<string>();
-    for (const socket of staff.sockets.values()) {
-      const sid = (socket.data as Partial<StaffSocketData>).sid;
-      if (sid) sids.add(sid);
-    }
-    for (const sid of sids) {
-      app.isLiveStaffSid(sid).then(
-        (live) => {
-          if (!live) expire(sid);
-        },
-        (error: unknown) => app.log.warn({ err: error }, 'staff session expiry check failed'),
-      );
-    }
-  }, checkEveryMs);
-  expiryTimer.unref();
-  app.addHook('onClose', async () => clearInterval(expiryTimer));
 }

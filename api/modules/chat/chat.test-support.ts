@@ -1,17 +1,11 @@
-import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { io as connect, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
-import type {
-  StaffClientToServerEvents,
-  StaffServerToClientEvents,
-  VisitorClientToServerEvents,
-  VisitorServerToClientEvents,
-} from '../../contract/socket';
+import type { VisitorClientToServerEvents, VisitorServerToClientEvents } from '../../contract/socket';
 import { sessionCookieName } from '../../plugins/session';
+import { serverUrl, tracked } from '../../test/sockets';
 import { hashPassword } from '../auth/password';
 
 export type VisitorClient = Socket<VisitorServerToClientEvents, VisitorClientToServerEvents>;
-export type StaffClient = Socket<StaffServerToClientEvents, StaffClientToServerEvents>;
 
 let staffCount = 0;
 
@@ -43,13 +37,6 @@ export function visitorCookie(app: FastifyInstance): string {
   return app.issueVisitorCookie().setCookie.split(';')[0]!;
 }
 
-export function serverUrl(app: FastifyInstance): string {
-  const address = app.server.address() as AddressInfo;
-  return `http://127.0.0.1:${address.port}`;
-}
-
-const openClients: Socket[] = [];
-
 /**
  * A real socket.io-client on the websocket transport; `cookie` is sent in the handshake. `from` is the
  * loopback address it connects from (any of 127.0.0.0/8 on Linux), standing for a client address.
@@ -63,51 +50,7 @@ export function visitorClient(app: FastifyInstance, cookie?: string, from?: { lo
     extraHeaders: { ...(cookie ? { cookie } : {}), ...from?.headers },
     ...(from?.localAddress ? { localAddress: from.localAddress } : {}),
   };
-  const socket: VisitorClient = connect(serverUrl(app), options);
-  openClients.push(socket);
-  return socket;
-}
-
-export function staffClient(app: FastifyInstance, cookie?: string): StaffClient {
-  const socket: StaffClient = connect(`${serverUrl(app)}/admin`, {
-    transports: ['websocket'],
-    forceNew: true,
-    reconnection: false,
-    extraHeaders: cookie ? { cookie } : {},
-  });
-  openClients.push(socket);
-  return socket;
-}
-
-export function closeClients(): void {
-  for (const socket of openClients.splice(0)) socket.disconnect();
-}
-
-/** Resolves once connected, rejects with the server's refusal. */
-export function connected(socket: Socket): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (socket.connected) return resolve();
-    socket.once('connect', () => resolve());
-    socket.once('connect_error', (error) => reject(error));
-  });
-}
-
-/** The next event of that name, or a rejection after `ms`. */
-export function nextEvent<T>(socket: Socket, event: string, ms = 3000): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ${event} within ${ms} ms`)), ms);
-    socket.once(event, (payload: T) => {
-      clearTimeout(timer);
-      resolve(payload);
-    });
-  });
-}
-
-/** Collects every event of that name from now on. */
-export function collect<T>(socket: Socket, event: string): T[] {
-  const seen: T[] = [];
-  socket.on(event, (payload: T) => seen.push(payload));
-  return seen;
+  return tracked<VisitorClient>(connect(serverUrl(app), options));
 }
 
 export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,10 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config';
+import { guardChatHandshakes } from './chat.handshake';
+import { announceStaffPresence, inProcessStaffPresence } from './chat.presence';
+import { socketPushes } from './chat.pushes';
 import { chatSendLimits } from './chat.rate-limit';
 import { visitorChatRoutes } from './chat.routes';
 import { ChatService } from './chat.service';
-import { chatSocket, socketPushes } from './chat.socket';
+import { chatSocketEvents } from './chat.socket';
+import { expireIdleStaffSockets } from './chat.staff-expiry';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -25,7 +29,10 @@ export default fp(
     const chat = new ChatService(app.db, app.writes, socketPushes(app), limits);
     app.decorate('chat', chat);
     await app.register(visitorChatRoutes, { chat });
-    await app.register(chatSocket, { chat, publicUrl: options.config.publicUrl });
+    guardChatHandshakes(app, options.config.publicUrl);
+    announceStaffPresence(app, inProcessStaffPresence());
+    chatSocketEvents(app, chat);
+    expireIdleStaffSockets(app);
   },
   { name: 'chat', dependencies: ['db', 'session', 'auth', 'socket-io'] },
 );

@@ -4,7 +4,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { LeadKind } from '../../contract/leads';
 import { staffEnv, signInStaff, validInput } from '../../test/factories';
 import { buildTestServer } from '../../test/helper';
-import { connectStaffSocket, nextEvent } from '../../test/staff-socket';
+import { nextEvent } from '../../test/sockets';
+import { connectStaffSocket } from '../../test/staff-socket';
 import { nextCursorHeader } from '../../contract/leads';
 import { leadPaths } from '../../contract/paths';
 

@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import { rooms } from '../../contract/socket';
+import type { VisitorSocketData } from './chat.handshake';
+import type { ChatPushes } from './chat.service';
+
+/**
+ * The pushes of the chat service, as Socket.IO broadcasts only, so an adapter shared by several
+ * processes carries every one: to a visitor's session room, and to the whole /admin namespace for staff.
+ */
+export function socketPushes(app: FastifyInstance): ChatPushes {
+  return {
+    async message(message, { newOwner, exceptSocket } = {}) {
+      app.staffSockets.emit('chat:message', message);
+      const room = rooms.chatSession(message.sessionId);
+      if (newOwner) {
+        // Someone may have joined this id before anyone owned it; now that it is owned, only the owner stays.
+        for (const socket of await app.visitorSockets.in(room).fetchSockets()) {
+          if ((socket.data as Partial<VisitorSocketData>).visitorId !== newOwner) socket.leave(room);
+        }
+      }
+      (exceptSocket ? app.visitorSockets.to(room).except(exceptSocket) : app.visitorSockets.to(room)).emit('chat:message', message);
+    },
+    sessionUpdated(session) {
+      app.staffSockets.emit('chat-session:updated', session);
+    },
+  };
+}

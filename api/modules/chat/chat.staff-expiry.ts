@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import { timings } from '../../contract/brand';
+import { rooms } from '../../contract/socket';
+import type { StaffSocketData } from './chat.handshake';
+
+/** Tells the sockets of a staff session that ended that it expired, then closes them. */
+export function expireStaffSession(app: FastifyInstance, sid: string): void {
+  const room = rooms.staffSession(sid);
+  app.staffSockets.to(room).emit('session:expired');
+  app.staffSockets.in(room).disconnectSockets(true);
+}
+
+/**
+ * Idle staff sessions end server-side: a timer checks the session of each staff socket of this
+ * process (every 30 seconds, or twice per idle limit when that is shorter) and expires those that ended.
+ */
+export function expireIdleStaffSockets(app: FastifyInstance): void {
+  const checkEveryMs = Math.min(timings.staffIdleCheckMs, Math.max(250, app.staffIdleMs / 2));
+  const expiryTimer = setInterval(() => {
+    const sids = new Set<string>();
+    for (const socket of app.staffSockets.sockets.values()) {
+      const sid = (socket.data as Partial<StaffSocketData>).sid;
+      if (sid) sids.add(sid);
+    }
+    for (const sid of sids) {
+      app.isLiveStaffSid(sid).then(
+        (live) => {
+          if (!live) expireStaffSession(app, sid);
+        },
+        (error: unknown) => app.log.warn({ err: error }, 'staff session expiry check failed'),
+      );
+    }
+  }, checkEveryMs);
+  expiryTimer.unref();
+  app.addHook('onClose', async () => clearInterval(expiryTimer));
+}
