@@ -9,7 +9,7 @@ import { buildTestServer } from './test/helper';
  */
 describe('bad input on every POST', async () => {
   const { app } = await buildTestServer({ ...staffEnv, RATE_LIMIT_ALLOWLIST: '127.0.0.1' });
-  const staffCookie = await signInStaff(app);
+  const staffCookie = (await signInStaff(app)).cookie;
   const created = await app.inject({ method: 'POST', url: '/api/contact-submission', payload: validInput.contact() });
   const leadId: number = created.json().id;
 

@@ -28,7 +28,7 @@ describe('staff routes check the sign-in before the input', async () => {
     expect(response.statusCode).toBe(401);
     expect(response.json()).toEqual({ message: 'Not authenticated' });
     // The same input from staff is refused as input.
-    const cookie = await signInStaff(app);
+    const cookie = (await signInStaff(app)).cookie;
     const staffResponse = await app.inject({ ...request, headers: { cookie } });
     expect(staffResponse.statusCode).toBe(400);
   });

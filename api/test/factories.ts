@@ -6,6 +6,9 @@ import type {
   LeadKind,
   SupportTicketInput,
 } from '../contract/leads';
+import { apiPaths } from '../contract/paths';
+import { hashPassword } from '../modules/auth/password';
+import { sessionCookieName } from '../plugins/session';
 import { cookiesFrom } from './helper';
 
 export const staffEmail = 'staff@lotwise.example';
@@ -71,9 +74,30 @@ export const validInput: { [K in LeadKind]: () => Record<string, unknown> } = {
   'get-started': () => ({ ...getStartedRequest() }),
 };
 
-/** Signs in through the real endpoint; returns the Cookie header of the staff session. */
-export async function signInStaff(app: FastifyInstance, email = staffEmail, password = staffPassword): Promise<string> {
-  const response = await app.inject({ method: 'POST', url: '/api/admin-login', payload: { username: email, password } });
+/** A staff sign-in: the Cookie header for the next requests, and the session id (the room `rooms.staffSession(sid)`). */
+export interface StaffSignIn {
+  cookie: string;
+  sid: string;
+}
+
+/** Signs in through the real `POST /api/admin-login`, by default as the account of `staffEnv`. */
+export async function signInStaff(app: FastifyInstance, email = staffEmail, password = staffPassword, remoteAddress?: string): Promise<StaffSignIn> {
+  const response = await app.inject({ method: 'POST', url: apiPaths.staffLogin, remoteAddress, payload: { username: email, password } });
   if (response.statusCode !== 200) throw new Error(`staff sign-in failed: ${response.statusCode} ${response.body}`);
-  return cookiesFrom(response);
+  const session = response.cookies.find((cookie) => cookie.name === sessionCookieName);
+  const unsigned = session && app.unsignCookie(decodeURIComponent(session.value));
+  if (!unsigned?.valid || !unsigned.value) throw new Error('staff sign-in set no valid session cookie');
+  return { cookie: cookiesFrom(response), sid: unsigned.value };
+}
+
+let newStaffCount = 0;
+
+/** A new staff account, signed in: for a server started without `staffEnv`, or a test of several staff members. */
+export async function signInNewStaff(app: FastifyInstance): Promise<StaffSignIn> {
+  newStaffCount += 1;
+  const email = `staff${newStaffCount}@lotwise.example`;
+  const password = 'staff-password-for-tests';
+  await app.db.insertInto('admins').values({ email, passwordHash: await hashPassword(password), createdAt: new Date().toISOString() }).execute();
+  // Each from its own address, so the per-address sign-in limit never trips a test.
+  return signInStaff(app, email, password, `10.77.${Math.floor(newStaffCount / 250)}.${(newStaffCount % 250) + 1}`);
 }

@@ -1,10 +1,9 @@
-import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Socket, SocketReservedEvents } from 'socket.io-client';
 
 /** The base URL of a test server built with `{ listen: true }`. */
 export function serverUrl(app: FastifyInstance): string {
-  const address = app.server.address() as AddressInfo | string | null;
+  const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('the test server is not listening');
   return `http://127.0.0.1:${address.port}`;
 }

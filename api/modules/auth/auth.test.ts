@@ -109,7 +109,7 @@ describe('sign-in, session and sign-out', async () => {
   });
 
   it('signs staff out: staff calls answer 401 after it and the empty session row is gone', async () => {
-    const cookie = await signInStaff(app);
+    const cookie = (await signInStaff(app)).cookie;
     expect((await app.inject({ method: 'GET', url: '/api/admin/counts', headers: { cookie } })).statusCode).toBe(200);
     const before = await sessionRows();
     const out = await post('/api/admin-logout', undefined, cookie);
@@ -121,7 +121,7 @@ describe('sign-in, session and sign-out', async () => {
   });
 
   it('refuses a cross-site sign-out carrying the cookie', async () => {
-    const cookie = await signInStaff(app);
+    const cookie = (await signInStaff(app)).cookie;
     const response = await app.inject({ method: 'POST', url: '/api/admin-logout', headers: { cookie, origin: 'https://evil.example' } });
     expect(response.statusCode).toBe(403);
     expect((await session(cookie)).admin).toEqual({ email: staffEmail });
@@ -135,7 +135,7 @@ describe('staff idle expiry', async () => {
   const session = async (cookie: string) => (await app.inject({ method: 'GET', url: '/api/session', headers: { cookie } })).json();
 
   it('ends a staff session after the idle limit without staff requests', async () => {
-    const cookie = await signInStaff(app);
+    const cookie = (await signInStaff(app)).cookie;
     expect((await session(cookie)).staffIdleMinutes).toBe(0.02);
     expect((await counts(cookie)).statusCode).toBe(200);
     await sleep(1600);
@@ -144,14 +144,14 @@ describe('staff idle expiry', async () => {
   });
 
   it('reports admin null from GET /api/session once the limit has passed', async () => {
-    const cookie = await signInStaff(app);
+    const cookie = (await signInStaff(app)).cookie;
     await sleep(1600);
     expect((await session(cookie)).admin).toBeNull();
     expect((await counts(cookie)).statusCode).toBe(401);
   });
 
   it('counts GET /api/session and staff calls as activity', async () => {
-    const cookie = await signInStaff(app);
+    const cookie = (await signInStaff(app)).cookie;
     for (let i = 0; i < 4; i += 1) {
       await sleep(600);
       expect((await session(cookie)).admin).toEqual({ email: staffEmail });
@@ -366,8 +366,8 @@ describe('staff sign-out and live sockets', async () => {
   const { app } = await buildTestServer({ ...staffEnv, RATE_LIMIT_ALLOWLIST: '127.0.0.1' }, { listen: true });
 
   it('disconnects the staff sockets of that sign-in, and only those', async () => {
-    const leaving = await signInStaff(app);
-    const staying = await signInStaff(app);
+    const leaving = (await signInStaff(app)).cookie;
+    const staying = (await signInStaff(app)).cookie;
     const sessionIdOf = (cookie: string) => decodeURIComponent(/lw_session=([^;.]+)/.exec(cookie)![1]!);
     // Each staff socket sits in the room of its sign-in (the chat module's connect handler does this).
     app.staffSockets.on('connection', (socket) => {

@@ -73,8 +73,8 @@ describe('a password change ends the other sessions of the account', async () =>
 
   it('admin:create resetting a staff password ends the staff sessions signed in before', async () => {
     await createOrResetStaff(app.db, 'rota@lotwise.example', 'rota-password-1');
-    const before = await signInStaff(app, 'rota@lotwise.example', 'rota-password-1');
-    const other = await signInStaff(app);
+    const before = (await signInStaff(app, 'rota@lotwise.example', 'rota-password-1')).cookie;
+    const other = (await signInStaff(app)).cookie;
     expect((await counts(before)).statusCode).toBe(200);
 
     expect(await createOrResetStaff(app.db, 'rota@lotwise.example', 'rota-password-2')).toBe('updated');
@@ -82,19 +82,19 @@ describe('a password change ends the other sessions of the account', async () =>
     expect((await counts(before)).statusCode).toBe(401);
     expect(await storedSessionIds()).not.toContain(sessionIdOf(before));
     expect((await counts(other)).statusCode).toBe(200);
-    expect((await counts(await signInStaff(app, 'rota@lotwise.example', 'rota-password-2'))).statusCode).toBe(200);
+    expect((await counts((await signInStaff(app, 'rota@lotwise.example', 'rota-password-2')).cookie)).statusCode).toBe(200);
   });
 
   it('the ADMIN_PASSWORD bootstrap at start ends the sessions of the password it replaces', async () => {
     await createOrResetStaff(app.db, 'night@lotwise.example', 'night-password-1');
-    const before = await signInStaff(app, 'night@lotwise.example', 'night-password-1');
+    const before = (await signInStaff(app, 'night@lotwise.example', 'night-password-1')).cookie;
     const start = (adminPassword: string) => bootstrapStaff(app.db, { adminEmail: 'night@lotwise.example', adminPassword, announce: () => undefined });
     // A restart with the same password signs nobody out.
     await start('night-password-1');
     expect((await counts(before)).statusCode).toBe(200);
     await start('night-password-2');
     expect((await counts(before)).statusCode).toBe(401);
-    expect((await counts(await signInStaff(app, 'night@lotwise.example', 'night-password-2'))).statusCode).toBe(200);
+    expect((await counts((await signInStaff(app, 'night@lotwise.example', 'night-password-2')).cookie)).statusCode).toBe(200);
   });
 });
 
@@ -105,8 +105,8 @@ describe('a staff password change and live dashboard sockets', async () => {
   it("closes the sockets of the account's old sessions, and only those", async () => {
     await createOrResetStaff(app.db, 'desk@lotwise.example', 'desk-password-1');
     await createOrResetStaff(app.db, 'floor@lotwise.example', 'floor-password-1');
-    const leavingCookie = await signInStaff(app, 'desk@lotwise.example', 'desk-password-1');
-    const stayingCookie = await signInStaff(app, 'floor@lotwise.example', 'floor-password-1');
+    const leavingCookie = (await signInStaff(app, 'desk@lotwise.example', 'desk-password-1')).cookie;
+    const stayingCookie = (await signInStaff(app, 'floor@lotwise.example', 'floor-password-1')).cookie;
     const leaving = await connectStaffSocket(app, leavingCookie);
     const staying = await connectStaffSocket(app, stayingCookie);
     let closedAfterChange = false;

@@ -3,14 +3,15 @@ import { chatLimits } from '../../contract/brand';
 import type { ChatMessage, ChatSessionSummary } from '../../contract/chat';
 import { socketLimits } from '../../contract/socket';
 import { buildTestServer, cookiesFrom } from '../../test/helper';
-import { signInStaff, visitorCookie } from './chat.test-support';
+import { visitorCookie } from './chat.test-support';
+import { signInNewStaff } from '../../test/factories';
 
 let sessionCounter = 0;
 const newSessionId = () => `session_${Date.now()}_rest${(sessionCounter += 1)}`;
 
 describe('chat over REST', async () => {
   const { app } = await buildTestServer();
-  const staff = await signInStaff(app);
+  const staff = await signInNewStaff(app);
 
   const countMessages = async () => Number((await app.db.selectFrom('chatMessages').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
   const countSessions = async () => Number((await app.db.selectFrom('chatSessions').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
@@ -241,7 +242,7 @@ describe('chat over REST', async () => {
 
     it('list sessions aggregated, newest activity first, with unread counts that a read clears', async () => {
       const { app: fresh } = await buildTestServer();
-      const freshStaff = await signInStaff(fresh);
+      const freshStaff = await signInNewStaff(fresh);
       const visitor = visitorCookie(fresh);
       const post = (sessionId: string, message: string, extra: object = {}) =>
         fresh.inject({ method: 'POST', url: '/api/chat-message', headers: { cookie: visitor }, payload: { sessionId, message, ...extra } });

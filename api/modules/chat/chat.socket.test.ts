@@ -6,7 +6,8 @@ import { rooms, socketLimits, type TypingPayload } from '../../contract/socket';
 import { buildTestServer } from '../../test/helper';
 import { closeClients, collect, connected, nextEvent, serverUrl } from '../../test/sockets';
 import { connectStaffSocket, type StaffClient } from '../../test/staff-socket';
-import { pause, signInStaff, visitorClient, visitorCookie, type VisitorClient } from './chat.test-support';
+import { pause, visitorClient, visitorCookie, type VisitorClient } from './chat.test-support';
+import { signInNewStaff } from '../../test/factories';
 
 let sessionCounter = 0;
 const newSessionId = () => `session_${Date.now()}_sock${(sessionCounter += 1)}`;
@@ -25,7 +26,7 @@ describe('chat over Socket.IO', async () => {
   const { app } = await buildTestServer({}, { listen: true });
 
   const connectedStaff = async () => {
-    const { cookie } = await signInStaff(app);
+    const { cookie } = await signInNewStaff(app);
     return connectStaffSocket(app, cookie);
   };
   const connectedVisitor = async (cookie = visitorCookie(app), localAddress?: string) => {
@@ -42,7 +43,7 @@ describe('chat over Socket.IO', async () => {
     });
 
     it('refuses a handshake from another site’s page, in both namespaces, even with a live session', async () => {
-      const { cookie } = await signInStaff(app);
+      const { cookie } = await signInNewStaff(app);
       const headers = { cookie, origin: 'https://evil.example' };
       const staff = connect(`${serverUrl(app)}/admin`, { transports: ['websocket'], forceNew: true, reconnection: false, extraHeaders: headers });
       await expect(connected(staff)).rejects.toThrow('Connection refused: it did not come from this site');
@@ -56,7 +57,7 @@ describe('chat over Socket.IO', async () => {
     });
 
     it('refuses a session whose staff sign-in has gone idle', async () => {
-      const { cookie, sid } = await signInStaff(app);
+      const { cookie, sid } = await signInNewStaff(app);
       const row = await app.db.selectFrom('sessions').select('data').where('sid', '=', sid).executeTakeFirstOrThrow();
       const data = JSON.parse(row.data) as { staffLastActiveAt: number };
       data.staffLastActiveAt = Date.now() - app.staffIdleMs - 1000;
@@ -65,7 +66,7 @@ describe('chat over Socket.IO', async () => {
     });
 
     it('accepts a live staff session, and logout disconnects its sockets', async () => {
-      const { cookie, sid } = await signInStaff(app);
+      const { cookie, sid } = await signInNewStaff(app);
       const socket = await connectStaffSocket(app, cookie);
       const gone = nextEvent(socket, 'disconnect');
       app.staffSockets.in(rooms.staffSession(sid)).disconnectSockets(true);
@@ -108,7 +109,7 @@ describe('chat over Socket.IO', async () => {
       expect(await atStaff).toEqual(posted.json());
       expect(await atVisitor).toEqual(posted.json());
 
-      const { cookie: staffCookie } = await signInStaff(app);
+      const { cookie: staffCookie } = await signInNewStaff(app);
       const replyArrives = nextEvent(visitor, 'chat:message');
       const restReply = await app.inject({ method: 'POST', url: '/api/admin-chat-reply', headers: { cookie: staffCookie }, payload: { sessionId, message: 'answered by REST' } });
       expect(await replyArrives).toEqual(restReply.json());
@@ -131,7 +132,7 @@ describe('chat over Socket.IO', async () => {
       const { socket: visitor } = await connectedVisitor();
       const sessionId = newSessionId();
       await send(visitor, { sessionId, message: 'please resolve me' });
-      const { cookie } = await signInStaff(app);
+      const { cookie } = await signInNewStaff(app);
       const updated = nextEvent(staff, 'chat-session:updated');
       await app.inject({ method: 'PATCH', url: `/api/chat-sessions/${sessionId}`, headers: { cookie }, payload: { status: 'resolved' } });
       expect(await updated).toMatchObject({ id: sessionId, status: 'resolved' });
@@ -204,7 +205,7 @@ describe('chat over Socket.IO', async () => {
       const closed = nextEvent(socket, 'disconnect');
       socket.emit('chat:send', { sessionId: 'session_big_0001', message: 'x'.repeat(socketLimits.maxPayloadBytes + 10) }, () => {});
       expect(await closed).toMatch(/transport close|io server disconnect/);
-      expect((await app.inject({ method: 'GET', url: '/api/chat-messages/session_big_0001', headers: { cookie: (await signInStaff(app)).cookie } })).statusCode).toBe(404);
+      expect((await app.inject({ method: 'GET', url: '/api/chat-messages/session_big_0001', headers: { cookie: (await signInNewStaff(app)).cookie } })).statusCode).toBe(404);
     });
   });
 
@@ -217,7 +218,7 @@ describe('chat over Socket.IO', async () => {
       expect(await first).toEqual({ online: false });
 
       const online = nextEvent(visitor, 'staff:presence');
-      const staff = await connectStaffSocket(quiet, (await signInStaff(quiet)).cookie);
+      const staff = await connectStaffSocket(quiet, (await signInNewStaff(quiet)).cookie);
       expect(await online).toEqual({ online: true });
 
       const offline = nextEvent(visitor, 'staff:presence');
@@ -300,7 +301,7 @@ describe('chat over Socket.IO', async () => {
   describe('staff expiry', () => {
     it('tells a staff socket its session expired, then disconnects it', async () => {
       const { app: strict } = await buildTestServer({ STAFF_IDLE_MINUTES: '0.02' }, { listen: true });
-      const socket = await connectStaffSocket(strict, (await signInStaff(strict)).cookie);
+      const socket = await connectStaffSocket(strict, (await signInNewStaff(strict)).cookie);
       const expired = nextEvent(socket, 'session:expired', 5000);
       const gone = nextEvent(socket, 'disconnect', 6000);
       await expired;
@@ -309,7 +310,7 @@ describe('chat over Socket.IO', async () => {
 
     it('a staff reply after the session went idle is refused and stores nothing', async () => {
       const { app: strict } = await buildTestServer({ STAFF_IDLE_MINUTES: '0.02' }, { listen: true });
-      const { cookie } = await signInStaff(strict);
+      const { cookie } = await signInNewStaff(strict);
       const visitor = visitorClient(strict, visitorCookie(strict));
       await connected(visitor);
       const sessionId = newSessionId();

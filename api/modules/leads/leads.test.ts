@@ -22,7 +22,7 @@ describe('lead forms and staff lists', async () => {
     { ...staffEnv, NOTIFY_EMAIL: 'leads@lotwise.example', RATE_LIMIT_ALLOWLIST: '127.0.0.1' },
     { listen: true },
   );
-  const staffCookie = await signInStaff(app);
+  const staffCookie = (await signInStaff(app)).cookie;
   const staffSocket = await connectStaffSocket(app, staffCookie);
   afterAll(() => {
     staffSocket.disconnect();
@@ -149,7 +149,7 @@ describe('lead forms and staff lists', async () => {
 
 describe('paging, search, CSV and lead updates', async () => {
   const { app } = await buildTestServer({ ...staffEnv, RATE_LIMIT_ALLOWLIST: '127.0.0.1' }, { listen: true });
-  const cookie = await signInStaff(app);
+  const cookie = (await signInStaff(app)).cookie;
   const staffGet = (url: string) => app.inject({ method: 'GET', url, headers: { cookie } });
 
   const names = ['Ann Lee', 'Bob 100% Motors', 'Cara_Smith', 'Dee O"Neil', '=HYPERLINK("http://evil.example")', 'Eve Stone'];
