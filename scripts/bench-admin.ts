@@ -17,14 +17,15 @@
  *
  * BENCH_PHASES=load,burst (default both) picks the phases; BENCH_RUNS the runs of each.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { chromium, type Browser } from '@playwright/test';
 import { createDb } from '../db/client';
 import { migrateToLatest } from '../db/migrate';
-import { freePort } from '../api/test/process';
+import { burstPhase } from './bench/admin-burst';
+import { newBenchContext, type Running, signIn, startServer, stopServer } from './bench/admin-dashboard';
 import { median } from './bench/stats';
 
 const rowsPerTable = Number(process.env.BENCH_ROWS ?? 50_000);
@@ -32,12 +33,7 @@ const chatSessions = 2_000;
 const runs = Number(process.env.BENCH_RUNS ?? 5);
 const scrollMs = 3_000;
 const scrollPxPerFrame = Number(process.env.BENCH_SCROLL_PX ?? 120);
-const staff = { username: 'bench@lotwise.example', password: 'bench-password-123' };
 const phases = new Set((process.env.BENCH_PHASES ?? 'load,burst').split(',').map((phase) => phase.trim()));
-const burstSizes = [500, 2_000];
-const burstBaselineMs = 3_000;
-/** Sends in flight at once while a burst is sent. */
-const burstSendersAtOnce = 100;
 
 async function seed(path: string, rows: number): Promise<void> {
   const { db, sqlite } = createDb(path);
@@ -83,50 +79,6 @@ async function seed(path: string, rows: number): Promise<void> {
   await db.destroy();
 }
 
-interface Running {
-  label: string;
-  baseURL: string;
-  child: ChildProcess;
-}
-
-async function startServer(label: string, dataDir: string): Promise<Running> {
-  const port = await freePort();
-  const baseURL = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'api/server.ts'], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DATABASE_PATH: join(dataDir, 'app.db'),
-      PUBLIC_URL: baseURL,
-      ADMIN_EMAIL: staff.username,
-      ADMIN_PASSWORD: staff.password,
-      RATE_LIMIT_ALLOWLIST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      if ((await fetch(`${baseURL}/api/health`)).ok) return { label, baseURL, child };
-    } catch {
-      // not listening yet
-    }
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${label} server did not start`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-async function stopServer(server: Running): Promise<void> {
-  if (server.child.exitCode !== null) return;
-  const exited = new Promise((resolve) => server.child.once('exit', resolve));
-  server.child.kill('SIGTERM');
-  await exited;
-}
-
 interface Sample {
   signInToRowsMs: number;
   firstRowsMs: number;
@@ -136,25 +88,6 @@ interface Sample {
   longFrames: number;
   frames: number;
   rowsLoaded: number;
-}
-
-async function newBenchContext(browser: Browser, server: Running): Promise<BrowserContext> {
-  const context = await browser.newContext({ baseURL: server.baseURL, viewport: { width: 1280, height: 900 } });
-  // tsx compiles this file with esbuild's keepNames, which wraps inner functions in `__name(...)`;
-  // the browser side of page.evaluate needs that helper too.
-  await context.addInitScript({ content: 'globalThis.__name = globalThis.__name || ((fn) => fn);' });
-  return context;
-}
-
-/** Signs in through the card as staff do; resolves with the time from the click to the first rows. */
-async function signIn(page: Page): Promise<number> {
-  await page.goto('/admin');
-  await page.getByLabel('Email').fill(staff.username);
-  await page.getByLabel('Password').fill(staff.password);
-  const signInStart = performance.now();
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await page.locator('tr[data-row-index], [data-empty-table]').first().waitFor();
-  return performance.now() - signInStart;
 }
 
 async function measure(browser: Browser, server: Running): Promise<Sample> {
@@ -253,143 +186,6 @@ async function measure(browser: Browser, server: Running): Promise<Sample> {
   };
 }
 
-interface BurstSample {
-  frameP50: number;
-  frameP99: number;
-  frameMax: number;
-  longFrames: number;
-  frames: number;
-  /** From the first send until the Chat Sessions card shows every new session. */
-  arrivalMs: number;
-  /** The page's main-thread time in tasks and in script over the window (CDP Performance). */
-  taskMs: number;
-  scriptMs: number;
-}
-
-interface FrameWindow {
-  benchFrames: number[];
-  benchStop: boolean;
-}
-
-/** Opens a new chat session for each of `count` new visitors, `burstSendersAtOnce` at a time. */
-async function sendNewChats(baseURL: string, count: number, run: string): Promise<void> {
-  let next = 0;
-  const sender = async () => {
-    while (next < count) {
-      const index = next++;
-      const response = await fetch(`${baseURL}/api/chat-message`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ sessionId: `bench_${run}_${index}`, message: `Flood visitor ${index} asks about pricing` }),
-      });
-      if (response.status !== 201) throw new Error(`chat send answered ${response.status}: ${await response.text()}`);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(burstSendersAtOnce, count) }, sender));
-}
-
-let burstRun = 0;
-
-/** Frame times of the signed-in dashboard's chat tab while `count` new chats arrive (0: none, for 3 s). */
-async function measureBurst(browser: Browser, server: Running, count: number): Promise<BurstSample> {
-  const context = await newBenchContext(browser, server);
-  // A staff member who allowed notifications: each new message may notify, as in the report.
-  await context.grantPermissions(['notifications']);
-  const page = await context.newPage();
-  await signIn(page);
-  await page.getByRole('tab', { name: /Chat Messages/ }).click();
-  await page.locator('table[aria-label="Chat Messages"] tr[data-row-index]').first().waitFor();
-  // The click is the gesture that unlocks the beep.
-  await page.getByRole('heading', { name: 'Admin Dashboard' }).click();
-  const countText = page.getByTestId('count-chatSessions').locator('p');
-  const before = Number((await countText.innerText()).replace(/,/g, ''));
-
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('Performance.enable');
-  const metricsBefore = await cdp.send('Performance.getMetrics');
-  await page.evaluate(() => {
-    const window = globalThis as unknown as FrameWindow;
-    window.benchFrames = [];
-    window.benchStop = false;
-    let last = performance.now();
-    const step = (now: number) => {
-      window.benchFrames.push(now - last);
-      last = now;
-      if (!window.benchStop) requestAnimationFrame(step);
-    };
-    requestAnimationFrame(step);
-  });
-  const started = performance.now();
-  if (count === 0) {
-    await page.waitForTimeout(burstBaselineMs);
-  } else {
-    burstRun += 1;
-    await sendNewChats(server.baseURL, count, `${Date.now().toString(36)}${burstRun}`);
-    const expected = (before + count).toLocaleString('en-US');
-    await page.waitForFunction(
-      (text) => document.querySelector('[data-testid="count-chatSessions"] p')?.textContent === text,
-      expected,
-      { polling: 100, timeout: 300_000 },
-    );
-  }
-  const arrivalMs = performance.now() - started;
-  const frames = await page.evaluate(() => {
-    const window = globalThis as unknown as FrameWindow;
-    window.benchStop = true;
-    return window.benchFrames.slice(1);
-  });
-  const metricsAfter = await cdp.send('Performance.getMetrics');
-  const spentMs = (name: string) =>
-    1000 * ((metricsAfter.metrics.find((metric) => metric.name === name)?.value ?? 0) - (metricsBefore.metrics.find((metric) => metric.name === name)?.value ?? 0));
-  await context.close();
-  const sorted = [...frames].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-  return {
-    frameP50: at(0.5),
-    frameP99: at(0.99),
-    frameMax: sorted[sorted.length - 1] ?? 0,
-    longFrames: frames.filter((frame) => frame > 50).length,
-    frames: frames.length,
-    arrivalMs: count === 0 ? 0 : arrivalMs,
-    taskMs: spentMs('TaskDuration'),
-    scriptMs: spentMs('ScriptDuration'),
-  };
-}
-
-async function burstPhase(browser: Browser, server: Running): Promise<void> {
-  const sizes = [0, ...burstSizes];
-  const label = (size: number) => (size === 0 ? 'no burst' : `${size.toLocaleString('en-US')} new chats`);
-  // A warm-up visit, not counted.
-  await measureBurst(browser, server, 0);
-  const samples = new Map<number, BurstSample[]>(sizes.map((size) => [size, []]));
-  for (let run = 0; run < runs; run++) {
-    for (const size of sizes) {
-      const sample = await measureBurst(browser, server, size);
-      samples.get(size)!.push(sample);
-      if (process.env.BENCH_VERBOSE) console.log(`run ${run + 1} ${label(size)}:`, JSON.stringify(sample));
-    }
-  }
-  const summary = sizes.map((size) => {
-    const of = (pick: (sample: BurstSample) => number) => median(samples.get(size)!.map(pick));
-    return {
-      burst: label(size),
-      'frame p50 ms': Number(of((sample) => sample.frameP50).toFixed(1)),
-      'frame p99 ms': Number(of((sample) => sample.frameP99).toFixed(1)),
-      'frame max ms': Math.round(of((sample) => sample.frameMax)),
-      'frames > 50 ms': of((sample) => sample.longFrames),
-      frames: of((sample) => sample.frames),
-      'all shown after ms': size === 0 ? '-' : Math.round(of((sample) => sample.arrivalMs)),
-      'page busy ms': Math.round(of((sample) => sample.taskMs)),
-      'page script ms': Math.round(of((sample) => sample.scriptMs)),
-    };
-  });
-  console.log(`\nnew-chat burst: staff dashboard on the Chat Messages tab (${server.label}, notifications allowed, audio unlocked);`);
-  console.log(`frame times from the first send until the Chat Sessions card shows every new session (no burst: ${burstBaselineMs} ms);`);
-  console.log(`visitors send through POST /api/chat-message, ${burstSendersAtOnce} at a time; page busy/script: main-thread time in`);
-  console.log(`tasks/script over the window (CDP Performance); median of ${runs} interleaved runs:`);
-  console.table(summary);
-}
-
 async function loadPhase(browser: Browser, seeded: Running, empty: Running): Promise<void> {
   // A warm-up visit each, not counted: the first load pays for compiling the bundles.
   await measure(browser, seeded);
@@ -443,7 +239,7 @@ async function main(): Promise<void> {
       servers.push(empty);
       await loadPhase(browser, seeded, empty);
     }
-    if (phases.has('burst')) await burstPhase(browser, seeded);
+    if (phases.has('burst')) await burstPhase(browser, seeded, runs);
   } finally {
     await browser?.close();
     for (const server of servers) await stopServer(server);
