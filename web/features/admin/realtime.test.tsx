@@ -5,8 +5,10 @@ import type { ChatMessage } from '../../../api/contract/chat';
 import { Toaster, useToastStore } from '../../components/ui/toast';
 import { AdminPage } from './admin-page';
 import { connectAdminSocket } from './api/admin-socket';
-import { countsRecheckMs, useInbox } from './inbox-store';
+import { resetInbox, useInbox } from './inbox-store';
 import { resetStaffSession } from './session-store';
+import { countsRecheckMs, useCounts } from './stores/counts-store';
+import { useLeads } from './stores/leads-store';
 import { chatSession, contactRow, emptyCounts, fakeServer, type FakeServer, ticketRow } from './test/fake-server';
 import { FakeAdminSocket } from './test/fake-socket';
 
@@ -39,7 +41,7 @@ beforeEach(() => {
   socket = new FakeAdminSocket();
   vi.mocked(connectAdminSocket).mockImplementation(() => socket.asSocket());
   resetStaffSession();
-  useInbox.getState().reset();
+  resetInbox();
   useToastStore.setState({ toasts: [] });
   server = fakeServer({ admin: 'staff@lotwise.example' });
   server.on('GET /api/admin/counts', () => ({ body: emptyCounts({ contact: 1, support: 1, chatSessions: 1, unreadChats: 0 }) }));
@@ -106,13 +108,16 @@ describe('live submissions and lead updates', () => {
   it('counts a submission that does not match the search without showing it in the searched list', async () => {
     await renderDashboard();
     await act(async () => {
-      await useInbox.getState().search('support', 'invoice');
+      await useLeads.getState().search('support', 'invoice');
     });
     push('submission:new', { kind: 'support', item: ticketRow({ id: 7, subject: 'Login broken', name: 'Other Person' }) });
-    expect(useInbox.getState().leads.support.rows.map((row) => row.id)).not.toContain(7);
-    expect(useInbox.getState().counts?.support).toBe(2);
+    // Under a search, the server says whether a new row matches it.
+    await advance();
+    expect(useLeads.getState().leads.support.rows.map((row) => row.id)).not.toContain(7);
+    expect(useCounts.getState().counts?.support).toBe(2);
     push('submission:new', { kind: 'support', item: ticketRow({ id: 8, subject: 'Invoice twice', name: 'Match Person' }) });
-    expect(useInbox.getState().leads.support.rows.map((row) => row.id)).toContain(8);
+    await advance();
+    expect(useLeads.getState().leads.support.rows.map((row) => row.id)).toContain(8);
   });
 
   it("shows another staff member's status change and note", async () => {
@@ -411,8 +416,11 @@ describe('chat search', () => {
     const table = () => screen.getByRole('table', { name: 'Chat Messages' });
     expect(within(table()).getAllByRole('row')).toHaveLength(2);
     push('chat:message', chatMessage({ sessionId: 'session_1732200011111_other', message: 'What are your hours?' }));
+    // Under a search, the server says whether a session matches it.
+    await advance();
     expect(within(table()).getAllByRole('row')).toHaveLength(2);
     push('chat:message', chatMessage({ sessionId: 'session_1732200022222_match', message: 'Is financing available for buyers?' }));
+    await advance();
     expect(within(table()).getAllByRole('row')).toHaveLength(3);
     expect(document.title).toBe('(2) Admin Dashboard · Lotwise');
   });

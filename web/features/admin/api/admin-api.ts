@@ -68,6 +68,9 @@ export const adminApi = {
 
   chatSessions: (query: PageQuery = {}) =>
     staffCall(() => get<ChatSessionSummary[]>(withQuery('/api/chat-sessions', { limit: query.limit ?? adminPageSize, before: query.before, q: query.q }))),
+  /** One session's row, as the list shows it: its summary after the dashboard's own call. */
+  chatSession: (sessionId: string) =>
+    staffCall(() => api.get<ChatSessionSummary>(`/api/chat-sessions/${encodeURIComponent(sessionId)}`)),
   chatMessages: (sessionId: string) =>
     staffCall(() => api.get<ChatMessage[]>(`/api/chat-messages/${encodeURIComponent(sessionId)}`)),
   patchChatSession: (sessionId: string, patch: ChatSessionPatch) =>
