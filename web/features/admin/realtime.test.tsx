@@ -148,6 +148,36 @@ describe('live chat inbox', () => {
     expect(within(screen.getByTestId('count-chatSessions')).getByText('2')).toBeInTheDocument();
   });
 
+  it("shows a session's figures as the server counts them, not as its pushes add up", async () => {
+    await renderDashboard();
+    await openChatTab();
+    const message = chatMessage({ message: 'Are you still there?' });
+    // The server holds more of this conversation than this screen saw pushed.
+    server.on('GET /api/chat-sessions', () => ({
+      body: [chatSession({ id: sessionId, unreadCount: 4, messageCount: 9, lastMessageId: message.id, lastMessage: message.message, senderEmail: 'buyer@lot.example' })],
+    }));
+    push('chat:message', message);
+    await advance();
+    const row = within(screen.getByRole('table', { name: 'Chat Messages' })).getAllByRole('row')[1]!;
+    expect(row).toHaveTextContent('Are you still there?');
+    expect(within(row).getByLabelText('4 unread')).toBeInTheDocument();
+    expect(within(row).getAllByRole('cell')[3]).toHaveTextContent('9');
+  });
+
+  it('asks the server about a flood of new sessions with a few reads of the first page, not a request a session', async () => {
+    await renderDashboard();
+    const before = server.calls.length;
+    for (let index = 0; index < 500; index++) {
+      push('chat:message', chatMessage({ sessionId: `session_17322${String(index).padStart(8, '0')}_flood`, message: `Flood ${index}` }));
+    }
+    await advance(1000);
+    const reads = server.calls.slice(before).filter((call) => call.startsWith('GET /api/chat-sessions'));
+    expect(reads.length).toBeGreaterThan(0);
+    expect(reads.length).toBeLessThanOrEqual(3);
+    expect(new Set(reads)).toEqual(new Set(['GET /api/chat-sessions?limit=100']));
+    expect(within(screen.getByTestId('count-chatSessions')).getByText('501')).toBeInTheDocument();
+  });
+
   it('shows a browser notification for a visitor message, not for a staff reply', async () => {
     const shown: { title: string; body?: string }[] = [];
     class FakeNotification {
