@@ -85,6 +85,8 @@ function provisionalRow(message: ChatMessage, unread: boolean): ChatSessionSumma
 export const useChatSessions = create<ChatSessionsState>((set, get) => {
   // A list answered after a newer request for it is dropped (typing in the search box).
   let latestList = 0;
+  // Bumped at sign-out: the answers of calls made before it are dropped.
+  let generation = 0;
   // Sessions the unread card already counts while their row does not show it yet (a push made them
   // unread; the server's row for them has not come). Their next visitor message adds nothing more.
   const countedAhead = new Set<string>();
@@ -175,8 +177,9 @@ export const useChatSessions = create<ChatSessionsState>((set, get) => {
     return result;
   }
 
-  /** The dashboard's own calls: their answers apply like pushes, and the cards move at once. */
-  function applyOwn(sessionId: string, updates: ChatUpdate[]): void {
+  /** The answers of the dashboard's own calls apply like pushes, and the cards move at once. */
+  function applyOwn(calledAt: number, sessionId: string, updates: ChatUpdate[]): void {
+    if (calledAt !== generation) return;
     const result = applyUpdates(updates);
     useCounts.getState().adjust(result.counts);
     if (result.reread) void refreshSession(sessionId);
@@ -184,8 +187,10 @@ export const useChatSessions = create<ChatSessionsState>((set, get) => {
 
   /** The server's row of one session, for what the dashboard's own call cannot tell. */
   async function refreshSession(sessionId: string): Promise<void> {
+    const calledAt = generation;
     try {
       const row = await adminApi.chatSession(sessionId);
+      if (calledAt !== generation) return;
       // Older than the row held means a push came meanwhile, and that push asked for its own re-read.
       useCounts.getState().adjust(applyUpdates([{ event: 'chat-session:updated', payload: row }]).counts);
     } catch {
@@ -267,6 +272,7 @@ export const useChatSessions = create<ChatSessionsState>((set, get) => {
     },
 
     async markRead(sessionId) {
+      const calledAt = generation;
       const held = get().chatSessions.find((session) => session.id === sessionId);
       if (held && (held.unreadCount > 0 || countedAhead.has(sessionId))) {
         // Read at once on this screen; the server's row follows.
@@ -276,7 +282,7 @@ export const useChatSessions = create<ChatSessionsState>((set, get) => {
       }
       try {
         const row = await adminApi.patchChatSession(sessionId, { read: true });
-        applyOwn(sessionId, [{ event: 'chat-session:updated', payload: row }]);
+        applyOwn(calledAt, sessionId, [{ event: 'chat-session:updated', payload: row }]);
       } catch {
         // The badge comes back with the next update from the server; reading is not worth a toast.
       }
@@ -292,10 +298,11 @@ export const useChatSessions = create<ChatSessionsState>((set, get) => {
       const open = get().openChat;
       const message = text.trim();
       if (!open || !message || open.sending) return false;
+      const calledAt = generation;
       set({ openChat: { ...open, sending: true } });
       try {
         const stored = await adminApi.reply(open.sessionId, message);
-        applyOwn(open.sessionId, [{ event: 'chat:message', payload: stored }]);
+        applyOwn(calledAt, open.sessionId, [{ event: 'chat:message', payload: stored }]);
         toast({ title: 'Reply sent', variant: 'success' });
         return true;
       } catch (error) {
@@ -308,9 +315,10 @@ export const useChatSessions = create<ChatSessionsState>((set, get) => {
 
     async setChatStatus(sessionId, status) {
       const previous = get().chatSessions.find((session) => session.id === sessionId);
+      const calledAt = generation;
       updateSession(sessionId, (session) => ({ ...session, status }));
       try {
-        applyOwn(sessionId, [{ event: 'chat-session:updated', payload: await adminApi.patchChatSession(sessionId, { status }) }]);
+        applyOwn(calledAt, sessionId, [{ event: 'chat-session:updated', payload: await adminApi.patchChatSession(sessionId, { status }) }]);
       } catch (error) {
         if (previous) updateSession(sessionId, () => previous);
         if (!isUnauthorized(error)) saveFailed();
@@ -321,6 +329,7 @@ export const useChatSessions = create<ChatSessionsState>((set, get) => {
 
     reset() {
       latestList++;
+      generation++;
       countedAhead.clear();
       set(emptyChats());
     },
