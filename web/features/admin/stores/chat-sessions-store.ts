@@ -145,7 +145,8 @@ export const useChatSessions = create<ChatSessionsState>((set, get) => {
           } else if (!state.chatQuery) {
             // The newest activity: its row goes on top. Under a search, only the server says whether it matches.
             sessions.put(provisionalRow(message, unseenVisitor));
-            counts.chatSessions += 1;
+            // Only a visitor starts a session: a staff message is one to a session below the rows held.
+            counts.chatSessions += Number(message.isFromUser);
           }
           break;
         }
