@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster, useToastStore } from '../../components/ui/toast';
 import { AdminPage } from './admin-page';
 import { connectAdminSocket } from './api/admin-socket';
-import { useInbox } from './inbox-store';
+import { resetInbox } from './inbox-store';
 import { storageKeys } from '../../lib/storage-keys';
 import { resetStaffSession } from './session-store';
 import { contactRow, emptyCounts, fakeServer } from './test/fake-server';
@@ -21,7 +21,7 @@ beforeEach(() => {
   socket = new FakeAdminSocket();
   vi.mocked(connectAdminSocket).mockImplementation(() => socket.asSocket());
   resetStaffSession();
-  useInbox.getState().reset();
+  resetInbox();
   useToastStore.setState({ toasts: [] });
 });
 

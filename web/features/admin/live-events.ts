@@ -1,5 +1,5 @@
 import type { ChatSessionSummary } from '../../../api/contract/chat';
-import type { Lead } from '../../../api/contract/leads';
+import type { Lead, LeadKind } from '../../../api/contract/leads';
 import type { StaffServerToClientEvents } from '../../../api/contract/socket';
 
 type LiveEventName = 'submission:new' | 'lead:updated' | 'chat:message' | 'chat-session:updated' | 'chat:typing';
@@ -9,14 +9,33 @@ export type LiveEvent = {
   [E in LiveEventName]: { event: E; payload: Parameters<StaffServerToClientEvents[E]>[0] };
 }[LiveEventName];
 
+/**
+ * The server's answer to a re-read that pushes asked for (what a push alone cannot tell: a row's
+ * summary, whether it matches the search). It is applied in the same batches as the pushes.
+ */
+export type FreshPage =
+  | { event: 'chat-sessions:fresh'; payload: { query: string; rows: ChatSessionSummary[] } }
+  | { event: 'leads:fresh'; payload: { kind: LeadKind; query: string; rows: Lead[] } };
+
+/** What changes the inbox live: a push, or a fresh page a push asked for. */
+export type InboxUpdate = LiveEvent | FreshPage;
+
+export type LeadUpdate = Extract<InboxUpdate, { event: 'submission:new' | 'lead:updated' | 'leads:fresh' }>;
+export type ChatUpdate = Exclude<InboxUpdate, LeadUpdate>;
+
+export function isLeadUpdate(update: InboxUpdate): update is LeadUpdate {
+  return update.event === 'submission:new' || update.event === 'lead:updated' || update.event === 'leads:fresh';
+}
+
+/** The server's order of the chat sessions list: newest activity first, then the id. */
 export function byLastActivity(a: ChatSessionSummary, b: ChatSessionSummary): number {
   if (a.lastActivity !== b.lastActivity) return a.lastActivity < b.lastActivity ? 1 : -1;
   return a.id < b.id ? 1 : -1;
 }
 
 /**
- * The chat sessions list while a batch of pushes is applied: lookups by id and one sort for the
- * whole batch, where each push on its own would search, filter and sort the list again.
+ * The chat sessions list while a batch of updates is applied: lookups by id and one sort for the
+ * whole batch, where each update on its own would search, filter and sort the list again.
  */
 export class ChatSessionsDraft {
   private byId: Map<string, ChatSessionSummary> | undefined;
@@ -41,7 +60,7 @@ export class ChatSessionsDraft {
   }
 }
 
-/** One lead list while a batch is applied: one pass over its rows however many pushes touch it. */
+/** One lead list while a batch is applied: one pass over its rows however many updates touch it. */
 export class LeadRowsDraft<Row extends Lead> {
   private known: Set<number> | undefined;
   /** New rows in the order they came; the newest goes on top. */
@@ -67,6 +86,18 @@ export class LeadRowsDraft<Row extends Lead> {
   /** Replaces a row the list holds; a row it does not hold stays out. */
   update(row: Row): void {
     if (this.has(row.id)) this.updated.set(row.id, row);
+  }
+
+  /**
+   * A fresh first page from the server: the rows held take the server's version, rows not held and
+   * newer than the top row go on top, and the deeper pages a staff member scrolled through stay.
+   */
+  mergeFirstPage(fresh: Row[]): void {
+    const top = this.rows[0];
+    for (const row of [...fresh].reverse()) {
+      if (this.has(row.id)) this.update(row);
+      else if (!top || row.createdAt >= top.createdAt) this.add(row);
+    }
   }
 
   get changed(): boolean {

@@ -5,8 +5,10 @@ import type { ChatMessage } from '../../../api/contract/chat';
 import { Toaster, useToastStore } from '../../components/ui/toast';
 import { AdminPage } from './admin-page';
 import { connectAdminSocket } from './api/admin-socket';
-import { countsRecheckMs, useInbox } from './inbox-store';
+import { resetInbox, useInbox } from './inbox-store';
 import { resetStaffSession } from './session-store';
+import { countsRecheckMs, useCounts } from './stores/counts-store';
+import { useLeads } from './stores/leads-store';
 import { chatSession, contactRow, emptyCounts, fakeServer, type FakeServer, ticketRow } from './test/fake-server';
 import { FakeAdminSocket } from './test/fake-socket';
 
@@ -39,7 +41,7 @@ beforeEach(() => {
   socket = new FakeAdminSocket();
   vi.mocked(connectAdminSocket).mockImplementation(() => socket.asSocket());
   resetStaffSession();
-  useInbox.getState().reset();
+  resetInbox();
   useToastStore.setState({ toasts: [] });
   server = fakeServer({ admin: 'staff@lotwise.example' });
   server.on('GET /api/admin/counts', () => ({ body: emptyCounts({ contact: 1, support: 1, chatSessions: 1, unreadChats: 0 }) }));
@@ -106,13 +108,16 @@ describe('live submissions and lead updates', () => {
   it('counts a submission that does not match the search without showing it in the searched list', async () => {
     await renderDashboard();
     await act(async () => {
-      await useInbox.getState().search('support', 'invoice');
+      await useLeads.getState().search('support', 'invoice');
     });
     push('submission:new', { kind: 'support', item: ticketRow({ id: 7, subject: 'Login broken', name: 'Other Person' }) });
-    expect(useInbox.getState().leads.support.rows.map((row) => row.id)).not.toContain(7);
-    expect(useInbox.getState().counts?.support).toBe(2);
+    // Under a search, the server says whether a new row matches it.
+    await advance();
+    expect(useLeads.getState().leads.support.rows.map((row) => row.id)).not.toContain(7);
+    expect(useCounts.getState().counts?.support).toBe(2);
     push('submission:new', { kind: 'support', item: ticketRow({ id: 8, subject: 'Invoice twice', name: 'Match Person' }) });
-    expect(useInbox.getState().leads.support.rows.map((row) => row.id)).toContain(8);
+    await advance();
+    expect(useLeads.getState().leads.support.rows.map((row) => row.id)).toContain(8);
   });
 
   it("shows another staff member's status change and note", async () => {
@@ -141,6 +146,36 @@ describe('live chat inbox', () => {
     expect(within(rows[1]!).getByLabelText('2 unread')).toBeInTheDocument();
     expect(rows[1]).toHaveTextContent('3');
     expect(within(screen.getByTestId('count-chatSessions')).getByText('2')).toBeInTheDocument();
+  });
+
+  it("shows a session's figures as the server counts them, not as its pushes add up", async () => {
+    await renderDashboard();
+    await openChatTab();
+    const message = chatMessage({ message: 'Are you still there?' });
+    // The server holds more of this conversation than this screen saw pushed.
+    server.on('GET /api/chat-sessions', () => ({
+      body: [chatSession({ id: sessionId, unreadCount: 4, messageCount: 9, lastMessageId: message.id, lastMessage: message.message, senderEmail: 'buyer@lot.example' })],
+    }));
+    push('chat:message', message);
+    await advance();
+    const row = within(screen.getByRole('table', { name: 'Chat Messages' })).getAllByRole('row')[1]!;
+    expect(row).toHaveTextContent('Are you still there?');
+    expect(within(row).getByLabelText('4 unread')).toBeInTheDocument();
+    expect(within(row).getAllByRole('cell')[3]).toHaveTextContent('9');
+  });
+
+  it('asks the server about a flood of new sessions with a few reads of the first page, not a request a session', async () => {
+    await renderDashboard();
+    const before = server.calls.length;
+    for (let index = 0; index < 500; index++) {
+      push('chat:message', chatMessage({ sessionId: `session_17322${String(index).padStart(8, '0')}_flood`, message: `Flood ${index}` }));
+    }
+    await advance(1000);
+    const reads = server.calls.slice(before).filter((call) => call.startsWith('GET /api/chat-sessions'));
+    expect(reads.length).toBeGreaterThan(0);
+    expect(reads.length).toBeLessThanOrEqual(3);
+    expect(new Set(reads)).toEqual(new Set(['GET /api/chat-sessions?limit=100']));
+    expect(within(screen.getByTestId('count-chatSessions')).getByText('501')).toBeInTheDocument();
   });
 
   it('shows a browser notification for a visitor message, not for a staff reply', async () => {
@@ -411,8 +446,11 @@ describe('chat search', () => {
     const table = () => screen.getByRole('table', { name: 'Chat Messages' });
     expect(within(table()).getAllByRole('row')).toHaveLength(2);
     push('chat:message', chatMessage({ sessionId: 'session_1732200011111_other', message: 'What are your hours?' }));
+    // Under a search, the server says whether a session matches it.
+    await advance();
     expect(within(table()).getAllByRole('row')).toHaveLength(2);
     push('chat:message', chatMessage({ sessionId: 'session_1732200022222_match', message: 'Is financing available for buyers?' }));
+    await advance();
     expect(within(table()).getAllByRole('row')).toHaveLength(3);
     expect(document.title).toBe('(2) Admin Dashboard · Lotwise');
   });

@@ -52,6 +52,8 @@ export const adminApi = {
 
   chatSessions: (query: PageQuery = {}) =>
     staffCall(() => get<ChatSessionSummary[]>(withQuery(apiPaths.chatSessions, { limit: query.limit ?? adminPageSize, before: query.before, q: query.q }))),
+  /** One session's row, as the list shows it: its summary after the dashboard's own call. */
+  chatSession: (sessionId: string) => staffCall(() => api.get<ChatSessionSummary>(pathTo(apiPaths.chatSession, { sessionId }))),
   chatMessages: (sessionId: string) =>
     staffCall(() => api.get<ChatMessage[]>(pathTo(apiPaths.chatHistory, { sessionId }))),
   patchChatSession: (sessionId: string, patch: ChatSessionPatch) =>

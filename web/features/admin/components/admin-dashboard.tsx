@@ -2,8 +2,10 @@ import * as Tabs from '@radix-ui/react-tabs';
 import { useEffect, useEffectEvent, useState } from 'react';
 import type { LeadKind } from '../../../../api/contract/leads';
 import { connectAdminSocket, setCurrentAdminSocket } from '../api/admin-socket';
-import { selectUnreadChats, useInbox } from '../inbox-store';
+import { createInboxController } from '../inbox-controller';
+import { loadInbox, resetInbox, useUnreadChats } from '../inbox-store';
 import { bindAdminSocket } from '../realtime';
+import { useChatSessions } from '../stores/chat-sessions-store';
 import { useIdleLogout } from '../use-idle-logout';
 import { UnreadBadge } from './badges';
 import { ChatDialog } from './chat-dialog';
@@ -39,23 +41,20 @@ function useInboxLive(openChatTab: () => void): void {
   // A notification click opens the chat tab with whatever the latest render says that means.
   const showChatTab = useEffectEvent(openChatTab);
   useEffect(() => {
-    const inbox = useInbox.getState();
-    const firstLoad = inbox.loadAll();
+    const inbox = createInboxController((sessionId) => {
+      showChatTab();
+      void useChatSessions.getState().openSession(sessionId);
+    });
+    const firstLoad = loadInbox();
     const socket = connectAdminSocket();
     setCurrentAdminSocket(socket);
-    const unbind = bindAdminSocket(
-      socket,
-      (sessionId) => {
-        showChatTab();
-        void useInbox.getState().openSession(sessionId);
-      },
-      firstLoad,
-    );
+    const unbind = bindAdminSocket(socket, inbox, firstLoad);
     return () => {
       unbind();
+      inbox.dispose();
       setCurrentAdminSocket(null);
       socket.disconnect();
-      useInbox.getState().reset();
+      resetInbox();
     };
     // The dashboard mounts once per sign-in: one load and one socket.
   }, []);
@@ -63,7 +62,7 @@ function useInboxLive(openChatTab: () => void): void {
 
 export function AdminDashboard() {
   const [tab, setTab] = useState<string>('contact');
-  const unread = useInbox(selectUnreadChats);
+  const unread = useUnreadChats();
   useIdleLogout();
   useInboxLive(() => setTab(chatTab));
   usePageTitle(unread);

@@ -4,7 +4,7 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { chatLimits } from '../../../../api/contract/brand';
 import { chatSenderLabel, type ChatMessage } from '../../../../api/contract/chat';
 import { emitStaffTyping } from '../api/admin-socket';
-import { useInbox } from '../inbox-store';
+import { useChatSessions } from '../stores/chat-sessions-store';
 import { formatDate, formatTime } from '../lib/format';
 
 /** Staff stop showing as typing to the visitor this long after their last keystroke. */
@@ -27,12 +27,12 @@ function MessageBubble({ message }: { message: ChatMessage }) {
 
 /** The View & Reply dialog: the conversation, live, and a 3-row reply box. */
 export function ChatDialog() {
-  const openChat = useInbox((state) => state.openChat);
-  const session = useInbox((state) => state.chatSessions.find((known) => known.id === state.openChat?.sessionId));
-  const visitorTyping = useInbox((state) => (state.openChat ? Boolean(state.visitorTyping[state.openChat.sessionId]) : false));
-  const closeSession = useInbox((state) => state.closeSession);
-  const sendReply = useInbox((state) => state.sendReply);
-  const markOpenSessionRead = useInbox((state) => state.markOpenSessionRead);
+  const openChat = useChatSessions((state) => state.openChat);
+  const session = useChatSessions((state) => state.chatSessions.find((known) => known.id === state.openChat?.sessionId));
+  const visitorTyping = useChatSessions((state) => (state.openChat ? Boolean(state.visitorTyping[state.openChat.sessionId]) : false));
+  const closeSession = useChatSessions((state) => state.closeSession);
+  const sendReply = useChatSessions((state) => state.sendReply);
+  const markOpenSessionRead = useChatSessions((state) => state.markOpenSessionRead);
   const [reply, setReply] = useState('');
   const listEnd = useRef<HTMLLIElement>(null);
   const replyBox = useRef<HTMLTextAreaElement>(null);

@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { chatSenderLabel, chatSessionStatuses, type ChatSessionStatus, type ChatSessionSummary } from '../../../../api/contract/chat';
-import { useInbox } from '../inbox-store';
+import { useChatSessions } from '../stores/chat-sessions-store';
 import { formatDate, shortSessionId } from '../lib/format';
 import { Badge, UnreadBadge } from './badges';
 import { SearchBox } from './search-box';
@@ -9,7 +9,7 @@ import { type Column, VirtualTable } from './virtual-table';
 const statusLabels: Record<ChatSessionStatus, string> = { open: 'Open', resolved: 'Resolved' };
 
 function ChatStatusSelect({ session }: { session: ChatSessionSummary }) {
-  const setChatStatus = useInbox((state) => state.setChatStatus);
+  const setChatStatus = useChatSessions((state) => state.setChatStatus);
   return (
     <select
       aria-label={`Status of chat ${shortSessionId(session.id)}`}
@@ -29,7 +29,7 @@ function ChatStatusSelect({ session }: { session: ChatSessionSummary }) {
 }
 
 function ViewButton({ session }: { session: ChatSessionSummary }) {
-  const openSession = useInbox((state) => state.openSession);
+  const openSession = useChatSessions((state) => state.openSession);
   return (
     <button
       type="button"
@@ -76,13 +76,13 @@ export const chatColumns: Column<ChatSessionSummary>[] = [
 ];
 
 export function ChatSessionsTable() {
-  const sessions = useInbox((state) => state.chatSessions);
-  const loading = useInbox((state) => state.chatLoading);
-  const loadingMore = useInbox((state) => state.chatLoadingMore);
-  const hasMore = useInbox((state) => state.chatHasMore);
-  const loadMoreChats = useInbox((state) => state.loadMoreChats);
-  const chatQuery = useInbox((state) => state.chatQuery);
-  const searchChats = useInbox((state) => state.searchChats);
+  const sessions = useChatSessions((state) => state.chatSessions);
+  const loading = useChatSessions((state) => state.chatLoading);
+  const loadingMore = useChatSessions((state) => state.chatLoadingMore);
+  const hasMore = useChatSessions((state) => state.chatHasMore);
+  const loadMoreChats = useChatSessions((state) => state.loadMoreChats);
+  const chatQuery = useChatSessions((state) => state.chatQuery);
+  const searchChats = useChatSessions((state) => state.searchChats);
   const onEndReached = useCallback(() => void loadMoreChats(), [loadMoreChats]);
   return (
     <div className="space-y-3">

@@ -1,7 +1,7 @@
 import { FileText, LifeBuoy, MessageSquare, Presentation, Rocket } from 'lucide-react';
 import type { ComponentType } from 'react';
 import type { AdminCounts } from '../../../../api/contract/leads';
-import { useInbox } from '../inbox-store';
+import { useCounts } from '../stores/counts-store';
 
 const cards: { key: keyof AdminCounts; label: string; icon: ComponentType<{ className?: string }> }[] = [
   { key: 'contact', label: 'Contact Forms', icon: FileText },
@@ -13,9 +13,9 @@ const cards: { key: keyof AdminCounts; label: string; icon: ComponentType<{ clas
 
 const numberFormat = new Intl.NumberFormat('en-US');
 
-/** Five totals counted by the server (never the length of a loaded page), bumped live. */
+/** Five totals counted by the server (never the length of a loaded page), moved live until its next figures. */
 export function CountCards() {
-  const counts = useInbox((state) => state.counts);
+  const counts = useCounts((state) => state.counts);
   return (
     <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-5" aria-label="Totals">
       {cards.map(({ key, label, icon: Icon }) => (

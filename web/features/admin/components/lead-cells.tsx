@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { leadStatusLabels, leadStatuses, type LeadKind, type LeadStatus } from '../../../../api/contract/leads';
-import { useInbox } from '../inbox-store';
+import { useLeads } from '../stores/leads-store';
 
 const statusClasses: Record<LeadStatus, string> = {
   new: 'border-blue-200 bg-blue-50 text-blue-800',
@@ -10,7 +10,7 @@ const statusClasses: Record<LeadStatus, string> = {
 
 /** New, Contacted or Closed; saved as soon as it changes and pushed to the other staff screens. */
 export function LeadStatusSelect({ kind, id, status, rowLabel }: { kind: LeadKind; id: number; status: LeadStatus; rowLabel: string }) {
-  const updateLead = useInbox((state) => state.updateLead);
+  const updateLead = useLeads((state) => state.updateLead);
   return (
     <select
       aria-label={`Status of ${rowLabel}`}
@@ -32,7 +32,7 @@ export function LeadStatusSelect({ kind, id, status, rowLabel }: { kind: LeadKin
  * A change pushed by another staff member shows unless this field is being edited.
  */
 export function LeadNoteInput({ kind, id, note, rowLabel }: { kind: LeadKind; id: number; note: string; rowLabel: string }) {
-  const updateLead = useInbox((state) => state.updateLead);
+  const updateLead = useLeads((state) => state.updateLead);
   const [draft, setDraft] = useState(note);
   const [editing, setEditing] = useState(false);
   useEffect(() => {

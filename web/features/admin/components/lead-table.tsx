@@ -9,7 +9,7 @@ import {
   type LeadKind,
 } from '../../../../api/contract/leads';
 import { leadCsvHref } from '../api/admin-api';
-import { type LeadList, useInbox } from '../inbox-store';
+import { type LeadList, useLeads } from '../stores/leads-store';
 import { formatDate, optionLabel } from '../lib/format';
 import { PriorityBadge } from './badges';
 import { LeadNoteInput, LeadStatusSelect } from './lead-cells';
@@ -82,9 +82,9 @@ function workColumns<K extends LeadKind>(kind: K): Columns<K> {
 }
 
 export function LeadTable<K extends LeadKind>({ kind, title }: { kind: K; title: string }) {
-  const list = useInbox((state) => state.leads[kind]) as LeadList<K>;
-  const search = useInbox((state) => state.search);
-  const loadMore = useInbox((state) => state.loadMore);
+  const list = useLeads((state) => state.leads[kind]) as LeadList<K>;
+  const search = useLeads((state) => state.search);
+  const loadMore = useLeads((state) => state.loadMore);
   const onEndReached = useCallback(() => void loadMore(kind), [kind, loadMore]);
   const columns = useMemo(() => [...(leadColumns[kind] as Columns<K>), ...workColumns(kind)], [kind]);
 

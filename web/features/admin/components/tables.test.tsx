@@ -1,13 +1,15 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LeadKind } from '../../../../api/contract/leads';
-import { useInbox } from '../inbox-store';
+import { loadInbox, resetInbox, useInbox } from '../inbox-store';
+import { useCounts } from '../stores/counts-store';
+import { useLeads } from '../stores/leads-store';
 import { chatSession, contactRow, emptyCounts, fakeServer, getStartedRow, ticketRow } from '../test/fake-server';
 import { ChatSessionsTable } from './chat-sessions-table';
 import { CountCards } from './count-cards';
 import { LeadTable } from './lead-table';
 
-beforeEach(() => useInbox.getState().reset());
+beforeEach(() => resetInbox());
 afterEach(() => {
   vi.useRealTimers();
   vi.unstubAllGlobals();
@@ -19,8 +21,8 @@ function headers(table: HTMLElement): string[] {
     .map((cell) => cell.textContent ?? '');
 }
 
-function seed<K extends LeadKind>(kind: K, rows: ReturnType<typeof useInbox.getState>['leads'][K]['rows'], hasMore = false) {
-  useInbox.setState((state) => ({ leads: { ...state.leads, [kind]: { ...state.leads[kind], rows, hasMore } } }));
+function seed<K extends LeadKind>(kind: K, rows: ReturnType<typeof useLeads.getState>['leads'][K]['rows'], hasMore = false) {
+  useLeads.setState((state) => ({ leads: { ...state.leads, [kind]: { ...state.leads[kind], rows, hasMore } } }));
 }
 
 describe('lead tables', () => {
@@ -115,7 +117,7 @@ describe('lead tables', () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
     });
     expect(server.calls).toContain(`GET /api/contact-submissions?limit=100&before=${encodeURIComponent('2026-11-20T15:30:00.000Z,901')}`);
-    expect(useInbox.getState().leads.contact.rows).toHaveLength(101);
+    expect(useLeads.getState().leads.contact.rows).toHaveLength(101);
   });
 
   it('searches on the server after typing pauses, and exports what the tab shows', async () => {
@@ -159,7 +161,7 @@ describe('lead tables', () => {
       { status: 'contacted' },
       { note: 'Called, wants a demo Friday' },
     ]);
-    expect(useInbox.getState().leads.contact.rows[0]).toMatchObject({ status: 'contacted', note: 'Called, wants a demo Friday' });
+    expect(useLeads.getState().leads.contact.rows[0]).toMatchObject({ status: 'contacted', note: 'Called, wants a demo Friday' });
     expect(screen.getByRole('combobox', { name: 'Status of Jane Doe' })).toHaveValue('contacted');
   });
 });
@@ -202,7 +204,7 @@ describe('chat sessions table', () => {
 
 describe('count cards', () => {
   it('show the five totals the server counted', () => {
-    useInbox.setState({ counts: emptyCounts({ contact: 50_000, support: 7, demo: 3, getStarted: 2, chatSessions: 9 }) });
+    useCounts.setState({ counts: emptyCounts({ contact: 50_000, support: 7, demo: 3, getStarted: 2, chatSessions: 9 }) });
     render(<CountCards />);
     expect(within(screen.getByTestId('count-contact')).getByText('50,000')).toBeInTheDocument();
     expect(within(screen.getByTestId('count-support')).getByText('7')).toBeInTheDocument();
@@ -221,12 +223,12 @@ describe('first screen prefetch', () => {
     const prefetched = [...server.calls];
     expect(prefetched).toEqual([firstScreenPaths.session, ...firstScreenPaths.staff].map((path) => `GET ${path}`));
     await act(async () => {
-      await useInbox.getState().loadAll();
+      await loadInbox();
     });
-    // loadAll took every prefetched answer instead of asking again.
+    // loadInbox took every prefetched answer instead of asking again.
     expect(server.calls).toEqual(prefetched);
     await act(async () => {
-      await useInbox.getState().loadAll();
+      await loadInbox();
     });
     expect(server.calls.length).toBe(prefetched.length + firstScreenPaths.staff.length);
   });

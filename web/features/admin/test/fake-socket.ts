@@ -1,4 +1,5 @@
 import type { AdminSocket } from '../api/admin-socket';
+import { recordServerPush } from './fake-server';
 
 type Listener = (...args: unknown[]) => void;
 
@@ -32,8 +33,9 @@ export class FakeAdminSocket {
     return this;
   }
 
-  /** The server pushes an event to this socket. */
+  /** The server pushes an event to this socket (the fake server stores what it announces). */
   serverPush(event: string, ...args: unknown[]): void {
+    recordServerPush(event, args[0]);
     for (const listener of this.listeners.get(event) ?? []) listener(...args);
   }
 

@@ -1,0 +1,186 @@
+import { create } from 'zustand';
+import type { AdminCounts, Lead, LeadByKind, LeadKind, LeadPatch } from '../../../../api/contract/leads';
+import { listCursor } from '../../../../api/contract/leads';
+import { adminApi, adminPageSize } from '../api/admin-api';
+import { dataLoadFailed, isUnauthorized, saveFailed } from '../lib/failures';
+import { LeadRowsDraft, type LeadUpdate } from '../live-events';
+import type { CountsChange } from './counts-store';
+
+export interface LeadList<K extends LeadKind> {
+  rows: LeadByKind[K][];
+  /** The search the rows answer (server-side `?q=`). */
+  query: string;
+  loading: boolean;
+  loadingMore: boolean;
+  hasMore: boolean;
+}
+
+type LeadLists = { [K in LeadKind]: LeadList<K> };
+
+/** What a batch of updates leaves for others to do. */
+export interface LeadsBatchResult {
+  /** The cards' provisional moves. */
+  counts: CountsChange;
+  /** Lists under a search that got new rows: only the server says whether they match. */
+  reread: LeadKind[];
+}
+
+interface LeadsState {
+  leads: LeadLists;
+  /** The first page of a list for a search. An answer to an older request than the latest is dropped. */
+  load: (kind: LeadKind, query: string) => Promise<void>;
+  search: (kind: LeadKind, query: string) => Promise<void>;
+  loadMore: (kind: LeadKind) => Promise<void>;
+  updateLead: <K extends LeadKind>(kind: K, id: number, patch: LeadPatch) => Promise<void>;
+  /** After a socket reconnect: the first page read again joins the rows held; deeper pages stay. Throws. */
+  refresh: (kind: LeadKind) => Promise<void>;
+  /** Pushes and fresh pages, in the order they came, in one update. */
+  applyLive: (updates: LeadUpdate[]) => LeadsBatchResult;
+  reset: () => void;
+}
+
+export const countKeys: Record<LeadKind, keyof AdminCounts> = {
+  contact: 'contact',
+  support: 'support',
+  demo: 'demo',
+  'get-started': 'getStarted',
+};
+
+function emptyList<K extends LeadKind>(): LeadList<K> {
+  return { rows: [], query: '', loading: false, loadingMore: false, hasMore: false };
+}
+
+function emptyLeads(): LeadLists {
+  return { contact: emptyList(), support: emptyList(), demo: emptyList(), 'get-started': emptyList() };
+}
+
+function setRows<K extends LeadKind>(leads: LeadLists, kind: K, rows: Lead[]): void {
+  leads[kind] = { ...leads[kind], rows: rows as LeadByKind[K][] };
+}
+
+export const useLeads = create<LeadsState>((set, get) => {
+  // Requests answered after a newer one for the same list are dropped (typing in the search box).
+  const latestRequest: Record<LeadKind, number> = { contact: 0, support: 0, demo: 0, 'get-started': 0 };
+
+  function setList<K extends LeadKind>(kind: K, update: (list: LeadList<K>) => LeadList<K>): void {
+    set((state) => ({ leads: { ...state.leads, [kind]: update(state.leads[kind]) } }));
+  }
+
+  return {
+    leads: emptyLeads(),
+
+    async load(kind, query) {
+      const requestId = ++latestRequest[kind];
+      setList(kind, (list) => ({ ...list, query, loading: true }));
+      try {
+        const rows = await adminApi.leads(kind, { q: query });
+        if (requestId !== latestRequest[kind]) return;
+        setList(kind, (list) => ({ ...list, rows, loading: false, loadingMore: false, hasMore: rows.length === adminPageSize }));
+      } catch (error) {
+        if (requestId === latestRequest[kind]) setList(kind, (list) => ({ ...list, loading: false }));
+        throw error;
+      }
+    },
+
+    async search(kind, query) {
+      try {
+        await get().load(kind, query);
+      } catch (error) {
+        if (!isUnauthorized(error)) dataLoadFailed();
+      }
+    },
+
+    async loadMore(kind) {
+      const list = get().leads[kind];
+      const last = list.rows[list.rows.length - 1];
+      if (!last || !list.hasMore || list.loading || list.loadingMore) return;
+      const requestId = latestRequest[kind];
+      setList(kind, (current) => ({ ...current, loadingMore: true }));
+      try {
+        const rows = await adminApi.leads(kind, { q: list.query, before: listCursor(last) });
+        if (requestId !== latestRequest[kind]) return;
+        setList(kind, (current) => {
+          const known = new Set(current.rows.map((row) => row.id));
+          return {
+            ...current,
+            rows: [...current.rows, ...rows.filter((row) => !known.has(row.id))],
+            loadingMore: false,
+            hasMore: rows.length === adminPageSize,
+          };
+        });
+      } catch (error) {
+        setList(kind, (current) => ({ ...current, loadingMore: false }));
+        if (!isUnauthorized(error)) dataLoadFailed();
+      }
+    },
+
+    async updateLead(kind, id, patch) {
+      const previous = get().leads[kind].rows.find((row) => row.id === id);
+      if (!previous) return;
+      setList(kind, (list) => ({ ...list, rows: list.rows.map((row) => (row.id === id ? { ...row, ...patch } : row)) }));
+      try {
+        const item = await adminApi.patchLead(kind, id, patch);
+        get().applyLive([{ event: 'lead:updated', payload: { kind, item } }]);
+      } catch (error) {
+        setList(kind, (list) => ({ ...list, rows: list.rows.map((row) => (row.id === id ? previous : row)) }));
+        if (!isUnauthorized(error)) saveFailed();
+      }
+    },
+
+    async refresh(kind) {
+      const { query } = get().leads[kind];
+      const rows = await adminApi.leads(kind, { q: query });
+      get().applyLive([{ event: 'leads:fresh', payload: { kind, query, rows } }]);
+    },
+
+    applyLive(updates) {
+      const { leads } = get();
+      const drafts = new Map<LeadKind, LeadRowsDraft<Lead>>();
+      const draftOf = (kind: LeadKind): LeadRowsDraft<Lead> => {
+        let draft = drafts.get(kind);
+        if (!draft) drafts.set(kind, (draft = new LeadRowsDraft<Lead>(leads[kind].rows)));
+        return draft;
+      };
+      const counts: CountsChange = {};
+      const reread = new Set<LeadKind>();
+
+      for (const update of updates) {
+        switch (update.event) {
+          case 'submission:new': {
+            const { kind, item } = update.payload;
+            const draft = draftOf(kind);
+            // The same push twice (a reconnect) counts once.
+            if (draft.has(item.id)) break;
+            // A new row is the newest: without a search it belongs on top; under one, the server says.
+            if (leads[kind].query) reread.add(kind);
+            else draft.add(item);
+            counts[countKeys[kind]] = (counts[countKeys[kind]] ?? 0) + 1;
+            break;
+          }
+          case 'lead:updated':
+            draftOf(update.payload.kind).update(update.payload.item);
+            break;
+          case 'leads:fresh': {
+            const { kind, query, rows } = update.payload;
+            // A page read for a search the list no longer shows is left out.
+            if (query === leads[kind].query) draftOf(kind).mergeFirstPage(rows);
+            break;
+          }
+        }
+      }
+
+      const changed = [...drafts].filter(([, draft]) => draft.changed);
+      if (changed.length > 0) {
+        const next = { ...leads };
+        for (const [kind, draft] of changed) setRows(next, kind, draft.result());
+        set({ leads: next });
+      }
+      return { counts, reread: [...reread] };
+    },
+
+    reset() {
+      for (const kind of Object.keys(latestRequest) as LeadKind[]) latestRequest[kind]++;
+      set({ leads: emptyLeads() });
+    },
+  };
+});
