@@ -1,13 +1,11 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Toaster, useToastStore } from '../../components/ui/toast';
+import { Toaster } from '../../components/ui/toast';
 import { AdminPage } from './admin-page';
-import { connectAdminSocket } from './api/admin-socket';
-import { resetInbox } from './inbox-store';
 import { storageKeys } from '../../lib/storage-keys';
-import { resetStaffSession } from './session-store';
 import { contactRow, emptyCounts, fakeServer } from './test/fake-server';
-import { FakeAdminSocket } from './test/fake-socket';
+import { advance, freshDashboard } from './test/dashboard';
+import type { FakeAdminSocket } from './test/fake-socket';
 
 vi.mock('./api/admin-socket', async (importOriginal) => {
   const original = await importOriginal<typeof import('./api/admin-socket')>();
@@ -17,12 +15,7 @@ vi.mock('./api/admin-socket', async (importOriginal) => {
 let socket: FakeAdminSocket;
 
 beforeEach(() => {
-  vi.useFakeTimers({ now: new Date('2026-11-21T12:00:00.000Z') });
-  socket = new FakeAdminSocket();
-  vi.mocked(connectAdminSocket).mockImplementation(() => socket.asSocket());
-  resetStaffSession();
-  resetInbox();
-  useToastStore.setState({ toasts: [] });
+  socket = freshDashboard();
 });
 
 afterEach(() => {
@@ -30,12 +23,6 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-/** Lets pending fetches resolve and timers due within `ms` run, inside React's act. */
-async function advance(ms = 0): Promise<void> {
-  await act(async () => {
-    await vi.advanceTimersByTimeAsync(ms);
-  });
-}
 
 function renderPage() {
   return render(

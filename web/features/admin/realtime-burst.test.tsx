@@ -3,13 +3,12 @@ import { Profiler } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ChatMessage } from '../../../api/contract/chat';
 import { AdminPage } from './admin-page';
-import { connectAdminSocket } from './api/admin-socket';
 import { useInbox } from './inbox-store';
 import { alertIntervalMs } from './lib/alerts';
 import { frameFallbackMs, pushesAppliedAtOncePerFrame } from './lib/frame-batcher';
-import { resetStaffSession } from './session-store';
 import { chatSession, emptyCounts, fakeServer, type FakeServer } from './test/fake-server';
-import { FakeAdminSocket } from './test/fake-socket';
+import { advance, freshDashboard } from './test/dashboard';
+import type { FakeAdminSocket } from './test/fake-socket';
 
 vi.mock('./api/admin-socket', async (importOriginal) => {
   const original = await importOriginal<typeof import('./api/admin-socket')>();
@@ -71,11 +70,7 @@ function burstMessage(index: number): ChatMessage {
 }
 
 beforeEach(() => {
-  vi.useFakeTimers({ now: new Date('2026-11-21T12:00:00.000Z') });
-  socket = new FakeAdminSocket();
-  vi.mocked(connectAdminSocket).mockImplementation(() => socket.asSocket());
-  resetStaffSession();
-  useInbox.getState().reset();
+  socket = freshDashboard();
   vi.stubGlobal('AudioContext', FakeAudioContext);
   vi.stubGlobal('Notification', FakeNotification);
   shown = [];
@@ -91,11 +86,6 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-async function advance(ms = 0): Promise<void> {
-  await act(async () => {
-    await vi.advanceTimersByTimeAsync(ms);
-  });
-}
 
 /** Each push its own task, as the socket delivers them. */
 function push(event: string, ...args: unknown[]) {

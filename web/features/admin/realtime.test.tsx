@@ -2,15 +2,14 @@ import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { timings } from '../../../api/contract/brand';
 import type { ChatMessage } from '../../../api/contract/chat';
-import { Toaster, useToastStore } from '../../components/ui/toast';
+import { Toaster } from '../../components/ui/toast';
 import { AdminPage } from './admin-page';
-import { connectAdminSocket } from './api/admin-socket';
-import { resetInbox, useInbox } from './inbox-store';
-import { resetStaffSession } from './session-store';
+import { useInbox } from './inbox-store';
 import { countsRecheckMs, useCounts } from './stores/counts-store';
 import { useLeads } from './stores/leads-store';
 import { chatSession, contactRow, emptyCounts, fakeServer, type FakeServer, ticketRow } from './test/fake-server';
-import { FakeAdminSocket } from './test/fake-socket';
+import { advance, freshDashboard } from './test/dashboard';
+import type { FakeAdminSocket } from './test/fake-socket';
 
 vi.mock('./api/admin-socket', async (importOriginal) => {
   const original = await importOriginal<typeof import('./api/admin-socket')>();
@@ -37,12 +36,7 @@ function chatMessage(overrides: Partial<ChatMessage> = {}): ChatMessage {
 }
 
 beforeEach(() => {
-  vi.useFakeTimers({ now: new Date('2026-11-21T12:00:00.000Z') });
-  socket = new FakeAdminSocket();
-  vi.mocked(connectAdminSocket).mockImplementation(() => socket.asSocket());
-  resetStaffSession();
-  resetInbox();
-  useToastStore.setState({ toasts: [] });
+  socket = freshDashboard();
   server = fakeServer({ admin: 'staff@lotwise.example' });
   server.on('GET /api/admin/counts', () => ({ body: emptyCounts({ contact: 1, support: 1, chatSessions: 1, unreadChats: 0 }) }));
   server.on('GET /api/contact-submissions', () => ({ body: [contactRow({ id: 1, name: 'Older Lead' })] }));
@@ -56,11 +50,6 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-async function advance(ms = 0): Promise<void> {
-  await act(async () => {
-    await vi.advanceTimersByTimeAsync(ms);
-  });
-}
 
 async function renderDashboard() {
   render(
