@@ -7,7 +7,7 @@ import { useInbox } from './inbox-store';
 import { alertIntervalMs } from './lib/alerts';
 import { frameFallbackMs, pushesAppliedAtOncePerFrame } from './lib/frame-batcher';
 import { chatSession, emptyCounts, fakeServer, type FakeServer } from './test/fake-server';
-import { advance, freshDashboard } from './test/dashboard';
+import { advance, chatTab, freshDashboard, openChatTab } from './test/dashboard';
 import type { FakeAdminSocket } from './test/fake-socket';
 
 vi.mock('./api/admin-socket', async (importOriginal) => {
@@ -102,16 +102,6 @@ async function renderDashboard(onCommit: () => void = () => {}) {
       <AdminPage />
     </Profiler>,
   );
-  await advance();
-}
-
-function chatTab() {
-  return screen.getByRole('tab', { name: /Chat Messages/ });
-}
-
-async function openChatTab() {
-  // Radix tabs switch on mousedown.
-  fireEvent.mouseDown(chatTab());
   await advance();
 }
 

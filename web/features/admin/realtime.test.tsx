@@ -8,7 +8,7 @@ import { useInbox } from './inbox-store';
 import { countsRecheckMs, useCounts } from './stores/counts-store';
 import { useLeads } from './stores/leads-store';
 import { chatSession, contactRow, emptyCounts, fakeServer, type FakeServer, ticketRow } from './test/fake-server';
-import { advance, freshDashboard } from './test/dashboard';
+import { advance, chatTab, freshDashboard, openChatTab } from './test/dashboard';
 import type { FakeAdminSocket } from './test/fake-socket';
 
 vi.mock('./api/admin-socket', async (importOriginal) => {
@@ -68,16 +68,6 @@ function push(event: string, ...args: unknown[]) {
 /** How many times the page has asked for the count cards' figures. */
 function countsRequests(): number {
   return server.calls.filter((call) => call === 'GET /api/admin/counts').length;
-}
-
-function chatTab() {
-  return screen.getByRole('tab', { name: /Chat Messages/ });
-}
-
-async function openChatTab() {
-  // Radix tabs switch on mousedown.
-  fireEvent.mouseDown(chatTab());
-  await advance();
 }
 
 describe('live submissions and lead updates', () => {

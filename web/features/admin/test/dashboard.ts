@@ -1,4 +1,4 @@
-import { act } from '@testing-library/react';
+import { act, fireEvent, screen } from '@testing-library/react';
 import { vi } from 'vitest';
 import { useToastStore } from '../../../components/ui/toast';
 import { connectAdminSocket } from '../api/admin-socket';
@@ -25,4 +25,15 @@ export async function advance(ms = 0): Promise<void> {
   await act(async () => {
     await vi.advanceTimersByTimeAsync(ms);
   });
+}
+
+/** The dashboard's Chat Messages tab. */
+export function chatTab(): HTMLElement {
+  return screen.getByRole('tab', { name: /Chat Messages/ });
+}
+
+export async function openChatTab(): Promise<void> {
+  // Radix tabs switch on mousedown.
+  fireEvent.mouseDown(chatTab());
+  await advance();
 }
