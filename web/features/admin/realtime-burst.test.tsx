@@ -6,8 +6,8 @@ import { AdminPage } from './admin-page';
 import { useInbox } from './inbox-store';
 import { alertIntervalMs } from './lib/alerts';
 import { frameFallbackMs, pushesAppliedAtOncePerFrame } from './lib/frame-batcher';
-import { chatSession, emptyCounts, fakeServer, type FakeServer } from './test/fake-server';
-import { advance, chatTab, freshDashboard, openChatTab } from './test/dashboard';
+import { chatMessage, chatSession, emptyCounts, fakeServer, type FakeServer } from './test/fake-server';
+import { advance, chatTab, fakeAudioContext, fakeNotification, freshDashboard, openChatTab, type ShownNotification } from './test/dashboard';
 import type { FakeAdminSocket } from './test/fake-socket';
 
 vi.mock('./api/admin-socket', async (importOriginal) => {
@@ -19,46 +19,11 @@ const sessionId = 'session_1732200000000_abcdef';
 const burstSize = 500;
 let socket: FakeAdminSocket;
 let server: FakeServer;
-let messageId = 100;
 
 // The page keeps the first audio context a gesture made for the rest of this file: one sink for its tones.
 const tones: number[] = [];
-class FakeAudioContext {
-  state = 'running';
-  currentTime = 0;
-  destination = {};
-  resume = vi.fn(async () => undefined);
-  createGain() {
-    return { connect() {}, gain: { setValueAtTime() {}, exponentialRampToValueAtTime() {} } };
-  }
-  createOscillator() {
-    return { type: 'sine', frequency: { setValueAtTime: (hz: number) => tones.push(hz) }, connect() {}, start() {}, stop() {} };
-  }
-}
-let shown: { title: string; body?: string }[] = [];
-class FakeNotification {
-  static permission = 'granted';
-  static requestPermission = vi.fn(async () => 'granted');
-  onclick: (() => void) | null = null;
-  constructor(title: string, options?: { body?: string }) {
-    shown.push({ title, body: options?.body });
-  }
-  close() {}
-}
-
-function chatMessage(overrides: Partial<ChatMessage> = {}): ChatMessage {
-  return {
-    id: messageId++,
-    sessionId,
-    message: 'Hello, is anyone there?',
-    senderEmail: null,
-    senderName: null,
-    isFromUser: true,
-    clientId: null,
-    createdAt: new Date().toISOString(),
-    ...overrides,
-  };
-}
+const FakeAudioContext = fakeAudioContext(tones);
+const shown: ShownNotification[] = [];
 
 /** The i-th visitor of a flood, each on a new session, each a second after the one before. */
 function burstMessage(index: number): ChatMessage {
@@ -72,8 +37,8 @@ function burstMessage(index: number): ChatMessage {
 beforeEach(() => {
   socket = freshDashboard();
   vi.stubGlobal('AudioContext', FakeAudioContext);
-  vi.stubGlobal('Notification', FakeNotification);
-  shown = [];
+  vi.stubGlobal('Notification', fakeNotification(shown));
+  shown.length = 0;
   server = fakeServer({ admin: 'staff@lotwise.example' });
   server.on('GET /api/admin/counts', () => ({ body: emptyCounts({ chatSessions: 1, unreadChats: 0 }) }));
   server.on('GET /api/chat-sessions', () => ({

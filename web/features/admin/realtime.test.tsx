@@ -1,14 +1,13 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { timings } from '../../../api/contract/brand';
-import type { ChatMessage } from '../../../api/contract/chat';
 import { Toaster } from '../../components/ui/toast';
 import { AdminPage } from './admin-page';
 import { useInbox } from './inbox-store';
 import { countsRecheckMs, useCounts } from './stores/counts-store';
 import { useLeads } from './stores/leads-store';
-import { chatSession, contactRow, emptyCounts, fakeServer, type FakeServer, ticketRow } from './test/fake-server';
-import { advance, chatTab, freshDashboard, openChatTab } from './test/dashboard';
+import { chatMessage, chatSession, contactRow, emptyCounts, fakeServer, type FakeServer, ticketRow } from './test/fake-server';
+import { advance, chatTab, fakeAudioContext, fakeNotification, freshDashboard, openChatTab, type ShownNotification } from './test/dashboard';
 import type { FakeAdminSocket } from './test/fake-socket';
 
 vi.mock('./api/admin-socket', async (importOriginal) => {
@@ -19,21 +18,6 @@ vi.mock('./api/admin-socket', async (importOriginal) => {
 const sessionId = 'session_1732200000000_abcdef';
 let socket: FakeAdminSocket;
 let server: FakeServer;
-let messageId = 100;
-
-function chatMessage(overrides: Partial<ChatMessage> = {}): ChatMessage {
-  return {
-    id: messageId++,
-    sessionId,
-    message: 'Hello, is anyone there?',
-    senderEmail: null,
-    senderName: null,
-    isFromUser: true,
-    clientId: null,
-    createdAt: new Date().toISOString(),
-    ...overrides,
-  };
-}
 
 beforeEach(() => {
   socket = freshDashboard();
@@ -158,17 +142,8 @@ describe('live chat inbox', () => {
   });
 
   it('shows a browser notification for a visitor message, not for a staff reply', async () => {
-    const shown: { title: string; body?: string }[] = [];
-    class FakeNotification {
-      static permission = 'granted';
-      static requestPermission = vi.fn(async () => 'granted');
-      onclick: (() => void) | null = null;
-      constructor(title: string, options?: { body?: string }) {
-        shown.push({ title, body: options?.body });
-      }
-      close() {}
-    }
-    vi.stubGlobal('Notification', FakeNotification);
+    const shown: ShownNotification[] = [];
+    vi.stubGlobal('Notification', fakeNotification(shown));
     await renderDashboard();
     push('chat:message', chatMessage({ message: 'Do you do financing?' }));
     push('chat:message', chatMessage({ isFromUser: false, message: 'Yes we do' }));
@@ -177,25 +152,7 @@ describe('live chat inbox', () => {
 
   it('beeps through Web Audio for a visitor message once a gesture has unlocked audio', async () => {
     const tones: number[] = [];
-    class FakeAudioContext {
-      state = 'running';
-      currentTime = 0;
-      destination = {};
-      resume = vi.fn(async () => undefined);
-      createGain() {
-        return { connect() {}, gain: { setValueAtTime() {}, exponentialRampToValueAtTime() {} } };
-      }
-      createOscillator() {
-        return {
-          type: 'sine',
-          frequency: { setValueAtTime: (hz: number) => tones.push(hz) },
-          connect() {},
-          start() {},
-          stop() {},
-        };
-      }
-    }
-    vi.stubGlobal('AudioContext', FakeAudioContext);
+    vi.stubGlobal('AudioContext', fakeAudioContext(tones));
     await renderDashboard();
     fireEvent.mouseDown(document.body);
     push('chat:message', chatMessage({ isFromUser: false, message: 'A staff reply makes no sound' }));

@@ -37,3 +37,37 @@ export async function openChatTab(): Promise<void> {
   fireEvent.mouseDown(chatTab());
   await advance();
 }
+
+/** A Web Audio stand-in that records into `tones` the frequency of every tone the page plays. */
+export function fakeAudioContext(tones: number[]) {
+  return class FakeAudioContext {
+    state = 'running';
+    currentTime = 0;
+    destination = {};
+    resume = vi.fn(async () => undefined);
+    createGain() {
+      return { connect() {}, gain: { setValueAtTime() {}, exponentialRampToValueAtTime() {} } };
+    }
+    createOscillator() {
+      return { type: 'sine', frequency: { setValueAtTime: (hz: number) => tones.push(hz) }, connect() {}, start() {}, stop() {} };
+    }
+  };
+}
+
+export interface ShownNotification {
+  title: string;
+  body?: string;
+}
+
+/** A granted Notification stand-in that records into `shown` every notification the page shows. */
+export function fakeNotification(shown: ShownNotification[]) {
+  return class FakeNotification {
+    static permission = 'granted';
+    static requestPermission = vi.fn(async () => 'granted');
+    onclick: (() => void) | null = null;
+    constructor(title: string, options?: { body?: string }) {
+      shown.push({ title, body: options?.body });
+    }
+    close() {}
+  };
+}

@@ -319,3 +319,20 @@ export function chatSession(overrides: Partial<ChatSessionSummary> = {}): ChatSe
     ...overrides,
   };
 }
+
+let nextMessageId = 100;
+
+/** A stored chat message, by default a visitor's on the session of `chatSession()`, each with the next id. */
+export function chatMessage(overrides: Partial<ChatMessage> = {}): ChatMessage {
+  return {
+    id: nextMessageId++,
+    sessionId: 'session_1732200000000_abcdef',
+    message: 'Hello, is anyone there?',
+    senderEmail: null,
+    senderName: null,
+    isFromUser: true,
+    clientId: null,
+    createdAt: new Date().toISOString(),
+    ...overrides,
+  };
+}
