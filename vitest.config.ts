@@ -18,6 +18,19 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          // The API and socket suites again, on PostgreSQL (scripts/services/vitest-setup.ts starts one),
+          // with the database layer's tests that hold for both dialects.
+          name: 'server-scaled',
+          environment: 'node',
+          include: ['api/**/*.test.ts', 'db/writes.test.ts', 'db/migrations.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+          globalSetup: ['scripts/services/vitest-setup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'web',
           environment: 'jsdom',
           include: ['web/**/*.test.{ts,tsx}'],
