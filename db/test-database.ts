@@ -47,3 +47,29 @@ export async function testDatabaseFile(name: string): Promise<{ db: Db; path: st
   });
   return { db, path };
 }
+
+/**
+ * A fresh, empty database (not migrated) and a way to open connections to it, as several server
+ * processes would: SQLite files share one file, PostgreSQL pools one database. Closed after the file.
+ */
+export async function testDatabaseOpener(name: string): Promise<() => Db> {
+  const opened: Db[] = [];
+  afterAll(async () => {
+    for (const db of opened) await db.destroy();
+  });
+  if (onPostgres) {
+    const url = await freshPostgresUrl();
+    return () => {
+      const db = createPostgresDb(url, 2);
+      opened.push(db);
+      return db;
+    };
+  }
+  const dir = mkdtempSync(join(tmpdir(), `lotwise-${name}-`));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  return () => {
+    const { db } = createDb(join(dir, 'app.db'));
+    opened.push(db);
+    return db;
+  };
+}
