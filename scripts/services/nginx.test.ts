@@ -35,7 +35,9 @@ describe('two app nodes behind the shipped deploy/nginx.conf', () => {
   beforeAll(async () => {
     // Two nodes as the README's "Run on several hosts" starts them: one SESSION_SECRET, the balancer trusted.
     const env = { SESSION_SECRET: 'cluster-test-secret-of-at-least-32-characters', TRUST_PROXY: '127.0.0.1' };
-    nodes = await Promise.all([startAppProcess(env), startAppProcess(env)]);
+    const started = await Promise.allSettled([startAppProcess(env), startAppProcess(env)]);
+    nodes = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+    for (const result of started) if (result.status === 'rejected') throw result.reason;
     nginx = await startNginx({ upstreamPorts: nodes.map((node) => node.port) });
   }, 60_000);
 
