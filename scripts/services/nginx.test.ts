@@ -82,6 +82,18 @@ describe('two app nodes behind the shipped deploy/nginx.conf', () => {
     expect([await post(forgotPassword, body, { localAddress: '127.0.0.6' }), await post(forgotPassword, body, { localAddress: '127.0.0.6' })]).toEqual([200, 200]);
   });
 
+  it('refuses a body over the server limit itself, and both nodes stay in service', async () => {
+    const answer = await fetch(`${nginx!.url}${apiPaths.forgotPassword}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: `${'a'.repeat(100 * 1024)}@example.com` }),
+    });
+    expect(answer.status).toBe(413);
+    const uri = `${apiPaths.health}?after-oversized`;
+    for (let i = 0; i < 6; i += 1) expect((await fetch(`${nginx!.url}${uri}`)).status).toBe(200);
+    expect(new Set(await upstreamPortsOf(nginx!, uri))).toEqual(new Set(nodes.map((node) => String(node.port))));
+  });
+
   it('passes GETs on to the node still up when one dies', async () => {
     nodes[1]!.kill('SIGKILL');
     await new Promise((resolve) => nodes[1]!.child.once('exit', resolve));
