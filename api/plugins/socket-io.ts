@@ -55,7 +55,7 @@ class LocalAdapter extends Adapter {
   }
 }
 
-/** The refusal past the cap (a 403 to the handshake): the chat widget carries on by polling REST. */
+/** The refusal past the cap (at the handshake): the chat widget carries on by polling REST. */
 export const tooManySocketsMessage = 'Too many connections from your network: close some tabs and try again';
 
 /**
@@ -99,6 +99,9 @@ export default fp(
     const io = new Server<VisitorClientToServerEvents, VisitorServerToClientEvents>(app.server, {
       path: '/socket.io',
       serveClient: false,
+      // WebSocket only: a long-polling handshake on one node and its next poll or upgrade on another
+      // would fail without sticky sessions. Clients that cannot open one use the REST chat instead.
+      transports: ['websocket'],
       maxHttpBufferSize: socketLimits.maxPayloadBytes,
       adapter: LocalAdapter,
       // Same-origin only: the SPA is served by this server.
