@@ -68,7 +68,7 @@ export default fp(
     try {
       await Promise.all([client.connect(), rateLimitClient.connect()]);
     } catch (error) {
-      client.destroy();
+      if (client.isOpen) client.destroy();
       rateLimitClient.disconnect();
       const reason = error instanceof Error ? error.message : String(error);
       throw new ConfigError(`Could not connect to Redis at REDIS_URL (${shownUrl(url)}): ${reason || 'connection refused'}`);
