@@ -77,7 +77,7 @@ export default fp(
 
     app.decorate('redis', { client, rateLimitClient, keyPrefix });
     app.addHook('onClose', async () => {
-      await Promise.allSettled([client.quit(), rateLimitClient.quit()]);
+      await Promise.allSettled([client.close(), rateLimitClient.quit()]);
     });
   },
   { name: 'redis' },
