@@ -18,6 +18,18 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          // The API and socket suites again, on the shared services a multi-process deployment uses.
+          name: 'server-scaled',
+          environment: 'node',
+          include: ['api/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+          globalSetup: ['scripts/services/vitest-redis-setup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'web',
           environment: 'jsdom',
           include: ['web/**/*.test.{ts,tsx}'],

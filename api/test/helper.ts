@@ -1,8 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { afterAll } from 'vitest';
+import { afterAll, inject } from 'vitest';
 import { buildApp } from '../app';
 import { parseConfig, type Config } from '../config';
 
@@ -10,6 +11,18 @@ export interface TestServer {
   app: FastifyInstance;
   config: Config;
   dir: string;
+}
+
+const testSessionSecret = 'test-session-secret-that-is-long-enough-0123456789';
+
+/**
+ * With the `server-scaled` project: the run's Redis, under a key prefix of this server's own, so
+ * test files share no counters. Two servers given the same `REDIS_KEY_PREFIX` act as two nodes.
+ */
+function scaledEnv(): Record<string, string> {
+  const redisUrl = inject('redisUrl') as string | undefined;
+  if (!redisUrl) return {};
+  return { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: `test-${randomBytes(6).toString('hex')}:`, SESSION_SECRET: testSessionSecret };
 }
 
 /**
@@ -24,9 +37,10 @@ export async function buildTestServer(env: Record<string, string> = {}, options:
     DATA_DIR: dir,
     LOG_LEVEL: 'silent',
     PUBLIC_URL: 'http://localhost:3000',
+    ...scaledEnv(),
     ...env,
   });
-  const config: Config = { ...parsed, sessionSecret: 'test-session-secret-that-is-long-enough-0123456789' };
+  const config: Config = { ...parsed, sessionSecret: testSessionSecret };
   const app = await buildApp(config, { webRoot: join(dir, 'no-web') });
   if (options.listen) await app.listen({ port: 0, host: '127.0.0.1' });
   else await app.ready();
