@@ -8,6 +8,7 @@ import authPlugin from './plugins/auth';
 import clientAddressPlugin, { proxyTrust } from './plugins/client-address';
 import dbPlugin from './plugins/db';
 import errorsPlugin from './plugins/errors';
+import redisPlugin from './plugins/redis';
 import securityPlugin from './plugins/security';
 import { serializerCompiler } from './plugins/serializer';
 import sessionPlugin, { cookieSessions } from './plugins/session';
@@ -45,6 +46,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(errorsPlugin);
   await app.register(clientAddressPlugin, { trust });
   await app.register(dbPlugin, { database: config.database });
+  await app.register(redisPlugin, { redis: config.redis });
   await app.register(securityPlugin, { config });
   await app.register(sessionPlugin, { config });
   await app.register(authPlugin, { staffIdleMinutes: config.staffIdleMinutes });

@@ -82,6 +82,15 @@ export const configSchema = z
     TRUST_PROXY: trustProxySetting,
     DATA_DIR: z.string().default('./data'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    REDIS_URL: optionalString.pipe(
+      z
+        .url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' })
+        .optional(),
+    ),
+    // Internal: lets tests and benches share one Redis without sharing counters.
+    REDIS_KEY_PREFIX: z.string().min(1).default('lotwise:'),
+    // Internal: how long a staff socket counts as online after its process last refreshed it.
+    PRESENCE_TTL_SECONDS: z.coerce.number().positive().max(3600).default(20),
   })
   .transform((env) => ({
     env: env.NODE_ENV,
@@ -106,6 +115,8 @@ export const configSchema = z
     trustProxy: env.TRUST_PROXY,
     dataDir: resolve(env.DATA_DIR),
     logLevel: env.LOG_LEVEL,
+    redis: env.REDIS_URL ? { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX } : undefined,
+    presenceTtlSeconds: env.PRESENCE_TTL_SECONDS,
   }));
 
 export type ParsedConfig = z.infer<typeof configSchema>;
@@ -124,9 +135,17 @@ export function parseConfig(environment: Record<string, string | undefined>): Pa
   return result.data;
 }
 
-/** The session secret from the environment, or one generated once and kept in the data folder. */
+/**
+ * The session secret from the environment, or one generated once and kept in the data folder. With
+ * Redis, several processes serve the same visitors, so they must all sign alike: the secret is required.
+ */
 export function settleSessionSecret(config: ParsedConfig): Config {
   if (config.sessionSecret) return { ...config, sessionSecret: config.sessionSecret };
+  if (config.redis) {
+    throw new ConfigError(
+      'Invalid configuration:\n  SESSION_SECRET: required when REDIS_URL is set (every process must sign cookies with the same secret)',
+    );
+  }
   const file = resolve(config.dataDir, 'session-secret');
   if (existsSync(file)) {
     const kept = readFileSync(file, 'utf8').trim();

@@ -47,6 +47,8 @@ export const rooms = {
   chatSession: (sessionId: string) => `chat:${sessionId}`,
   /** Every socket of one staff sign-in, so logout and expiry can disconnect them. */
   staffSession: (sessionId: string) => `staff-session:${sessionId}`,
+  /** Every socket of one visitor identity, so a session's owner can be told apart from the others in its room. */
+  visitor: (visitorId: string) => `visitor:${visitorId}`,
 } as const;
 
 export const socketLimits = {

@@ -93,14 +93,17 @@ export default fp(
       done();
     });
 
+    // With Redis every counter (per route, and every createRateLimit of rate-limits.ts) is shared by all processes.
+    const shared = app.redis;
     await app.register(rateLimit, {
       global: false,
       allowList: config.rateLimitAllowlist,
+      ...(shared ? { redis: shared.rateLimitClient, nameSpace: `${shared.keyPrefix}rate-limit:` } : {}),
       errorResponseBuilder: (_request, context) => ({
         statusCode: context.statusCode,
         message: tooManyRequestsMessage(context.ttl),
       }),
     });
   },
-  { name: 'security' },
+  { name: 'security', dependencies: ['redis'] },
 );

@@ -115,6 +115,8 @@ export default fp(
       return issued;
     });
 
+    // Every node of a cluster runs this on the one database: a single DELETE by expiry, so nodes
+    // pruning at once delete each row once and the rest find nothing.
     const pruneTimer = setInterval(() => {
       store.prune().catch((error: unknown) => app.log.warn({ err: error }, 'session prune failed'));
     }, pruneEveryMs);

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import fp from 'fastify-plugin';
 import { type Namespace, Server } from 'socket.io';
+import { createAdapter } from '@socket.io/redis-streams-adapter';
 import { Adapter, type BroadcastOptions } from 'socket.io-adapter';
 import type {
   StaffClientToServerEvents,
@@ -10,6 +11,7 @@ import type {
 } from '../contract/socket';
 import { socketLimits } from '../contract/socket';
 import type { Config } from '../config';
+import type { SharedRedis } from './redis';
 import { addressKey, isAllowlisted, perAddressLimits } from './rate-limits';
 
 export type VisitorNamespace = Namespace<VisitorClientToServerEvents, VisitorServerToClientEvents>;
@@ -29,7 +31,7 @@ declare module 'fastify' {
  * Socket.IO's in-memory adapter, minus the work of a broadcast that reaches no one. Socket.IO encodes
  * a broadcast's packet before it looks for receivers; with this adapter every receiver is a socket of
  * this process, so an empty room (no staff online, a visitor alone in their session) costs nothing.
- * An adapter shared by several processes (the planned Redis step) replaces this one.
+ * With Redis, the streams adapter replaces this one (see `sharedAdapter`).
  */
 class LocalAdapter extends Adapter {
   override broadcast(packet: unknown, opts: BroadcastOptions): void {
@@ -55,13 +57,17 @@ class LocalAdapter extends Adapter {
   }
 }
 
-/** The refusal past the cap (a 403 to the handshake): the chat widget carries on by polling REST. */
+/** The refusal past the cap (at the handshake): the chat widget carries on by polling REST. */
 export const tooManySocketsMessage = 'Too many connections from your network: close some tabs and try again';
 
 /**
  * Open connections per client address: a live count, not a window, held here alone. A new
  * connection past the cap is refused at its handshake; a closed one frees its place at once.
- * Each process counts its own connections: with several, the cap holds per process.
+ *
+ * Each process counts its own connections, Redis or not: with several processes an address may hold
+ * the cap on each. The cap guards a process's own sockets and memory, which are per process anyway;
+ * a count shared in Redis would need the counts of a process that dies cleaned up by the others,
+ * and a check on every handshake that engine.io makes synchronously.
  */
 class OpenConnections {
   private readonly open = new Map<string, number>();
@@ -84,6 +90,24 @@ class OpenConnections {
 }
 
 /**
+ * The adapter that carries broadcasts, room changes, `fetchSockets` and `disconnectSockets` to every
+ * process through Redis: a stream (a short Redis outage loses no packet) plus pub/sub for requests
+ * that expect answers. Stream and channels sit under the key prefix, so processes of one deployment
+ * find each other and nobody else.
+ */
+function sharedAdapter(redis: SharedRedis) {
+  const name = `${redis.keyPrefix}socket.io`;
+  return createAdapter(redis.client, {
+    streamName: name,
+    channelPrefix: name,
+    // Each process blocks on the stream this long per read; closing waits for the read under way.
+    blockTimeInMs: 1000,
+    // Chat payloads are JSON: skip the search for binary in every broadcast.
+    onlyPlaintext: true,
+  });
+}
+
+/**
  * Socket.IO on Fastify's own HTTP server: same port, path `/socket.io`. Modules add their handlers;
  * pushes go through rooms so a Redis adapter can later spread them over several processes.
  */
@@ -99,8 +123,11 @@ export default fp(
     const io = new Server<VisitorClientToServerEvents, VisitorServerToClientEvents>(app.server, {
       path: '/socket.io',
       serveClient: false,
+      // WebSocket only: a long-polling handshake on one node and its next poll or upgrade on another
+      // would fail without sticky sessions. Clients that cannot open one use the REST chat instead.
+      transports: ['websocket'],
       maxHttpBufferSize: socketLimits.maxPayloadBytes,
-      adapter: LocalAdapter,
+      adapter: app.redis ? sharedAdapter(app.redis) : LocalAdapter,
       // Same-origin only: the SPA is served by this server.
       cors: { origin: false },
       // Runs at each new connection's handshake only. Nothing between it and engine.io's "connection"
@@ -123,9 +150,14 @@ export default fp(
     app.addHook('preClose', async () => {
       // Sockets go first so in-flight HTTP requests can finish while no new chat arrives.
       // io.close() would also close the HTTP server, which is Fastify's to close.
-      io.disconnectSockets(true);
+      // `local`: this process's sockets only; a shared adapter would carry a plain call to every process.
+      io.local.disconnectSockets(true);
       io.engine.close();
     });
+    app.addHook('onClose', async () => {
+      // Stops the shared adapter's reads of Redis before the redis plugin quits its client.
+      for (const namespace of [io.of('/'), io.of('/admin')]) await namespace.adapter.close();
+    });
   },
-  { name: 'socket-io', dependencies: ['client-address'] },
+  { name: 'socket-io', dependencies: ['client-address', 'redis'] },
 );

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +25,18 @@ export async function freshDatabaseEnv(): Promise<Record<string, string>> {
   return postgresUrl ? { DATABASE_URL: await createPostgresDatabase(postgresUrl), DATABASE_POOL_SIZE: '5' } : {};
 }
 
+const testSessionSecret = 'test-session-secret-that-is-long-enough-0123456789';
+
+/**
+ * With the `server-scaled` project: the run's Redis, under a key prefix of this server's own, so
+ * test files share no counters. Two servers given the same `REDIS_KEY_PREFIX` act as two nodes.
+ */
+function scaledEnv(): Record<string, string> {
+  const redisUrl = inject('redisUrl') as string | undefined;
+  if (!redisUrl) return {};
+  return { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: `test-${randomBytes(6).toString('hex')}:`, SESSION_SECRET: testSessionSecret };
+}
+
 /**
  * A real server on a fresh database, as each server test file uses: a SQLite file in its own temp
  * folder, or on the `server-scaled` project a fresh PostgreSQL database (its data folder is a temp
@@ -39,9 +52,10 @@ export async function buildTestServer(env: Record<string, string> = {}, options:
     DATA_DIR: dir,
     LOG_LEVEL: 'silent',
     PUBLIC_URL: 'http://localhost:3000',
+    ...scaledEnv(),
     ...env,
   });
-  const config: Config = { ...parsed, sessionSecret: 'test-session-secret-that-is-long-enough-0123456789' };
+  const config: Config = { ...parsed, sessionSecret: testSessionSecret };
   const app = await buildApp(config, { webRoot: join(dir, 'no-web') });
   if (options.listen) await app.listen({ port: 0, host: '127.0.0.1' });
   else await app.ready();

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { type IncomingHttpHeaders, request } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Socket, SocketReservedEvents } from 'socket.io-client';
 
@@ -52,4 +54,33 @@ export function collect<T>(socket: Socket, event: string): T[] {
   const seen: T[] = [];
   socket.on(event, (payload: T) => seen.push(payload));
   return seen;
+}
+
+export interface HandshakeAnswer {
+  status: number | undefined;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/**
+ * A raw engine.io handshake, as a browser's first request sees it: a WebSocket upgrade by default
+ * (status 101 when accepted; the socket is closed at once), or a long-polling GET.
+ */
+export function rawHandshake(baseUrl: string, options: { transport?: 'websocket' | 'polling'; localAddress?: string } = {}): Promise<HandshakeAnswer> {
+  const transport = options.transport ?? 'websocket';
+  const upgrade = transport === 'websocket' ? { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': randomBytes(16).toString('base64') } : {};
+  return new Promise((resolve, reject) => {
+    const handshake = request(`${baseUrl}/socket.io/?EIO=4&transport=${transport}`, { localAddress: options.localAddress, headers: upgrade });
+    handshake.on('upgrade', (response, socket) => {
+      socket.destroy();
+      resolve({ status: response.statusCode, headers: response.headers, body: '' });
+    });
+    handshake.on('response', (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode, headers: response.headers, body }));
+    });
+    handshake.on('error', reject).end();
+  });
 }

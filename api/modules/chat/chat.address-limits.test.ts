@@ -1,11 +1,10 @@
-import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../contract/chat';
 import { perAddressLimits } from '../../plugins/rate-limits';
 import { tooManySocketsMessage } from '../../plugins/socket-io';
 import { visitorCookieName } from '../../plugins/session';
 import { buildTestServer, cookiesFrom } from '../../test/helper';
-import { closeClients, connected, serverUrl } from '../../test/sockets';
+import { closeClients, connected, rawHandshake, serverUrl } from '../../test/sockets';
 import { pause, visitorClient, visitorCookie, type VisitorClient } from './chat.test-support';
 
 let sessionCounter = 0;
@@ -126,19 +125,6 @@ describe('chat limits by client address', async () => {
           return socket;
         }),
       );
-    /** A raw engine.io handshake from `localAddress`: status and body, as a browser's first poll sees them. */
-    const pollingHandshake = (localAddress: string) =>
-      new Promise<{ status: number | undefined; body: string }>((resolve, reject) => {
-        request(`${serverUrl(app)}/socket.io/?EIO=4&transport=polling`, { localAddress }, (response) => {
-          let body = '';
-          response.setEncoding('utf8');
-          response.on('data', (chunk: string) => (body += chunk));
-          response.on('end', () => resolve({ status: response.statusCode, body }));
-        })
-          .on('error', reject)
-          .end();
-      });
-
     it('refuses connections past the cap, even all at once, and frees a place when a socket closes; another address is not affected', async () => {
       const tabs = visitorCookie(app);
       const flood = await connectAll(cap + 10, '127.0.0.9', tabs);
@@ -146,10 +132,9 @@ describe('chat limits by client address', async () => {
       expect(open).toHaveLength(cap);
       expect(flood.filter((result) => result.status === 'rejected')).toHaveLength(10);
 
-      // The refusal, as a browser's first poll reads it.
-      const refused = await pollingHandshake('127.0.0.9');
-      expect(refused.status).toBe(403);
-      expect(JSON.parse(refused.body)).toMatchObject({ message: tooManySocketsMessage });
+      // The refusal, as the answer to a WebSocket handshake (engine.io refuses an upgrade with a 400).
+      const refused = await rawHandshake(serverUrl(app), { localAddress: '127.0.0.9' });
+      expect(refused).toMatchObject({ status: 400, body: tooManySocketsMessage });
 
       await connected(visitorClient(app, tabs, { localAddress: '127.0.0.10' }));
 

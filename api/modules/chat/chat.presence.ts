@@ -1,15 +1,16 @@
 import type { FastifyInstance } from 'fastify';
+import type { RedisClient } from '../../plugins/redis';
+import type { VisitorSocket } from './chat.handshake';
 
-/**
- * Whether any staff member is online, as the chat widget shows it. A store shared by several
- * processes (keys with a TTL, refreshed while a socket lives) can stand behind the same calls.
- */
+/** Whether any staff member is online, as the chat widget shows it. */
 export interface StaffPresence {
-  /** Whether any staff member is online now. */
+  /** Whether any staff member is online now, on any process. */
   online(): Promise<boolean>;
-  /** A staff socket connected: it counts as online until it leaves. */
+  /** A staff socket of this process connected: it counts as online until it leaves. */
   arrived(socketId: string): Promise<void>;
   left(socketId: string): Promise<void>;
+  /** Keeps this process's staff sockets counted, for a store whose entries expire unless refreshed. */
+  refresh(socketIds: string[]): Promise<void>;
 }
 
 /** Presence within this process: the ids of its open staff sockets. */
@@ -19,27 +20,134 @@ export function inProcessStaffPresence(): StaffPresence {
     online: async () => staffSockets.size > 0,
     arrived: async (socketId) => void staffSockets.add(socketId),
     left: async (socketId) => void staffSockets.delete(socketId),
+    refresh: async () => {},
   };
 }
 
 /**
- * Tells each new visitor socket whether staff are online, and every visitor whenever a staff socket
- * comes or goes. Every socket of /admin is a staff member's (its connect guard).
+ * Presence shared by every process: a Redis key per staff socket that expires after `ttlSeconds`
+ * unless its process refreshes it, so the staff of a process that dies drop out on their own. A set
+ * indexes the keys, so asking whether anyone is online reads the staff's keys, not the whole keyspace.
  */
-export function announceStaffPresence(app: FastifyInstance, presence: StaffPresence): void {
+export function redisStaffPresence(client: RedisClient, options: { keyPrefix: string; ttlSeconds: number }): StaffPresence {
+  const index = `${options.keyPrefix}presence:staff-sockets`;
+  const socketKey = (socketId: string) => `${options.keyPrefix}presence:staff:${socketId}`;
+  const ttlMs = Math.round(options.ttlSeconds * 1000);
+  const keep = async (socketIds: string[]) => {
+    if (socketIds.length === 0) return;
+    const commands = client.multi();
+    // SET, not PEXPIRE: a key lost with a Redis restart comes back at the next refresh.
+    for (const socketId of socketIds) commands.set(socketKey(socketId), '1', { PX: ttlMs });
+    commands.sAdd(index, socketIds);
+    await commands.exec();
+  };
+  return {
+    async online() {
+      const socketIds = await client.sMembers(index);
+      if (socketIds.length === 0) return false;
+      const alive = await client.mGet(socketIds.map(socketKey));
+      const expired = socketIds.filter((_, i) => alive[i] === null);
+      // A socket's key is set before its id joins the index, so an id without a key is gone for good.
+      if (expired.length > 0) await client.sRem(index, expired);
+      return expired.length < socketIds.length;
+    },
+    arrived: (socketId) => keep([socketId]),
+    async left(socketId) {
+      await client.multi().del(socketKey(socketId)).sRem(index, socketId).exec();
+    },
+    refresh: keep,
+  };
+}
+
+/** The cross-process nudge: "staff came or went here, look again". */
+const presenceChangedEvent = 'staff-presence-changed';
+
+/**
+ * Tells each new visitor socket whether staff are online, and this process's visitors whenever
+ * that changes. Every socket of /admin is a staff member's (its connect guard).
+ *
+ * Each process tells its own visitors only, and only a change from what it last told them, so no
+ * visitor hears the same state twice. It looks again when its own staff come or go, when another
+ * process says its staff did (`shared`: through the adapter), and, when `refreshEveryMs` is set,
+ * on a timer that also refreshes its own staff's entries: that timer is how the staff of a process
+ * that died without a word drop out for everyone.
+ */
+export function announceStaffPresence(
+  app: FastifyInstance,
+  presence: StaffPresence,
+  options: { shared: boolean; refreshEveryMs?: number },
+): void {
   const visitors = app.visitorSockets;
   const failed = (error: unknown) => app.log.error({ err: error }, 'staff presence failed');
-  const broadcast = async () => {
-    visitors.emit('staff:presence', { online: await presence.online() });
+  /** What this process's visitors were last told; undefined before the first check. */
+  let told: boolean | undefined;
+  let closing = false;
+  const inFlight = new Set<Promise<void>>();
+  const track = (work: Promise<void>) => {
+    const tracked = work.catch(failed).finally(() => inFlight.delete(tracked));
+    inFlight.add(tracked);
   };
 
-  visitors.on('connection', (socket) => {
-    presence.online().then((online) => socket.emit('staff:presence', { online }), failed);
-  });
+  // One check at a time, so an older answer never overwrites a newer one; calls meanwhile share the next check.
+  let checking = false;
+  let again = false;
+  const newcomers: VisitorSocket[] = [];
+  const runChecks = async () => {
+    checking = true;
+    try {
+      do {
+        again = false;
+        const waiting = newcomers.splice(0);
+        const online = await presence.online();
+        if (online !== told) {
+          told = online;
+          // Every visitor of this process, the waiting newcomers among them.
+          visitors.local.emit('staff:presence', { online });
+          newcomers.length = 0;
+        } else {
+          for (const socket of waiting) if (socket.connected) socket.emit('staff:presence', { online });
+        }
+      } while (again && !closing);
+    } finally {
+      checking = false;
+    }
+  };
+  const check = (newcomer?: VisitorSocket) => {
+    if (closing) return;
+    if (newcomer) newcomers.push(newcomer);
+    if (checking) {
+      again = true;
+      return;
+    }
+    track(runChecks());
+  };
+  const staffCameOrWent = (change: Promise<void>) => {
+    track(
+      change.then(() => {
+        check();
+        if (options.shared && !closing) visitors.serverSideEmit(presenceChangedEvent);
+      }),
+    );
+  };
+
+  visitors.on('connection', (socket) => check(socket as VisitorSocket));
+  if (options.shared) visitors.on(presenceChangedEvent, () => check());
   app.staffSockets.on('connection', (socket) => {
-    presence.arrived(socket.id).then(broadcast).catch(failed);
-    socket.on('disconnect', () => {
-      presence.left(socket.id).then(broadcast).catch(failed);
-    });
+    staffCameOrWent(presence.arrived(socket.id));
+    socket.on('disconnect', () => staffCameOrWent(presence.left(socket.id)));
+  });
+
+  if (options.refreshEveryMs !== undefined) {
+    const refreshTimer = setInterval(() => {
+      // The ids are read and the refresh sent in one tick: a disconnect's removal, sent later, wins.
+      track(presence.refresh([...app.staffSockets.sockets.keys()]).then(() => check()));
+    }, options.refreshEveryMs);
+    refreshTimer.unref();
+    app.addHook('onClose', async () => clearInterval(refreshTimer));
+  }
+  // The removals of this process's staff (their sockets close first) finish before Redis is quit.
+  app.addHook('onClose', async () => {
+    closing = true;
+    await Promise.allSettled([...inFlight]);
   });
 }

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { rooms } from '../../contract/socket';
-import type { VisitorSocketData } from './chat.handshake';
 import type { ChatPushes } from './chat.service';
 
 /**
@@ -9,14 +8,13 @@ import type { ChatPushes } from './chat.service';
  */
 export function socketPushes(app: FastifyInstance): ChatPushes {
   return {
-    async message(message, { newOwner, exceptSocket } = {}) {
+    message(message, { newOwner, exceptSocket } = {}) {
       app.staffSockets.emit('chat:message', message);
       const room = rooms.chatSession(message.sessionId);
       if (newOwner) {
         // Someone may have joined this id before anyone owned it; now that it is owned, only the owner stays.
-        for (const socket of await app.visitorSockets.in(room).fetchSockets()) {
-          if ((socket.data as Partial<VisitorSocketData>).visitorId !== newOwner) socket.leave(room);
-        }
+        // One broadcast operation, on every process, carried ahead of the message below (no round trip to each).
+        app.visitorSockets.in(room).except(rooms.visitor(newOwner)).socketsLeave(room);
       }
       (exceptSocket ? app.visitorSockets.to(room).except(exceptSocket) : app.visitorSockets.to(room)).emit('chat:message', message);
     },

@@ -1,10 +1,9 @@
-import { request } from 'node:http';
 import { io as connect } from 'socket.io-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../contract/chat';
 import { rooms, socketLimits, type TypingPayload } from '../../contract/socket';
 import { buildTestServer } from '../../test/helper';
-import { closeClients, collect, connected, nextEvent, serverUrl } from '../../test/sockets';
+import { closeClients, collect, connected, nextEvent, rawHandshake, serverUrl } from '../../test/sockets';
 import { connectStaffSocket, type StaffClient } from '../../test/staff-socket';
 import { pause, visitorClient, visitorCookie, type VisitorClient } from './chat.test-support';
 import { signInNewStaff } from '../../test/factories';
@@ -277,17 +276,18 @@ describe('chat over Socket.IO', async () => {
 
   describe('identity in the handshake', () => {
     it('issues a signed visitor cookie on the Socket.IO handshake when the browser has none', async () => {
-      const setCookie = await new Promise<string | string[] | undefined>((resolve, reject) => {
-        request(`${serverUrl(app)}/socket.io/?EIO=4&transport=polling`, (response) => {
-          response.resume();
-          resolve(response.headers['set-cookie']);
-        })
-          .on('error', reject)
-          .end();
-      });
+      const handshake = await rawHandshake(serverUrl(app));
+      expect(handshake.status).toBe(101);
+      const setCookie = handshake.headers['set-cookie'];
       const cookie = ([] as string[]).concat(setCookie ?? []).find((value) => value.startsWith('lw_visitor='));
       expect(cookie).toMatch(/HttpOnly/i);
       expect(app.visitorIdFromCookieHeader(cookie!.split(';')[0])).toBeTruthy();
+    });
+
+    it('refuses a long-polling handshake: one WebSocket per connection, so several nodes need no sticky sessions', async () => {
+      const polling = await rawHandshake(serverUrl(app), { transport: 'polling' });
+      expect(polling.status).toBe(400);
+      expect(polling.headers['set-cookie']).toBeUndefined();
     });
 
     it('a visitor without a cookie can still chat over the socket', async () => {

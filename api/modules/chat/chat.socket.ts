@@ -41,6 +41,7 @@ export function chatSocketEvents(app: FastifyInstance, chat: ChatService): void 
     const { visitorId, budget } = socket.data;
     const userAgent = socket.handshake.headers['user-agent'];
     const ip = app.clientAddress(socket.request);
+    void socket.join(rooms.visitor(visitorId));
 
     socket.on('chat:join', (payload, ack) => {
       if (overBudget(budget, ack)) return;

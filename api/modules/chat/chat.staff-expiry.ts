@@ -13,6 +13,8 @@ export function expireStaffSession(app: FastifyInstance, sid: string): void {
 /**
  * Idle staff sessions end server-side: a timer checks the session of each staff socket of this
  * process (every 30 seconds, or twice per idle limit when that is shorter) and expires those that ended.
+ * Safe on every node of a cluster: each reads the session from the shared store and looks at its own
+ * sockets only. Two nodes holding sockets of one session may both expire it: the dashboard acts once.
  */
 export function expireIdleStaffSockets(app: FastifyInstance): void {
   const checkEveryMs = Math.min(timings.staffIdleCheckMs, Math.max(250, app.staffIdleMs / 2));

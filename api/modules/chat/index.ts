@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config';
 import { guardChatHandshakes } from './chat.handshake';
-import { announceStaffPresence, inProcessStaffPresence } from './chat.presence';
+import { announceStaffPresence, inProcessStaffPresence, redisStaffPresence } from './chat.presence';
 import { socketPushes } from './chat.pushes';
 import { chatSendLimits } from './chat.rate-limit';
 import { visitorChatRoutes } from './chat.routes';
@@ -30,9 +30,16 @@ export default fp(
     app.decorate('chat', chat);
     await app.register(visitorChatRoutes, { chat });
     guardChatHandshakes(app, options.config.publicUrl);
-    announceStaffPresence(app, inProcessStaffPresence());
+    if (app.redis) {
+      const ttlSeconds = options.config.presenceTtlSeconds;
+      const presence = redisStaffPresence(app.redis.client, { keyPrefix: app.redis.keyPrefix, ttlSeconds });
+      // Four refreshes per TTL: a key outlives a late refresh or two, and a dead process's staff drop out within TTL + a quarter.
+      announceStaffPresence(app, presence, { shared: true, refreshEveryMs: (ttlSeconds * 1000) / 4 });
+    } else {
+      announceStaffPresence(app, inProcessStaffPresence(), { shared: false });
+    }
     chatSocketEvents(app, chat);
     expireIdleStaffSockets(app);
   },
-  { name: 'chat', dependencies: ['db', 'session', 'auth', 'socket-io'] },
+  { name: 'chat', dependencies: ['db', 'redis', 'session', 'auth', 'socket-io'] },
 );

@@ -1,0 +1,84 @@
+import fp from 'fastify-plugin';
+import { Redis as IORedis } from 'ioredis';
+import { createClient } from 'redis';
+import { ConfigError } from '../config';
+
+export type RedisClient = ReturnType<typeof createClient>;
+
+/** The connections to the Redis that several processes share (`REDIS_URL`). */
+export interface SharedRedis {
+  /** node-redis: the Socket.IO adapter (which opens its own copies for reading) and staff presence. */
+  client: RedisClient;
+  /**
+   * ioredis, for @fastify/rate-limit's Redis store: that store runs its Lua script through ioredis's
+   * `defineCommand` and callbacks, which node-redis has no equivalent of.
+   */
+  rateLimitClient: IORedis;
+  /** Prefix of every key and channel this app uses (`REDIS_KEY_PREFIX`). */
+  keyPrefix: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Set with `REDIS_URL`; without it everything shared lives in this process's memory. */
+    redis: SharedRedis | undefined;
+  }
+}
+
+/** The URL without its password, for messages. */
+function shownUrl(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = '***';
+  return parsed.toString();
+}
+
+/** Retry delay once connected (a short outage is waited out); no retry while starting, so start fails clearly. */
+function retryDelayMs(retries: number): number {
+  return Math.min(100 * 2 ** retries, 2000);
+}
+
+/**
+ * Connects to Redis at start (start fails, naming REDIS_URL, if it cannot) and quits at close. The
+ * plugins that use it register after it, so their own close hooks (the Socket.IO adapter's) run first.
+ */
+export default fp(
+  async (app, options: { redis: { url: string; keyPrefix: string } | undefined }) => {
+    if (!options.redis) {
+      app.decorate('redis', undefined);
+      return;
+    }
+    const { url, keyPrefix } = options.redis;
+    let started = false;
+    const client: RedisClient = createClient({
+      url,
+      socket: { reconnectStrategy: (retries, cause) => (started ? retryDelayMs(retries) : cause) },
+    });
+    const rateLimitClient = new IORedis(url, {
+      lazyConnect: true,
+      retryStrategy: (retries) => (started ? retryDelayMs(retries) : null),
+    });
+    // Without listeners a connection error would crash the process; the clients reconnect on their own.
+    client.on('error', (error: unknown) => {
+      if (started) app.log.warn({ err: error }, 'redis connection error');
+    });
+    rateLimitClient.on('error', (error: unknown) => {
+      if (started) app.log.warn({ err: error }, 'redis (rate limits) connection error');
+    });
+
+    try {
+      await Promise.all([client.connect(), rateLimitClient.connect()]);
+    } catch (error) {
+      if (client.isOpen) client.destroy();
+      rateLimitClient.disconnect();
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new ConfigError(`Could not connect to Redis at REDIS_URL (${shownUrl(url)}): ${reason || 'connection refused'}`);
+    }
+    started = true;
+
+    app.decorate('redis', { client, rateLimitClient, keyPrefix });
+    app.addHook('onClose', async () => {
+      await Promise.allSettled([client.close(), rateLimitClient.quit()]);
+    });
+  },
+  { name: 'redis' },
+);
