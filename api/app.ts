@@ -45,7 +45,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(errorsPlugin);
   await app.register(clientAddressPlugin, { trust });
-  await app.register(dbPlugin, { databasePath: config.databasePath });
+  await app.register(dbPlugin, { database: config.database });
   await app.register(redisPlugin, { redis: config.redis });
   await app.register(securityPlugin, { config });
   await app.register(sessionPlugin, { config });

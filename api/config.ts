@@ -50,6 +50,13 @@ export const configSchema = z
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     HOST: z.string().min(1).default('127.0.0.1'),
     DATABASE_PATH: z.string().min(1).default('./data/app.db'),
+    DATABASE_URL: optionalString.pipe(
+      z
+        .string()
+        .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL (leave it unset for SQLite at DATABASE_PATH)')
+        .optional(),
+    ),
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
     SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     ADMIN_EMAIL: z.email().optional(),
     ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
@@ -89,7 +96,12 @@ export const configSchema = z
     env: env.NODE_ENV,
     port: env.PORT,
     host: env.HOST,
-    databasePath: env.DATABASE_PATH === ':memory:' ? ':memory:' : resolve(env.DATABASE_PATH),
+    /** PostgreSQL at `url` when DATABASE_URL is set, else SQLite at `path` (db/open.ts). */
+    database: {
+      url: env.DATABASE_URL,
+      path: env.DATABASE_PATH === ':memory:' ? ':memory:' : resolve(env.DATABASE_PATH),
+      poolSize: env.DATABASE_POOL_SIZE,
+    },
     sessionSecret: env.SESSION_SECRET,
     adminEmail: env.ADMIN_EMAIL,
     adminPassword: env.ADMIN_PASSWORD,

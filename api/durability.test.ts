@@ -3,14 +3,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createDb } from '../db/client';
+import { connectDatabase } from '../db/open';
+import { freshDatabaseEnv } from './test/helper';
 import { contactSubmission, staffEmail, staffEnv, staffPassword } from './test/factories';
 import { startServerProcess } from './test/process';
 
 /** The real server process, as `npm start` runs it, on a data folder that outlives it. */
-describe('durability of the real server process', () => {
+describe('durability of the real server process', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'lotwise-durable-'));
-  const env = { ...staffEnv, DATABASE_PATH: join(dir, 'app.db'), DATA_DIR: dir, RATE_LIMIT_ALLOWLIST: '127.0.0.1' };
+  const env: Record<string, string> = {
+    ...staffEnv,
+    DATABASE_PATH: join(dir, 'app.db'),
+    ...(await freshDatabaseEnv()),
+    DATA_DIR: dir,
+    RATE_LIMIT_ALLOWLIST: '127.0.0.1',
+  };
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   const postJson = (baseUrl: string, path: string, body: unknown, cookie?: string) =>
@@ -67,7 +74,7 @@ describe('durability of the real server process', () => {
     stop = true;
     await Promise.all(workers);
 
-    const { db } = createDb(env.DATABASE_PATH);
+    const db = connectDatabase({ url: env.DATABASE_URL, path: env.DATABASE_PATH!, poolSize: 1 });
     try {
       const stored = new Map(
         (await db.selectFrom('contactSubmissions').select(['id', 'name']).execute()).map((row) => [row.id, row.name] as const),

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
+import { freshDatabaseEnv } from './test/helper';
 import { buildApp } from './app';
 import { parseConfig } from './config';
 
@@ -22,7 +23,7 @@ describe('static web app', () => {
     writeFileSync(join(webRoot, 'assets', 'app.js.br'), brotliCompressSync(script));
     writeFileSync(join(webRoot, 'assets', 'app.js.gz'), gzipSync(script));
     const config = {
-      ...parseConfig({ NODE_ENV: 'test', DATABASE_PATH: join(dir, 'app.db'), DATA_DIR: dir, LOG_LEVEL: 'silent' }),
+      ...parseConfig({ NODE_ENV: 'test', DATABASE_PATH: join(dir, 'app.db'), ...(await freshDatabaseEnv()), DATA_DIR: dir, LOG_LEVEL: 'silent' }),
       sessionSecret: 'test-session-secret-that-is-long-enough-0123456789',
     };
     app = await buildApp(config, { webRoot });

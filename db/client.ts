@@ -1,5 +1,6 @@
 import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect, type SqliteDatabase } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
+import pg from 'pg';
 import { createPrivateFile } from './files';
 import { CamelCase, enableDirectQueries } from './prepared';
 import type { Database } from './schema';
@@ -49,4 +50,20 @@ export function createDb(path: string): { db: Db; sqlite: SQLite.Database } {
   });
   enableDirectQueries(db, sqlite, camelCase);
   return { db, sqlite };
+}
+
+// PostgreSQL answers int8 (bigint columns, count(*), sum) and numeric as strings, to keep digits a
+// JavaScript number could lose. Ours are counts, ids and epoch milliseconds, far below 2^53.
+const int8Oid = 20;
+const numericOid = 1700;
+const toNumber = (value: string) => Number(value);
+const postgresTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary'): unknown =>
+    oid === int8Oid || oid === numericOid ? toNumber : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
+};
+
+/** A PostgreSQL database through a `pg` pool of `poolSize` connections, with the same camelCase mapping as SQLite. */
+export function createPostgresDb(url: string, poolSize: number): Db {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: postgresTypes });
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCase()] });
 }

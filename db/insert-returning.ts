@@ -10,10 +10,9 @@ const insertsByShape = new Map<string, PreparedQuery<Record<string, unknown>, un
 /**
  * `insertInto(table).values(values).returningAll()` as a prepared query: one per table and set of
  * columns, built by Kysely the first time that shape is inserted (db/prepared.ts). Kysely leaves out
- * undefined values, so the shape is the set of defined columns, in order. Synchronous, like the
- * other `...Now` queries: inside a group commit (db/group-commit.ts), or when canRunNow().
+ * undefined values, so the shape is the set of defined columns, in order.
  */
-export function insertReturningNow<T extends Table>(db: Db, table: T, values: Insertable<Database[T]>): Selectable<Database[T]> {
+export async function insertReturning<T extends Table>(db: Db, table: T, values: Insertable<Database[T]>): Promise<Selectable<Database[T]>> {
   const row = values as Record<string, unknown>;
   let shape: string = table;
   for (const column in row) if (row[column] !== undefined) shape += `,${column}`;
@@ -28,7 +27,7 @@ export function insertReturningNow<T extends Table>(db: Db, table: T, values: In
     );
     insertsByShape.set(shape, insert);
   }
-  const inserted = insert.firstNow(db, row) as Selectable<Database[T]> | undefined;
+  const inserted = (await insert.first(db, row)) as Selectable<Database[T]> | undefined;
   if (!inserted) throw new Error(`insert into ${table} returned no row`);
   return inserted;
 }

@@ -1,14 +1,18 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDb } from './client';
 import { migrateToLatest, migratorFor } from './migrate';
+import { onPostgres, testDatabaseOpener } from './test-database';
+import { migrations } from './migrations';
 
 const dir = mkdtempSync(join(tmpdir(), 'lotwise-migrations-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('2026-11-22T0000_chat_messages_lean', () => {
+// The SQLite file's own schema (sqlite_master, pragmas): the PostgreSQL run skips these.
+describe.skipIf(onPostgres)('2026-11-22T0000_chat_messages_lean', () => {
   it('keeps every message and its id, and later ids count on from the largest', async () => {
     const { db, sqlite } = createDb(join(dir, 'lean.db'));
     const migrator = migratorFor(db);
@@ -53,7 +57,7 @@ describe('2026-11-22T0000_chat_messages_lean', () => {
   });
 });
 
-describe('2026-11-23T1200_sessions_by_account', () => {
+describe.skipIf(onPostgres)('2026-11-23T1200_sessions_by_account', () => {
   it('signs everyone out once, and names the accounts of each session from then on', async () => {
     const { db, sqlite } = createDb(join(dir, 'sessions.db'));
     const migrator = migratorFor(db);
@@ -75,5 +79,59 @@ describe('2026-11-23T1200_sessions_by_account', () => {
     expect(columns).toEqual(['sid', 'data', 'expires_at']);
     expect(sqlite.prepare('select sid from sessions').pluck().all()).toEqual(['new-session']);
     await db.destroy();
+  });
+});
+
+describe(`migrations on ${onPostgres ? 'PostgreSQL' : 'SQLite'}`, async () => {
+  const open = await testDatabaseOpener('migrations-both');
+
+  // SQLite is one process's database (DESIGN section 9): several processes are PostgreSQL's case.
+  it.skipIf(!onPostgres)('run once when several processes start at once (PostgreSQL)', async () => {
+    const processes = [open(), open(), open(), open()];
+    const applied = await Promise.all(processes.map((db) => migrateToLatest(db)));
+    // Every migration was applied by exactly one of them; the others found nothing to do.
+    expect(applied.flat().sort()).toEqual(Object.keys(migrations).sort());
+    const recorded = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(processes[0]!);
+    expect(recorded.rows.map((row) => row.name)).toEqual(Object.keys(migrations).sort());
+  });
+});
+
+describe(`2026-12-01T0000_chat_message_seq on ${onPostgres ? 'PostgreSQL' : 'SQLite'}`, async () => {
+  const open = await testDatabaseOpener('migrations-seq');
+
+  it('numbers the messages of each session in id order, and moves the read marker onto seq, and back down', async () => {
+    const db = open();
+    const migrator = migratorFor(db);
+    expect((await migrator.migrateTo('2026-11-23T1200_sessions_by_account')).error).toBeUndefined();
+    const now = '2026-11-30T10:00:00.000Z';
+    await sql`insert into chat_sessions (id, visitor_id, last_message_at, created_at) values ('session_a', 'v', ${now}, ${now}), ('session_b', 'v', ${now}, ${now}), ('session_c', 'v', ${now}, ${now})`.execute(db);
+    // Interleaved ids across two sessions; session_c has none.
+    for (const [session, text] of [['session_a', 'a1'], ['session_b', 'b1'], ['session_a', 'a2'], ['session_b', 'b2'], ['session_a', 'a3']] as const) {
+      await sql`insert into chat_messages (session_id, message, is_from_user, created_at) values (${session}, ${text}, 1, ${now})`.execute(db);
+    }
+    const a2 = await sql<{ id: number }>`select id from chat_messages where message = 'a2'`.execute(db);
+    await sql`update chat_sessions set last_read_message_id = ${a2.rows[0]!.id} where id = 'session_a'`.execute(db);
+
+    expect((await migrator.migrateTo('2026-12-01T0000_chat_message_seq')).error).toBeUndefined();
+    const messages = await sql<{ message: string; seq: number }>`select message, seq from chat_messages order by id`.execute(db);
+    expect(messages.rows.map((row) => [row.message, Number(row.seq)])).toEqual([
+      ['a1', 1],
+      ['b1', 1],
+      ['a2', 2],
+      ['b2', 2],
+      ['a3', 3],
+    ]);
+    const sessions = await sql<{ id: string; lastSeq: number; lastReadSeq: number }>`select id, last_seq as "lastSeq", last_read_seq as "lastReadSeq" from chat_sessions order by id`.execute(db);
+    expect(sessions.rows.map((row) => [row.id, Number(row.lastSeq), Number(row.lastReadSeq)])).toEqual([
+      ['session_a', 3, 2],
+      ['session_b', 2, 0],
+      ['session_c', 0, 0],
+    ]);
+    // One seq per session.
+    await expect(sql`insert into chat_messages (session_id, message, is_from_user, seq, created_at) values ('session_a', 'again', 1, 3, ${now})`.execute(db)).rejects.toThrow(/UNIQUE|duplicate key/);
+
+    expect((await migrator.migrateTo('2026-11-23T1200_sessions_by_account')).error).toBeUndefined();
+    const marker = await sql<{ read: number }>`select last_read_message_id as "read" from chat_sessions where id = 'session_a'`.execute(db);
+    expect(Number(marker.rows[0]!.read)).toBe(a2.rows[0]!.id);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Db } from './client';
-import { testDatabase } from './test-database';
-import { canRunNow, prepareQuery, transactionNow } from './prepared';
+import { testDatabaseFile } from './test-database';
+import { directTransaction, prepareQuery } from './prepared';
 
 const stamp = '2026-11-22T10:00:00.000Z';
 
@@ -16,7 +16,7 @@ const renameAdmin = prepareQuery((db: Db, params: { from: string; to: string }) 
 );
 
 describe('prepared queries', async () => {
-  const db = await testDatabase('prepared');
+  const { db } = await testDatabaseFile('prepared');
   const emails = async () => (await db.selectFrom('admins').select('email').orderBy('id').execute()).map((row) => row.email);
 
   it('binds each call’s own values to the SQL built once, and answers camelCase rows', async () => {
@@ -35,31 +35,35 @@ describe('prepared queries', async () => {
     expect(await emails()).toEqual(['ana@lotwise.example', 'bob@lotwise.example']);
   });
 
-  it('runs a synchronous transaction with transactionNow(): a throw takes back every write in it', async () => {
-    expect(canRunNow(db)).toBe(true);
-    expect(() =>
-      transactionNow(db, () => {
-        insertAdmin.firstNow(db, { email: 'rolled-back@lotwise.example' });
-        expect(renameAdmin.runNow(db, { from: 'ana@lotwise.example', to: 'renamed@lotwise.example' })).toBe(1);
+  it('runs a direct transaction: a throw takes back every write in it', async () => {
+    await expect(
+      directTransaction(db, async (executor) => {
+        await insertAdmin.first(executor, { email: 'rolled-back@lotwise.example' });
+        expect(await renameAdmin.run(executor, { from: 'ana@lotwise.example', to: 'renamed@lotwise.example' })).toBe(1);
         throw new Error('undo');
       }),
-    ).toThrow('undo');
+    ).rejects.toThrow('undo');
     expect(await emails()).toEqual(['ana@lotwise.example', 'bob@lotwise.example']);
 
-    const kept = transactionNow(db, () => insertAdmin.firstNow(db, { email: 'kept@lotwise.example' }));
+    const kept = await directTransaction(db, (executor) => insertAdmin.first(executor, { email: 'kept@lotwise.example' }));
     expect(kept?.email).toBe('kept@lotwise.example');
     expect(await emails()).toContain('kept@lotwise.example');
   });
 
-  it('refuses synchronous work while a Kysely transaction holds the connection', async () => {
-    await db.transaction().execute(async (trx) => {
-      await trx.selectFrom('admins').select('id').execute();
-      expect(canRunNow(db)).toBe(false);
-      expect(() => transactionNow(db, () => undefined)).toThrow(/not free/);
-      expect(() => insertAdmin.firstNow(db, { email: 'sneaky@lotwise.example' })).toThrow(/free SQLite connection/);
-    });
-    expect(canRunNow(db)).toBe(true);
-    expect(await emails()).not.toContain('sneaky@lotwise.example');
+  it('lets only the direct transaction’s own executor into it: another caller waits, and keeps its row when it rolls back', async () => {
+    let outsideWrite: Promise<unknown> | undefined;
+    await expect(
+      directTransaction(db, async (executor) => {
+        await insertAdmin.first(executor, { email: 'inside-direct@lotwise.example' });
+        outsideWrite = insertAdmin.first(db, { email: 'outside-direct@lotwise.example' });
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        throw new Error('undo');
+      }),
+    ).rejects.toThrow('undo');
+    await outsideWrite;
+    const stored = await emails();
+    expect(stored).toContain('outside-direct@lotwise.example');
+    expect(stored).not.toContain('inside-direct@lotwise.example');
   });
 
   it('never writes into a transaction it is not part of: it waits for it, and keeps its row when that one rolls back', async () => {

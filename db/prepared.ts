@@ -24,15 +24,15 @@ interface DirectConnection {
   camelCase: CamelCase;
   /** Statements in raw (array) mode, each with a maker of its camelCase rows, by SQL text. */
   statements: Map<string, DirectStatement>;
-  /** True while transactionNow() runs its work. */
-  inTransactionNow: boolean;
+  /** The executor of the direct transaction open now (directTransaction()), the only one that may run directly in it. */
+  transactionOwner: object | undefined;
 }
 
 const directConnections = new WeakMap<object, DirectConnection>();
 
 /** Lets prepared queries on `db` run straight on `sqlite` (db/client.ts calls it for every SQLite database). */
 export function enableDirectQueries<DB>(db: Kysely<DB>, sqlite: SQLite.Database, camelCase: CamelCase): void {
-  directConnections.set(db, { sqlite, camelCase, statements: new Map(), inTransactionNow: false });
+  directConnections.set(db, { sqlite, camelCase, statements: new Map(), transactionOwner: undefined });
 }
 
 /** Whether prepared queries on `db` can run directly on its SQLite connection (db/client.ts databases). */
@@ -40,41 +40,39 @@ export function supportsDirectQueries<DB>(db: Kysely<DB>): boolean {
   return directConnections.has(db);
 }
 
-/** Whether `db` can run prepared queries synchronously right now (SQLite, and no transaction of Kysely's open). */
-export function canRunNow<DB>(db: Kysely<DB>): boolean {
-  const direct = directConnections.get(db);
-  return direct !== undefined && !direct.sqlite.inTransaction;
-}
-
 /**
- * Runs `work` synchronously in one SQLite transaction, during which the `...Now` methods of prepared
- * queries run on the connection. Nothing else can run in between, so nothing can interleave: the
- * cheapest transaction there is, for writes that only need prepared queries. Check canRunNow() first:
- * it throws when the database is not SQLite or a Kysely transaction holds the connection.
+ * Runs `work` in one SQLite transaction on Kysely's connection, held for the whole of it: other
+ * callers' queries (Kysely's or prepared ones) wait for it through Kysely's executor, so nothing
+ * interleaves. `work` gets the executor bound to that connection; prepared queries given it run
+ * straight on the connection, with no Kysely machinery per statement. BEGIN and COMMIT are prepared
+ * statements too (better-sqlite3's transaction() builds a new wrapper per call).
  */
-export function transactionNow<DB, T>(db: Kysely<DB>, work: () => T): T {
+export async function directTransaction<DB, T>(db: Kysely<DB>, work: (executor: Kysely<DB>) => Promise<T>): Promise<T> {
   const direct = directConnections.get(db);
-  if (!direct || direct.sqlite.inTransaction) throw new Error('transactionNow: the connection is not free for a direct transaction');
-  // Prepared BEGIN/COMMIT rather than better-sqlite3's transaction(), which builds a new wrapper per call.
-  directStatement(direct, 'begin').statement.run();
-  direct.inTransactionNow = true;
-  try {
-    const value = work();
-    directStatement(direct, 'commit').statement.run();
-    return value;
-  } catch (error) {
-    if (direct.sqlite.inTransaction) directStatement(direct, 'rollback').statement.run();
-    throw error;
-  } finally {
-    direct.inTransactionNow = false;
-  }
+  if (!direct) throw new Error('directTransaction needs a SQLite database opened by db/client.ts');
+  return db.connection().execute(async (executor) => {
+    directStatement(direct, 'begin').statement.run();
+    direct.transactionOwner = executor;
+    directConnections.set(executor, direct);
+    try {
+      const value = await work(executor);
+      directStatement(direct, 'commit').statement.run();
+      return value;
+    } catch (error) {
+      if (direct.sqlite.inTransaction) directStatement(direct, 'rollback').statement.run();
+      throw error;
+    } finally {
+      direct.transactionOwner = undefined;
+      directConnections.delete(executor);
+    }
+  });
 }
 
 /** The connection to run on directly, or undefined when the call must go through Kysely's executor. */
 function directConnectionOf(db: object): DirectConnection | undefined {
   const direct = directConnections.get(db);
   // An open transaction belongs to whoever holds Kysely's connection: wait for it through the executor.
-  if (!direct || (!direct.inTransactionNow && direct.sqlite.inTransaction)) return undefined;
+  if (!direct || (direct.sqlite.inTransaction && direct.transactionOwner !== db)) return undefined;
   return direct;
 }
 
@@ -126,10 +124,6 @@ export interface PreparedQuery<P, R> {
   first<D>(db: Kysely<D>, params: P): Promise<R | undefined>;
   /** Runs a statement for its effect; answers the number of rows it changed (or returned). */
   run<D>(db: Kysely<D>, params: P): Promise<number>;
-  /** `first`, synchronously: only inside transactionNow(), or when canRunNow(). */
-  firstNow<D>(db: Kysely<D>, params: P): R | undefined;
-  /** `run`, synchronously: only inside transactionNow(), or when canRunNow(). */
-  runNow<D>(db: Kysely<D>, params: P): number;
 }
 
 /**
@@ -193,11 +187,6 @@ export function prepareQuery<DB, P extends Record<string, unknown>, R>(
     return lastStatement;
   };
 
-  const directOrThrow = <D>(db: Kysely<D>, compiled: Compiled<P>) => {
-    const direct = directFor(db, compiled);
-    if (!direct) throw new Error('a ...Now query needs a free SQLite connection (see canRunNow)');
-    return direct;
-  };
   const firstDirect = (direct: DirectStatement, values: unknown[]): R | undefined => {
     if (!direct.toRow) return (direct.statement.run(values), undefined);
     const row = direct.statement.get(values) as unknown[] | undefined;
@@ -227,14 +216,6 @@ export function prepareQuery<DB, P extends Record<string, unknown>, R>(
       const direct = directFor(db, compiled);
       if (!direct) return Number((await throughKysely(db, compiled, params)).numAffectedRows ?? 0);
       return runDirect(direct, bind(compiled, params));
-    },
-    firstNow(db, params) {
-      const compiled = compiledFor(db);
-      return firstDirect(directOrThrow(db, compiled), bind(compiled, params));
-    },
-    runNow(db, params) {
-      const compiled = compiledFor(db);
-      return runDirect(directOrThrow(db, compiled), bind(compiled, params));
     },
   };
 }

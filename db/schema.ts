@@ -126,8 +126,10 @@ export interface ChatSessionsTable {
   referrer: string | null;
   userAgent: string | null;
   senderEmail: string | null;
-  /** Highest message id staff have read; visitor messages above it are unread. */
-  lastReadMessageId: ColumnType<number, number | undefined, number>;
+  /** The seq of the session's newest message (db/migrations/2026-12-01T0000_chat_message_seq.ts). */
+  lastSeq: ColumnType<number, number | undefined, number>;
+  /** Highest message seq staff have read; visitor messages above it are unread. */
+  lastReadSeq: ColumnType<number, number | undefined, number>;
   lastMessageAt: string;
   createdAt: string;
 }
@@ -139,6 +141,8 @@ export interface ChatMessagesTable {
   senderEmail: string | null;
   senderName: string | null;
   isFromUser: number;
+  /** The message's place in its session, 1, 2, 3...: commit order within the session, whatever the ids. */
+  seq: number;
   /** The sender's own id for the message: makes a retried send idempotent and matches optimistic copies. */
   clientId: string | null;
   createdAt: string;

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
-import { createDb, type Db } from '../db/client';
+import type { Db } from '../db/client';
+import { connectDatabase } from '../db/open';
 import { migrateToLatest } from '../db/migrate';
 import { ConfigError, parseConfig } from '../api/config';
 import { AccountError } from '../api/modules/auth/accounts';
@@ -40,7 +41,7 @@ export async function readPassword(prompt: string): Promise<string> {
 export async function openDatabase(): Promise<Db> {
   if (existsSync('.env')) process.loadEnvFile('.env');
   const config = parseConfig(process.env);
-  const { db } = createDb(config.databasePath);
+  const db = connectDatabase(config.database);
   await migrateToLatest(db);
   return db;
 }

@@ -1,9 +1,15 @@
 import { z } from 'zod';
-import { emailField, emailMessage } from './common';
+import { controlCharacterMessage, emailField, emailMessage, hasControlCharacters } from './common';
 
 /** Dealer login: username or email, and password; only non-empty is required. */
 export const dealerLoginSchema = z.object({
-  username: z.string({ error: 'Username is required' }).trim().min(1, 'Username is required').max(254, 'Username is too long'),
+  // No control characters: no account has them, and PostgreSQL refuses a NUL in any text.
+  username: z
+    .string({ error: 'Username is required' })
+    .trim()
+    .min(1, 'Username is required')
+    .max(254, 'Username is too long')
+    .refine((value) => !hasControlCharacters(value), controlCharacterMessage),
   password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(200, 'Password is too long'),
 });
 export type DealerLoginInput = z.infer<typeof dealerLoginSchema>;
@@ -32,7 +38,12 @@ export const passwordTooShortMessage = `Password must be at least ${passwordMinL
 export const commonPasswordMessage = 'This password is too common: please choose one that is harder to guess';
 export const passwordIsIdentityMessage = 'Password must not be your username or email address';
 export const resetPasswordSchema = z.object({
-  token: z.string({ error: 'This reset link is invalid or has expired' }).trim().min(20, 'This reset link is invalid or has expired').max(200, 'This reset link is invalid or has expired'),
+  token: z
+    .string({ error: 'This reset link is invalid or has expired' })
+    .trim()
+    .min(20, 'This reset link is invalid or has expired')
+    .max(200, 'This reset link is invalid or has expired')
+    .refine((value) => !hasControlCharacters(value), 'This reset link is invalid or has expired'),
   password: z
     .string({ error: passwordTooShortMessage })
     .min(passwordMinLength, passwordTooShortMessage)

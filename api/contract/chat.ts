@@ -47,6 +47,8 @@ export type AdminChatReplyInput = z.input<typeof adminChatReplySchema>;
 export const chatMessageRecord = z.object({
   id: rowId,
   sessionId: z.string(),
+  /** The message's place in its session (1, 2, 3...): its order there, whatever the ids (which only the server's order of inserts gives). */
+  seq: z.number().int().positive(),
   message: z.string(),
   senderEmail: z.string().nullable(),
   senderName: z.string().nullable(),
@@ -68,8 +70,10 @@ export const chatSessionSummary = z.object({
   hasCustomerMessage: z.boolean(),
   lastMessage: z.string(),
   messageCount: z.number().int(),
-  /** The id of the newest message counted in this row: a live message at or below it is already in. */
+  /** The id of the newest message counted in this row. */
   lastMessageId: z.number().int(),
+  /** The seq of the newest message counted in this row: a live message of the session at or below it is already in. */
+  lastMessageSeq: z.number().int(),
   lastActivity: isoDate,
   unreadCount: z.number().int(),
   status: chatSessionStatusSchema,

@@ -292,7 +292,12 @@ export const listQuerySchema = z.object({
       return { createdAt: createdAt!, id: Number(id) };
     })
     .optional(),
-  q: z.string().trim().max(200, 'q must be at most 200 characters').optional(),
+  q: z
+    .string()
+    .trim()
+    .max(200, 'q must be at most 200 characters')
+    .refine((value) => !hasControlCharacters(value), controlCharacterMessage)
+    .optional(),
   format: z.enum(['json', 'csv'], { error: 'format must be json or csv' }).default('json'),
 });
 export type ListQuery = z.infer<typeof listQuerySchema>;

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
 import { parseConfig } from '../config';
 import { signInStaff, staffEnv } from '../test/factories';
-import { buildTestServer } from '../test/helper';
+import { buildTestServer, freshDatabaseEnv } from '../test/helper';
 
 describe('staff routes check the sign-in before the input', async () => {
   const { app } = await buildTestServer({ ...staffEnv, RATE_LIMIT_ALLOWLIST: '127.0.0.1' });
@@ -46,7 +46,7 @@ describe('the sign-in check hooked after validation', () => {
   it('stops the server from starting', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'lotwise-auth-hook-'));
     const config = {
-      ...parseConfig({ NODE_ENV: 'test', DATABASE_PATH: join(dir, 'app.db'), DATA_DIR: dir, LOG_LEVEL: 'silent' }),
+      ...parseConfig({ NODE_ENV: 'test', DATABASE_PATH: join(dir, 'app.db'), ...(await freshDatabaseEnv()), DATA_DIR: dir, LOG_LEVEL: 'silent' }),
       sessionSecret: 'test-session-secret-that-is-long-enough-0123456789',
     };
     const app = await buildApp(config, { webRoot: join(dir, 'no-web') });

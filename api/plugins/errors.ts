@@ -19,7 +19,7 @@ export class HttpError extends Error {
   }
 }
 
-/** A refusal on purpose (an HttpError), as the group commit tells it from a failure (db/group-commit.ts). */
+/** A refusal on purpose (an HttpError), as the write path tells it from a failure (db/writes.ts). */
 export function isHttpError(error: unknown): error is HttpError {
   return error instanceof HttpError;
 }

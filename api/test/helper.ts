@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, inject } from 'vitest';
+import { createPostgresDatabase } from '../../db/postgres-databases';
 import { buildApp } from '../app';
 import { parseConfig, type Config } from '../config';
 
@@ -11,6 +12,17 @@ export interface TestServer {
   app: FastifyInstance;
   config: Config;
   dir: string;
+}
+
+/** On the `server-scaled` project, the run's PostgreSQL (scripts/services/vitest-setup.ts); else undefined. */
+const postgresUrl = inject('postgresUrl');
+
+/** True on the PostgreSQL run: tests about the SQLite file itself skip there (`describe.skipIf(onPostgres)`). */
+export const onPostgres = postgresUrl !== undefined;
+
+/** The environment of a fresh database besides DATABASE_PATH: on the PostgreSQL run, a new database's DATABASE_URL. */
+export async function freshDatabaseEnv(): Promise<Record<string, string>> {
+  return postgresUrl ? { DATABASE_URL: await createPostgresDatabase(postgresUrl), DATABASE_POOL_SIZE: '5' } : {};
 }
 
 const testSessionSecret = 'test-session-secret-that-is-long-enough-0123456789';
@@ -26,14 +38,17 @@ function scaledEnv(): Record<string, string> {
 }
 
 /**
- * A real server on a fresh SQLite file in its own temp folder, as each server test file uses.
- * `env` overrides the environment (e.g. `{ STAFF_IDLE_MINUTES: '0.05' }`); closed after the file.
+ * A real server on a fresh database, as each server test file uses: a SQLite file in its own temp
+ * folder, or on the `server-scaled` project a fresh PostgreSQL database (its data folder is a temp
+ * folder all the same). `env` overrides the environment (e.g. `{ STAFF_IDLE_MINUTES: '0.05' }`);
+ * closed after the file.
  */
 export async function buildTestServer(env: Record<string, string> = {}, options: { listen?: boolean } = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'lotwise-test-'));
   const parsed = parseConfig({
     NODE_ENV: 'test',
     DATABASE_PATH: join(dir, 'app.db'),
+    ...(await freshDatabaseEnv()),
     DATA_DIR: dir,
     LOG_LEVEL: 'silent',
     PUBLIC_URL: 'http://localhost:3000',

@@ -1,13 +1,15 @@
 import { type Kysely, sql } from 'kysely';
+import { autoIncrementId, epochMillisecondsType } from './dialect';
 
-// Frozen once landed: later changes go in a new migration file.
+// Frozen once landed: later changes go in a new migration file. (Ids and epoch milliseconds are
+// written through ./dialect since PostgreSQL came: the same schema as ever on SQLite.)
 
 /** Migrations are frozen: they build schema and run SQL, never read the app's table types. */
 type AnyDb = Kysely<unknown>;
 
-const leadColumns = (table: ReturnType<AnyDb['schema']['createTable']>) =>
+const leadColumns = (db: AnyDb, table: ReturnType<AnyDb['schema']['createTable']>) =>
   table
-    .addColumn('id', 'integer', (col) => col.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', autoIncrementId(db))
     .addColumn('status', 'text', (col) => col.notNull().defaultTo('new').check(sql`status in ('new', 'contacted', 'closed')`))
     .addColumn('note', 'text', (col) => col.notNull().defaultTo(''))
     .addColumn('created_at', 'text', (col) => col.notNull())
@@ -18,7 +20,7 @@ const leadTables = ['demo_requests', 'contact_submissions', 'support_tickets', '
 export async function up(db: AnyDb): Promise<void> {
   await db.schema
     .createTable('users')
-    .addColumn('id', 'integer', (col) => col.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', autoIncrementId(db))
     .addColumn('username', 'text', (col) => col.notNull().unique())
     .addColumn('email', 'text', (col) => col.unique())
     .addColumn('password_hash', 'text', (col) => col.notNull())
@@ -27,7 +29,7 @@ export async function up(db: AnyDb): Promise<void> {
 
   await db.schema
     .createTable('admins')
-    .addColumn('id', 'integer', (col) => col.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', autoIncrementId(db))
     .addColumn('email', 'text', (col) => col.notNull().unique())
     .addColumn('password_hash', 'text', (col) => col.notNull())
     .addColumn('created_at', 'text', (col) => col.notNull())
@@ -37,13 +39,13 @@ export async function up(db: AnyDb): Promise<void> {
     .createTable('sessions')
     .addColumn('sid', 'text', (col) => col.primaryKey())
     .addColumn('data', 'text', (col) => col.notNull())
-    .addColumn('expires_at', 'integer', (col) => col.notNull())
+    .addColumn('expires_at', epochMillisecondsType(db), (col) => col.notNull())
     .execute();
   await db.schema.createIndex('sessions_expires_at').on('sessions').column('expires_at').execute();
 
   await db.schema
     .createTable('password_resets')
-    .addColumn('id', 'integer', (col) => col.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', autoIncrementId(db))
     .addColumn('email', 'text', (col) => col.notNull())
     .addColumn('token', 'text', (col) => col.notNull().unique())
     .addColumn('expires_at', 'text', (col) => col.notNull())
@@ -51,7 +53,7 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn('used', 'integer', (col) => col.notNull().defaultTo(0))
     .execute();
 
-  await leadColumns(db.schema.createTable('demo_requests'))
+  await leadColumns(db, db.schema.createTable('demo_requests'))
     .addColumn('name', 'text', (col) => col.notNull())
     .addColumn('email', 'text', (col) => col.notNull())
     .addColumn('company', 'text', (col) => col.notNull())
@@ -59,7 +61,7 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn('message', 'text')
     .execute();
 
-  await leadColumns(db.schema.createTable('contact_submissions'))
+  await leadColumns(db, db.schema.createTable('contact_submissions'))
     .addColumn('name', 'text', (col) => col.notNull())
     .addColumn('email', 'text', (col) => col.notNull())
     .addColumn('company', 'text', (col) => col.notNull())
@@ -68,7 +70,7 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn('message', 'text', (col) => col.notNull())
     .execute();
 
-  await leadColumns(db.schema.createTable('support_tickets'))
+  await leadColumns(db, db.schema.createTable('support_tickets'))
     .addColumn('name', 'text', (col) => col.notNull())
     .addColumn('email', 'text', (col) => col.notNull())
     .addColumn('company', 'text', (col) => col.notNull())
@@ -78,7 +80,7 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn('description', 'text', (col) => col.notNull())
     .execute();
 
-  await leadColumns(db.schema.createTable('get_started_requests'))
+  await leadColumns(db, db.schema.createTable('get_started_requests'))
     .addColumn('first_name', 'text', (col) => col.notNull())
     .addColumn('last_name', 'text', (col) => col.notNull())
     .addColumn('email', 'text', (col) => col.notNull())
@@ -108,7 +110,7 @@ export async function up(db: AnyDb): Promise<void> {
 
   await db.schema
     .createTable('trial_signups')
-    .addColumn('id', 'integer', (col) => col.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', autoIncrementId(db))
     .addColumn('email', 'text', (col) => col.notNull())
     .addColumn('name', 'text', (col) => col.notNull())
     .addColumn('company', 'text')
@@ -133,7 +135,7 @@ export async function up(db: AnyDb): Promise<void> {
 
   await db.schema
     .createTable('chat_messages')
-    .addColumn('id', 'integer', (col) => col.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', autoIncrementId(db))
     .addColumn('session_id', 'text', (col) => col.notNull().references('chat_sessions.id').onDelete('cascade'))
     .addColumn('message', 'text', (col) => col.notNull())
     .addColumn('sender_email', 'text')

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { isPostgres } from './dialect';
 
 // Frozen once landed: later changes go in a new migration file.
 
@@ -48,10 +49,14 @@ async function rebuild(db: AnyDb, options: { autoIncrement: boolean }): Promise<
   });
 }
 
+// PostgreSQL keeps no counter row per insert (its identity column is a sequence, never rebuilt):
+// only the index goes.
 export async function up(db: AnyDb): Promise<void> {
-  await rebuild(db, { autoIncrement: false });
+  if (isPostgres(db)) await db.schema.dropIndex('chat_messages_created_at_id').execute();
+  else await rebuild(db, { autoIncrement: false });
 }
 
 export async function down(db: AnyDb): Promise<void> {
-  await rebuild(db, { autoIncrement: true });
+  if (isPostgres(db)) await db.schema.createIndex('chat_messages_created_at_id').on('chat_messages').columns(['created_at', 'id']).execute();
+  else await rebuild(db, { autoIncrement: true });
 }

@@ -2,10 +2,12 @@ import type { Migration } from 'kysely';
 import * as initial from './2026-11-21T0000_initial';
 import * as chatMessagesLean from './2026-11-22T0000_chat_messages_lean';
 import * as sessionsByAccount from './2026-11-23T1200_sessions_by_account';
+import * as chatMessageSeq from './2026-12-01T0000_chat_message_seq';
 
 /** Every migration, in order. Add new files here; never edit a landed one. */
 export const migrations: Record<string, Migration> = {
   '2026-11-21T0000_initial': initial,
   '2026-11-22T0000_chat_messages_lean': chatMessagesLean,
   '2026-11-23T1200_sessions_by_account': sessionsByAccount,
+  '2026-12-01T0000_chat_message_seq': chatMessageSeq,
 };

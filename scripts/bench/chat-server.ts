@@ -9,6 +9,7 @@ import { createServer } from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
 import Fastify from 'fastify';
 import { Server } from 'socket.io';
 import { buildApp } from '../../api/app';
@@ -97,17 +98,27 @@ async function startFull(): Promise<void> {
   if (mode === 'poll') {
     // 10,000 chat sessions of a few messages each, owned by the visitor the load test plays.
     const sessions = Number(process.env.BENCH_SESSIONS ?? 10_000);
-    const insert = app.sqlite.prepare('insert into chat_sessions (id, visitor_id, status, last_message_at, created_at) values (?, ?, ?, ?, ?)');
-    const insertMessage = app.sqlite.prepare('insert into chat_messages (session_id, message, is_from_user, created_at) values (?, ?, ?, ?)');
-    app.sqlite.transaction(() => {
-      for (let i = 0; i < sessions; i += 1) {
-        const sessionId = `session_bench_${i}`;
-        insert.run(sessionId, visitorId, 'open', now, now);
-        insertMessage.run(sessionId, `Hello, question number ${i}`, 1, now);
-        insertMessage.run(sessionId, 'Thanks for asking! Here is the answer.', 0, now);
-        insertMessage.run(sessionId, 'Great, thank you.', 1, now);
+    // Through Kysely, a few hundred rows per statement: the same seeding whatever the database.
+    const rowsPerInsert = 300;
+    await app.db.transaction().execute(async (trx) => {
+      for (let first = 0; first < sessions; first += rowsPerInsert) {
+        const ids = Array.from({ length: Math.min(rowsPerInsert, sessions - first) }, (_, index) => `session_bench_${first + index}`);
+        await trx
+          .insertInto('chatSessions')
+          .values(ids.map((id) => ({ id, visitorId, status: 'open', lastSeq: 3, lastMessageAt: now, createdAt: now })))
+          .execute();
+        await trx
+          .insertInto('chatMessages')
+          .values(
+            ids.flatMap((sessionId, index) => [
+              { sessionId, message: `Hello, question number ${first + index}`, isFromUser: 1, seq: 1, createdAt: now },
+              { sessionId, message: 'Thanks for asking! Here is the answer.', isFromUser: 0, seq: 2, createdAt: now },
+              { sessionId, message: 'Great, thank you.', isFromUser: 1, seq: 3, createdAt: now },
+            ]),
+          )
+          .execute();
       }
-    })();
+    });
   }
 
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -116,8 +127,11 @@ async function startFull(): Promise<void> {
   // The poll's baseline: a bare Fastify route running the same select with no session, checks or schemas.
   let barePort = 0;
   if (mode === 'poll') {
+    // The bare baseline is better-sqlite3 itself: a connection of its own to the same file.
     const bare = Fastify({ logger: false });
-    const select = app.sqlite.prepare('select * from chat_messages where session_id = ? order by id');
+    const sqlite = new SQLite(parsed.database.path, { readonly: true });
+    bare.addHook('onClose', async () => sqlite.close());
+    const select = sqlite.prepare('select * from chat_messages where session_id = ? order by seq');
     bare.get<{ Params: { sessionId: string } }>('/api/chat-messages/:sessionId', async (request) => select.all(request.params.sessionId));
     await bare.listen({ port: 0, host: '127.0.0.1' });
     const bareAddress = bare.server.address();

@@ -72,7 +72,8 @@ export async function bootstrapStaff(db: Db, options: BootstrapOptions): Promise
   if ((await repository.countAdmins(db)) > 0) return;
   const email = 'admin@localhost';
   const password = randomBytes(12).toString('base64url');
-  await createOrResetStaff(db, email, password);
+  // Created only if absent: of several processes starting at once, one makes it and tells its password.
+  if (!(await repository.insertAdminIfAbsent(db, email, await hashPassword(password)))) return;
   options.announce(
     [
       '',

@@ -15,25 +15,31 @@ export async function countAdmins(db: Db): Promise<number> {
   return Number(row.count);
 }
 
+/** Creates the staff account unless the email has one (another process starting at the same time, say). */
+export async function insertAdminIfAbsent(db: Db, email: string, passwordHash: string): Promise<{ id: number } | undefined> {
+  return db
+    .insertInto('admins')
+    .values({ email: email.toLowerCase(), passwordHash, createdAt: new Date().toISOString() })
+    .onConflict((conflict) => conflict.column('email').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+}
+
 /**
  * Creates the staff account, or sets its password if it exists, counting the change in its
- * credential version (which signs its sessions out).
+ * credential version (which signs its sessions out). Insert first: two processes doing this at once
+ * (several starting with ADMIN_EMAIL) both succeed, one creating, the other updating.
  */
 export async function upsertAdmin(db: Db, email: string, passwordHash: string): Promise<{ id: number; created: boolean }> {
-  const normalized = email.toLowerCase();
+  const inserted = await insertAdminIfAbsent(db, email, passwordHash);
+  if (inserted) return { id: inserted.id, created: true };
   const updated = await db
     .updateTable('admins')
     .set((eb) => ({ passwordHash, credentialVersion: eb('credentialVersion', '+', 1) }))
-    .where('email', '=', normalized)
-    .returning('id')
-    .executeTakeFirst();
-  if (updated) return { id: updated.id, created: false };
-  const inserted = await db
-    .insertInto('admins')
-    .values({ email: normalized, passwordHash, createdAt: new Date().toISOString() })
+    .where('email', '=', email.toLowerCase())
     .returning('id')
     .executeTakeFirstOrThrow();
-  return { id: inserted.id, created: true };
+  return { id: updated.id, created: false };
 }
 
 /** A dealer by username, or by email (the login field takes either). */

@@ -17,7 +17,7 @@ export interface ChatSender {
  */
 export interface ChatSendLimits {
   /** Counts one message, and one new session when `startsSession()` says so; throws 429 past any limit. */
-  count(sender: ChatSender, startsSession: () => boolean): Promise<void>;
+  count(sender: ChatSender, startsSession: () => Promise<boolean>): Promise<void>;
 }
 
 /** No limits: a service used outside the server (scripts, the service's own tests). */
@@ -40,7 +40,7 @@ export function chatSendLimits(app: FastifyInstance, allowlist: readonly string[
       if (isAllowlisted(allowlist, sender.ip)) return;
       refuseIfOver(await perVisitor.hit(sender.visitorId));
       // Sessions before messages: a flood of new chats refused does not use up the messages of the chats going on.
-      if (startsSession()) refuseIfOver(await sessionsPerAddress.hit(sender.ip));
+      if (await startsSession()) refuseIfOver(await sessionsPerAddress.hit(sender.ip));
       refuseIfOver(await messagesPerAddress.hit(sender.ip));
     },
   };

@@ -13,12 +13,6 @@ export function findSession(db: Db, id: string): Promise<ChatSessionRow | undefi
   return sessionById.first(db, { id });
 }
 
-// The writes below are synchronous: the chat service runs them inside db/prepared's transactionNow().
-
-export function findSessionNow(db: Db, id: string): ChatSessionRow | undefined {
-  return sessionById.firstNow(db, { id });
-}
-
 const insertSessionIfAbsent = prepareQuery((db: Db, session: NewChatSession) =>
   db
     .insertInto('chatSessions')
@@ -37,10 +31,10 @@ const insertSessionIfAbsent = prepareQuery((db: Db, session: NewChatSession) =>
 );
 
 /** Creates the session unless another request created it first; either way answers the stored row. */
-export function createSessionIfAbsentNow(db: Db, session: NewChatSession): { row: ChatSessionRow; created: boolean } {
-  const inserted = insertSessionIfAbsent.firstNow(db, session);
+export async function createSessionIfAbsent(db: Db, session: NewChatSession): Promise<{ row: ChatSessionRow; created: boolean }> {
+  const inserted = await insertSessionIfAbsent.first(db, session);
   if (inserted) return { row: inserted, created: true };
-  const existing = findSessionNow(db, session.id);
+  const existing = await findSession(db, session.id);
   if (!existing) throw new Error(`chat session ${session.id} vanished during creation`);
   return { row: existing, created: false };
 }
@@ -54,6 +48,7 @@ const insertMessageOnce = prepareQuery((db: Db, message: NewChatMessage) =>
       senderEmail: message.senderEmail,
       senderName: message.senderName,
       isFromUser: message.isFromUser,
+      seq: message.seq,
       clientId: message.clientId,
       createdAt: message.createdAt,
     })
@@ -64,45 +59,73 @@ const messageByClientId = prepareQuery((db: Db, params: { sessionId: string; cli
   db.selectFrom('chatMessages').selectAll().where('sessionId', '=', params.sessionId).where('clientId', '=', params.clientId),
 );
 
-/**
- * Stores a message once per `(sessionId, clientId)`: a retried send answers the row stored the first
- * time, with `created: false`.
- */
-export function insertMessageNow(db: Db, message: NewChatMessage): { row: ChatMessageRow; created: boolean } {
-  const inserted = insertMessageOnce.firstNow(db, message);
-  if (inserted) return { row: inserted, created: true };
-  const existing = messageByClientId.firstNow(db, { sessionId: message.sessionId, clientId: message.clientId ?? null });
-  if (!existing) throw new Error(`chat message ${message.clientId ?? ''} vanished during creation`);
-  return { row: existing, created: false };
-}
-
-const touchByVisitor = prepareQuery((db: Db, params: { id: string; lastMessageAt: string; senderEmail: string | null }) =>
+// Taking the next seq updates the session row, which locks it (PostgreSQL) until the message's
+// transaction ends: the messages of one session are numbered in the order they commit. The same
+// update records the activity, so a message costs one session write.
+const nextSeqByVisitor = prepareQuery((db: Db, params: { id: string; lastMessageAt: string; senderEmail: string | null }) =>
   db
     .updateTable('chatSessions')
     .set((eb) => ({
+      lastSeq: eb('lastSeq', '+', 1),
       lastMessageAt: params.lastMessageAt,
       senderEmail: eb.fn.coalesce(eb.val(params.senderEmail), eb.ref('senderEmail')),
       status: 'open',
     }))
-    .where('id', '=', params.id),
+    .where('id', '=', params.id)
+    .returning('lastSeq'),
+);
+// Staff replied: read up to the reply (both sides of `set` see the row as it was).
+const nextSeqByStaff = prepareQuery((db: Db, params: { id: string; lastMessageAt: string }) =>
+  db
+    .updateTable('chatSessions')
+    .set((eb) => ({ lastSeq: eb('lastSeq', '+', 1), lastReadSeq: eb('lastSeq', '+', 1), lastMessageAt: params.lastMessageAt }))
+    .where('id', '=', params.id)
+    .returning('lastSeq'),
+);
+const giveBackSeq = prepareQuery((db: Db, params: { id: string; seq: number }) =>
+  db
+    .updateTable('chatSessions')
+    .set((eb) => ({ lastSeq: eb('lastSeq', '-', 1) }))
+    .where('id', '=', params.id)
+    .where('lastSeq', '=', params.seq),
 );
 
-/** A visitor wrote: the session is active now and open again, and keeps the newest email given. */
-export function touchSessionByVisitorNow(db: Db, id: string, change: { lastMessageAt: string; senderEmail?: string }): void {
-  touchByVisitor.runNow(db, { id, lastMessageAt: change.lastMessageAt, senderEmail: change.senderEmail ?? null });
-}
+/** Who wrote, and what their message changes on the session besides its order. */
+export type MessageAuthor = { by: 'visitor'; senderEmail: string | null } | { by: 'staff' };
 
-const touchByStaff = prepareQuery((db: Db, params: { id: string; lastMessageAt: string; readUpTo: number }) =>
-  db.updateTable('chatSessions').set({ lastMessageAt: params.lastMessageAt, lastReadMessageId: params.readUpTo }).where('id', '=', params.id),
-);
-
-/** Staff replied: the session is active now, and read up to the reply. */
-export function touchSessionByStaffNow(db: Db, id: string, change: { lastMessageAt: string; readUpTo: number }): void {
-  touchByStaff.runNow(db, { id, ...change });
+/**
+ * Stores a message of an existing session, in the caller's write transaction, once per
+ * `(sessionId, clientId)`: a retried send answers the row stored the first time, with
+ * `created: false`, and changes nothing. A new message takes the session's next seq and marks the
+ * session active (a visitor's reopens it and keeps the newest email given; a staff reply reads it).
+ */
+export async function storeMessage(
+  db: Db,
+  message: Omit<NewChatMessage, 'seq'>,
+  author: MessageAuthor,
+): Promise<{ row: ChatMessageRow; created: boolean }> {
+  const clientId = message.clientId ?? null;
+  if (clientId !== null) {
+    const stored = await messageByClientId.first(db, { sessionId: message.sessionId, clientId });
+    if (stored) return { row: stored, created: false };
+  }
+  const numbered =
+    author.by === 'visitor'
+      ? await nextSeqByVisitor.first(db, { id: message.sessionId, lastMessageAt: message.createdAt, senderEmail: author.senderEmail })
+      : await nextSeqByStaff.first(db, { id: message.sessionId, lastMessageAt: message.createdAt });
+  if (!numbered) throw new Error(`chat session ${message.sessionId} vanished while storing a message`);
+  const inserted = await insertMessageOnce.first(db, { ...message, seq: numbered.lastSeq });
+  if (inserted) return { row: inserted, created: true };
+  // The same clientId committed by another process between the look above and the lock: its row
+  // stands, and the seq goes back (the session's activity stays touched: harmless).
+  await giveBackSeq.run(db, { id: message.sessionId, seq: numbered.lastSeq });
+  const existing = await messageByClientId.first(db, { sessionId: message.sessionId, clientId });
+  if (!existing) throw new Error(`chat message ${clientId ?? ''} vanished during creation`);
+  return { row: existing, created: false };
 }
 
 const messagesOfSession = prepareQuery((db: Db, params: { sessionId: string }) =>
-  db.selectFrom('chatMessages').selectAll().where('sessionId', '=', params.sessionId).orderBy('id'),
+  db.selectFrom('chatMessages').selectAll().where('sessionId', '=', params.sessionId).orderBy('seq'),
 );
 
 export function listSessionMessages(db: Db, sessionId: string): Promise<ChatMessageRow[]> {
@@ -116,7 +139,7 @@ const messagesOfSessionWithOwner = prepareQuery((db: Db, params: { sessionId: st
     .selectAll('chatMessages')
     .select('chatSessions.visitorId as ownerVisitorId')
     .where('chatMessages.sessionId', '=', params.sessionId)
-    .orderBy('chatMessages.id'),
+    .orderBy('chatMessages.seq'),
 );
 
 /**
@@ -148,12 +171,7 @@ export async function updateSession(
     .set((eb) => ({
       ...(change.status ? { status: change.status } : {}),
       ...(change.markRead
-        ? {
-            lastReadMessageId: eb.fn.coalesce(
-              eb.selectFrom('chatMessages').select((inner) => inner.fn.max('chatMessages.id').as('maxId')).where('chatMessages.sessionId', '=', id),
-              eb.lit(0),
-            ),
-          }
+        ? { lastReadSeq: eb.ref('lastSeq') }
         : {}),
     }))
     .where('id', '=', id)
@@ -176,6 +194,7 @@ export interface ChatSessionSummaryRow {
   lastMessage: string | null;
   messageCount: number;
   lastMessageId: number | null;
+  lastMessageSeq: number;
   unreadCount: number;
 }
 
@@ -195,32 +214,30 @@ function summaryQuery(db: Executor) {
       eb.fn
         .coalesce(
           'chatSessions.senderEmail',
-          messagesOf(eb).select('m.senderEmail').where('m.senderEmail', 'is not', null).orderBy('m.id', 'desc').limit(1),
+          messagesOf(eb).select('m.senderEmail').where('m.senderEmail', 'is not', null).orderBy('m.seq', 'desc').limit(1),
         )
         .as('senderEmail'),
       messagesOf(eb)
         .select('m.senderName')
         .where('m.isFromUser', '=', 1)
         .where('m.senderName', 'is not', null)
-        .orderBy('m.id', 'desc')
+        .orderBy('m.seq', 'desc')
         .limit(1)
         .as('senderName'),
       eb.fn.coalesce(messagesOf(eb).select(sql.lit(1).as('one')).where('m.isFromUser', '=', 1).limit(1), sql.lit(0)).as('hasCustomerMessage'),
-      messagesOf(eb).select('m.message').orderBy('m.id', 'desc').limit(1).as('lastMessage'),
-      messagesOf(eb)
-        .select((inner) => inner.fn.max('m.id').as('id'))
-        .as('lastMessageId'),
+      messagesOf(eb).select('m.message').orderBy('m.seq', 'desc').limit(1).as('lastMessage'),
+      messagesOf(eb).select('m.id').orderBy('m.seq', 'desc').limit(1).as('lastMessageId'),
+      'chatSessions.lastSeq as lastMessageSeq',
       messagesOf(eb)
         .select((inner) => inner.fn.countAll<number>().as('count'))
         .as('messageCount'),
       messagesOf(eb)
         .select((inner) => inner.fn.countAll<number>().as('count'))
         .where('m.isFromUser', '=', 1)
-        .whereRef('m.id', '>', 'chatSessions.lastReadMessageId')
+        .whereRef('m.seq', '>', 'chatSessions.lastReadSeq')
         .as('unreadCount'),
     ]);
 }
-
 
 export async function listSessionSummaries(
   db: Executor,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { GroupCommit } from '../../../db/group-commit';
 import { testDatabase } from '../../../db/test-database';
+import { writesFor } from '../../../db/writes';
 import type { ChatMessage } from '../../contract/chat';
 import { isHttpError } from '../../plugins/errors';
 import { ChatService } from './chat.service';
@@ -8,7 +8,7 @@ import { ChatService } from './chat.service';
 describe('ChatService writes', async () => {
   const db = await testDatabase('chat-service');
   const pushed: ChatMessage[] = [];
-  const writes = new GroupCommit(db, isHttpError);
+  const writes = writesFor(db, isHttpError);
   const chat = new ChatService(db, writes, { message: (message) => void pushed.push(message), sessionUpdated: () => {} });
   const visitor = { visitorId: 'visitor-one' };
 

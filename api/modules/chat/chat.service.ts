@@ -1,6 +1,6 @@
 import type { Db } from '../../../db/client';
-import type { GroupCommit } from '../../../db/group-commit';
 import type { ChatMessageRow } from '../../../db/schema';
+import type { Writes } from '../../../db/writes';
 import {
   type ChatMessage,
   type ChatMessageListQuery,
@@ -56,6 +56,7 @@ export function toChatMessage(row: ChatMessageRow): ChatMessage {
   return {
     id: row.id,
     sessionId: row.sessionId,
+    seq: row.seq,
     message: row.message,
     senderEmail: row.senderEmail,
     senderName: row.senderName,
@@ -75,6 +76,7 @@ function toSummary(row: repository.ChatSessionSummaryRow): ChatSessionSummary {
     lastMessage: row.lastMessage ?? '',
     messageCount: Number(row.messageCount),
     lastMessageId: Number(row.lastMessageId ?? 0),
+    lastMessageSeq: Number(row.lastMessageSeq),
     lastActivity: row.lastActivity,
     unreadCount: Number(row.unreadCount),
     status: status.success ? status.data : 'open',
@@ -93,13 +95,13 @@ const userAgentMaxLength = 500;
  */
 export class ChatService {
   /**
-   * Messages are written through the app's group commit (db/group-commit.ts): every message of one
-   * event-loop turn, whichever path it took, shares one transaction. The service's refusals (404,
+   * Messages are written through the app's write path (db/writes.ts; on SQLite every message of one
+   * event-loop turn, whichever path it took, shares one transaction). The service's refusals (404,
    * 429) are HttpErrors thrown before anything is written, so they fail alone.
    */
   constructor(
     private readonly db: Db,
-    private readonly writes: GroupCommit,
+    private readonly writes: Writes,
     private readonly pushes: ChatPushes,
     private readonly limits: ChatSendLimits = unlimitedChatSends,
   ) {}
@@ -110,14 +112,14 @@ export class ChatService {
    */
   async sendVisitorMessage(visitor: VisitorContext, input: VisitorMessage): Promise<{ message: ChatMessage; created: boolean }> {
     // Counted before anything is written; a session id nobody has used yet starts a session.
-    await this.limits.count(visitor, () => !repository.findSessionNow(this.db, input.sessionId));
+    await this.limits.count(visitor, async () => !(await repository.findSession(this.db, input.sessionId)));
     const now = new Date().toISOString();
-    const result = await this.writes.run((db) => {
+    const result = await this.writes.run(async (db) => {
       // Most sends go to a session that exists: look first, create only when absent.
-      const existing = repository.findSessionNow(db, input.sessionId);
+      const existing = await repository.findSession(db, input.sessionId);
       const session = existing
         ? { row: existing, created: false }
-        : repository.createSessionIfAbsentNow(db, {
+        : await repository.createSessionIfAbsent(db, {
             id: input.sessionId,
             visitorId: visitor.visitorId,
             pageUrl: input.pageUrl ?? null,
@@ -128,18 +130,19 @@ export class ChatService {
             createdAt: now,
           });
       if (session.row.visitorId !== visitor.visitorId) throw new HttpError(404, chatSessionNotFoundMessage);
-      const stored = repository.insertMessageNow(db, {
-        sessionId: input.sessionId,
-        message: input.message,
-        senderEmail: input.senderEmail ?? null,
-        senderName: input.senderName ?? null,
-        isFromUser: 1,
-        clientId: input.clientId ?? null,
-        createdAt: now,
-      });
-      if (stored.created && !session.created) {
-        repository.touchSessionByVisitorNow(db, input.sessionId, { lastMessageAt: now, senderEmail: input.senderEmail });
-      }
+      const stored = await repository.storeMessage(
+        db,
+        {
+          sessionId: input.sessionId,
+          message: input.message,
+          senderEmail: input.senderEmail ?? null,
+          senderName: input.senderName ?? null,
+          isFromUser: 1,
+          clientId: input.clientId ?? null,
+          createdAt: now,
+        },
+        { by: 'visitor', senderEmail: input.senderEmail ?? null },
+      );
       return { stored, sessionCreated: session.created };
     });
     const message = toChatMessage(result.stored.row);
@@ -152,20 +155,14 @@ export class ChatService {
   /** A staff reply: the session must exist; replying also marks the visitor's messages read. */
   async replyAsStaff(input: StaffReply): Promise<{ message: ChatMessage; created: boolean }> {
     const now = new Date().toISOString();
-    const stored = await this.writes.run((db) => {
-      const session = repository.findSessionNow(db, input.sessionId);
+    const stored = await this.writes.run(async (db) => {
+      const session = await repository.findSession(db, input.sessionId);
       if (!session) throw new HttpError(404, chatSessionNotFoundMessage);
-      const inserted = repository.insertMessageNow(db, {
-        sessionId: input.sessionId,
-        message: input.message,
-        senderEmail: null,
-        senderName: null,
-        isFromUser: 0,
-        clientId: input.clientId ?? null,
-        createdAt: now,
-      });
-      if (inserted.created) repository.touchSessionByStaffNow(db, input.sessionId, { lastMessageAt: now, readUpTo: inserted.row.id });
-      return inserted;
+      return repository.storeMessage(
+        db,
+        { sessionId: input.sessionId, message: input.message, senderEmail: null, senderName: null, isFromUser: 0, clientId: input.clientId ?? null, createdAt: now },
+        { by: 'staff' },
+      );
     });
     const message = toChatMessage(stored.row);
     if (stored.created) await this.pushes.message(message);

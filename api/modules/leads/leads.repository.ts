@@ -1,6 +1,6 @@
 import { type Expression, type Insertable, type SqlBool, sql } from 'kysely';
 import type { Db } from '../../../db/client';
-import { insertReturningNow } from '../../../db/insert-returning';
+import { insertReturning } from '../../../db/insert-returning';
 import { olderThanCursor, textContains } from '../../../db/query-helpers';
 import {
   type ContactSubmissionRow,
@@ -85,10 +85,10 @@ export async function listLeadRows<K extends LeadKind>(db: Db, kind: K, filter: 
   return (await query.execute()) as unknown as LeadRowByKind[K][];
 }
 
-/** Synchronous: the leads service runs it in the app's group commit (db/group-commit.ts). */
-export function insertLeadRowNow<K extends LeadKind>(db: Db, kind: K, values: NewLeadRowByKind[K]): LeadRowByKind[K] {
+/** The leads service runs it in the app's write path (db/writes.ts). */
+export async function insertLeadRow<K extends LeadKind>(db: Db, kind: K, values: NewLeadRowByKind[K]): Promise<LeadRowByKind[K]> {
   const table: LeadTable = leadTables[kind];
-  return insertReturningNow(db, table, values as Insertable<Database[LeadTable]>) as LeadRowByKind[K];
+  return (await insertReturning(db, table, values as Insertable<Database[LeadTable]>)) as LeadRowByKind[K];
 }
 
 export async function updateLeadRow<K extends LeadKind>(
@@ -125,7 +125,7 @@ export async function countAll(db: Db) {
               .select('m.id')
               .whereRef('m.sessionId', '=', 's.id')
               .where('m.isFromUser', '=', 1)
-              .whereRef('m.id', '>', 's.lastReadMessageId'),
+              .whereRef('m.seq', '>', 's.lastReadSeq'),
           ),
         )
         .select((c) => c.fn.countAll<number>().as('n'))

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Db } from '../../../db/client';
-import type { GroupCommit } from '../../../db/group-commit';
+import type { Writes } from '../../../db/writes';
 import {
   type ContactSubmission,
   type ContactSubmissionInput,
@@ -132,8 +132,8 @@ export function notificationText(kind: LeadKind, lead: Lead): string {
 
 export interface LeadsServiceDeps {
   db: Db;
-  /** The app's group commit: form posts of one event-loop turn share a transaction. */
-  writes: GroupCommit;
+  /** The app's write path (db/writes.ts): on SQLite, form posts of one event-loop turn share a transaction. */
+  writes: Writes;
   staffSockets: StaffNamespace;
   mailer: Mailer;
   notifyEmail: string | undefined;
@@ -147,7 +147,7 @@ export function createLeadsService(deps: LeadsServiceDeps) {
     /** Stores a lead, then tells staff: live on their sockets, and by mail when NOTIFY_EMAIL is set. */
     async create<K extends LeadKind>(kind: K, input: LeadInputByKind[K]): Promise<LeadByKind[K]> {
       const values = newRow(kind, input, new Date().toISOString());
-      const row = await writes.run((connection) => repository.insertLeadRowNow(connection, kind, values));
+      const row = await writes.run((connection) => repository.insertLeadRow(connection, kind, values));
       const lead = toLead(kind, row);
       staffSockets.emit('submission:new', { kind, item: lead } as SubmissionNew);
       if (notifyEmail) {

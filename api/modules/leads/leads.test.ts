@@ -262,19 +262,18 @@ describe('paging, search, CSV and lead updates', async () => {
     await app.db
       .insertInto('chatSessions')
       .values([
-        { id: 'session_read_0001', visitorId: 'v1', lastMessageAt: now, createdAt: now },
-        { id: 'session_unread_01', visitorId: 'v2', lastMessageAt: now, createdAt: now },
+        { id: 'session_read_0001', visitorId: 'v1', lastSeq: 1, lastMessageAt: now, createdAt: now },
+        { id: 'session_unread_01', visitorId: 'v2', lastSeq: 1, lastMessageAt: now, createdAt: now },
       ])
       .execute();
-    const [first] = await app.db
+    await app.db
       .insertInto('chatMessages')
       .values([
-        { sessionId: 'session_read_0001', message: 'hello', isFromUser: 1, senderEmail: null, senderName: null, clientId: null, createdAt: now },
-        { sessionId: 'session_unread_01', message: 'anyone?', isFromUser: 1, senderEmail: null, senderName: null, clientId: null, createdAt: now },
+        { sessionId: 'session_read_0001', message: 'hello', isFromUser: 1, seq: 1, senderEmail: null, senderName: null, clientId: null, createdAt: now },
+        { sessionId: 'session_unread_01', message: 'anyone?', isFromUser: 1, seq: 1, senderEmail: null, senderName: null, clientId: null, createdAt: now },
       ])
-      .returning('id')
       .execute();
-    await app.db.updateTable('chatSessions').set({ lastReadMessageId: first!.id }).where('id', '=', 'session_read_0001').execute();
+    await app.db.updateTable('chatSessions').set({ lastReadSeq: 1 }).where('id', '=', 'session_read_0001').execute();
 
     const response = await staffGet('/api/admin/counts');
     expect(response.statusCode).toBe(200);

@@ -117,7 +117,7 @@ describe('live chat inbox', () => {
     const message = chatMessage({ message: 'Are you still there?' });
     // The server holds more of this conversation than this screen saw pushed.
     server.on('GET /api/chat-sessions', () => ({
-      body: [chatSession({ id: sessionId, unreadCount: 4, messageCount: 9, lastMessageId: message.id, lastMessage: message.message, senderEmail: 'buyer@lot.example' })],
+      body: [chatSession({ id: sessionId, unreadCount: 4, messageCount: 9, lastMessageId: message.id, lastMessageSeq: message.seq, lastMessage: message.message, senderEmail: 'buyer@lot.example' })],
     }));
     push('chat:message', message);
     await advance();
@@ -321,7 +321,7 @@ describe('socket reconnect', () => {
     await renderDashboard();
     const stored = chatMessage({ message: 'Stored before the catch-up read it' });
     server.on('GET /api/chat-sessions', () => ({
-      body: [chatSession({ id: sessionId, unreadCount: 1, messageCount: 2, lastMessageId: stored.id, lastMessage: stored.message })],
+      body: [chatSession({ id: sessionId, unreadCount: 1, messageCount: 2, lastMessageId: stored.id, lastMessageSeq: stored.seq, lastMessage: stored.message })],
     }));
     server.on('GET /api/admin/counts', () => ({ body: emptyCounts({ contact: 1, support: 1, chatSessions: 1, unreadChats: 1 }) }));
     push('connect');

@@ -4,6 +4,8 @@ import type { ChatMessage } from '../../../api/contract/chat';
 export interface ChatEntry {
   key: string;
   id?: number;
+  /** The message's place in its session (the server's order); absent until stored. */
+  seq?: number;
   clientId?: string;
   text: string;
   fromUser: boolean;
@@ -16,6 +18,7 @@ function storedEntry(message: ChatMessage): ChatEntry {
   return {
     key: message.clientId ?? `id-${message.id}`,
     id: message.id,
+    seq: message.seq,
     clientId: message.clientId ?? undefined,
     text: message.message,
     fromUser: message.isFromUser,
@@ -26,8 +29,9 @@ function storedEntry(message: ChatMessage): ChatEntry {
 
 /**
  * Adds stored messages to the list, never twice: a known id is skipped, and the optimistic copy of the
- * visitor's own message is replaced by the stored row carrying its clientId. Stored rows go in id
- * order; messages not stored yet stay after them. The list comes back unchanged (the same array)
+ * visitor's own message is replaced by the stored row carrying its clientId. Stored rows go in seq
+ * order, the session's own (ids can commit out of order across server processes); messages not
+ * stored yet stay after them. The list comes back unchanged (the same array)
  * when nothing was new.
  */
 export function mergeMessages(entries: ChatEntry[], incoming: ChatMessage[]): { entries: ChatEntry[]; added: ChatMessage[] } {
@@ -44,6 +48,6 @@ export function mergeMessages(entries: ChatEntry[], incoming: ChatMessage[]): { 
     }
   }
   if (next === entries) return { entries, added };
-  const order = (entry: ChatEntry) => entry.id ?? Number.MAX_SAFE_INTEGER;
+  const order = (entry: ChatEntry) => entry.seq ?? Number.MAX_SAFE_INTEGER;
   return { entries: [...next].sort((a, b) => order(a) - order(b)), added };
 }

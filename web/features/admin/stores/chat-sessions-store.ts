@@ -72,6 +72,7 @@ function provisionalRow(message: ChatMessage, unread: boolean): ChatSessionSumma
     lastMessage: message.message,
     messageCount: 1,
     lastMessageId: message.id,
+    lastMessageSeq: message.seq,
     lastActivity: message.createdAt,
     unreadCount: unread ? 1 : 0,
     status: 'open',
@@ -80,6 +81,11 @@ function provisionalRow(message: ChatMessage, unread: boolean): ChatSessionSumma
     userAgent: null,
     createdAt: message.createdAt,
   };
+}
+
+/** One conversation's messages in the session's order (seq: ids can commit out of order across server processes). */
+function inSessionOrder(messages: ChatMessage[]): ChatMessage[] {
+  return messages.sort((a, b) => a.seq - b.seq);
 }
 
 export const useChatSessions = create<ChatSessionsState>((set, get) => {
@@ -106,7 +112,7 @@ export const useChatSessions = create<ChatSessionsState>((set, get) => {
     /** A row from the server takes the place of the one held; the unread card follows it. */
     const putServerRow = (row: ChatSessionSummary, origin: 'push' | 'answer') => {
       const held = sessions.get(row.id);
-      if (held && row.lastMessageId < held.lastMessageId) {
+      if (held && row.lastMessageSeq < held.lastMessageSeq) {
         // The row held shows a newer message. A re-read answered before it is followed by one
         // asked after it; a pushed row (a status change) needs a re-read of its own.
         if (origin === 'push') result.reread = true;
@@ -124,7 +130,7 @@ export const useChatSessions = create<ChatSessionsState>((set, get) => {
           const { sessionId } = message;
           const isOpenHere = openChat?.sessionId === sessionId;
           if (openChat && isOpenHere && !openChat.messages.some((known) => known.id === message.id)) {
-            openChat = { ...openChat, messages: [...openChat.messages, message] };
+            openChat = { ...openChat, messages: inSessionOrder([...openChat.messages, message]) };
           }
           if (message.isFromUser && visitorTyping[sessionId]) setTyping(sessionId, false);
           const seen = isOpenHere && document.visibilityState === 'visible';
@@ -132,7 +138,7 @@ export const useChatSessions = create<ChatSessionsState>((set, get) => {
           if (unseenVisitor) result.unseen.push(message);
           const held = sessions.get(sessionId);
           // The row was read after this message was stored (a catch-up, our own reply): it holds it.
-          if (held && held.lastMessageId >= message.id) break;
+          if (held && held.lastMessageSeq >= message.seq) break;
           if (seen && message.isFromUser) result.markRead.push(sessionId);
           else result.reread = true;
           if (unseenVisitor && !shownUnread(sessionId)) {
@@ -141,7 +147,7 @@ export const useChatSessions = create<ChatSessionsState>((set, get) => {
           }
           if (held) {
             // What the message itself says shows at once; the figures come with the server's row.
-            sessions.put({ ...held, lastMessage: message.message, lastMessageId: message.id, lastActivity: message.createdAt });
+            sessions.put({ ...held, lastMessage: message.message, lastMessageId: message.id, lastMessageSeq: message.seq, lastActivity: message.createdAt });
           } else if (!state.chatQuery) {
             // The newest activity: its row goes on top. Under a search, only the server says whether it matches.
             sessions.put(provisionalRow(message, unseenVisitor));
@@ -259,7 +265,7 @@ export const useChatSessions = create<ChatSessionsState>((set, get) => {
           // Messages pushed while the history loaded are kept.
           const loadedIds = new Set(messages.map((message) => message.id));
           const pushed = state.openChat.messages.filter((message) => !loadedIds.has(message.id));
-          return { openChat: { ...state.openChat, messages: [...messages, ...pushed], loading: false } };
+          return { openChat: { ...state.openChat, messages: inSessionOrder([...messages, ...pushed]), loading: false } };
         });
         void get().markRead(sessionId);
       } catch (error) {

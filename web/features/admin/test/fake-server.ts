@@ -74,13 +74,13 @@ class StoredData {
       const reply = answer as ChatMessage;
       this.storeMessage(reply);
       // A staff reply marks the visitor's messages read.
-      this.readUpTo.set(reply.sessionId, reply.id);
+      this.readUpTo.set(reply.sessionId, reply.seq);
     }
     const patched = method === 'PATCH' && /^\/api\/chat-sessions\/([^/]+)$/.exec(url.pathname);
     if (patched && (body as { read?: boolean } | undefined)?.read) {
       const sessionId = decodeURIComponent(patched[1]!);
-      const ids = [...this.messages.values()].filter((message) => message.sessionId === sessionId).map((message) => message.id);
-      this.readUpTo.set(sessionId, Math.max((answer as ChatSessionSummary).lastMessageId, ...ids));
+      const seqs = [...this.messages.values()].filter((message) => message.sessionId === sessionId).map((message) => message.seq);
+      this.readUpTo.set(sessionId, Math.max((answer as ChatSessionSummary).lastMessageSeq, ...seqs));
     }
   }
 
@@ -140,17 +140,17 @@ class StoredData {
   /** A session's row: the scripted one (if any) with the messages stored after it counted in. */
   private summary(sessionId: string, scripted?: ChatSessionSummary): ChatSessionSummary | undefined {
     const newer = [...this.messages.values()]
-      .filter((message) => message.sessionId === sessionId && message.id > (scripted?.lastMessageId ?? 0))
-      .sort((a, b) => a.id - b.id);
+      .filter((message) => message.sessionId === sessionId && message.seq > (scripted?.lastMessageSeq ?? 0))
+      .sort((a, b) => a.seq - b.seq);
     const first = newer[0];
     if (!scripted && !first) return undefined;
     const readUpTo = this.readUpTo.get(sessionId);
     let row: ChatSessionSummary = scripted ?? {
-      ...chatSession({ id: sessionId, hasCustomerMessage: false, messageCount: 0, lastMessageId: 0, unreadCount: 0, pageUrl: null }),
+      ...chatSession({ id: sessionId, hasCustomerMessage: false, messageCount: 0, lastMessageId: 0, lastMessageSeq: 0, unreadCount: 0, pageUrl: null }),
       lastActivity: first!.createdAt,
       createdAt: first!.createdAt,
     };
-    if (readUpTo !== undefined && readUpTo >= row.lastMessageId) row = { ...row, unreadCount: 0 };
+    if (readUpTo !== undefined && readUpTo >= row.lastMessageSeq) row = { ...row, unreadCount: 0 };
     for (const message of newer) {
       row = {
         ...row,
@@ -159,9 +159,10 @@ class StoredData {
         hasCustomerMessage: row.hasCustomerMessage || message.isFromUser,
         lastMessage: message.message,
         lastMessageId: message.id,
+        lastMessageSeq: message.seq,
         lastActivity: message.createdAt > row.lastActivity ? message.createdAt : row.lastActivity,
         messageCount: row.messageCount + 1,
-        unreadCount: row.unreadCount + Number(message.isFromUser && (readUpTo === undefined || message.id > readUpTo)),
+        unreadCount: row.unreadCount + Number(message.isFromUser && (readUpTo === undefined || message.seq > readUpTo)),
         // A visitor writing again reopens the conversation.
         status: message.isFromUser ? 'open' : row.status,
       };
@@ -309,6 +310,7 @@ export function chatSession(overrides: Partial<ChatSessionSummary> = {}): ChatSe
     lastMessage: 'Do you integrate with CarGurus?',
     messageCount: 1,
     lastMessageId: 1,
+    lastMessageSeq: 1,
     lastActivity: '2026-11-21T10:00:00.000Z',
     unreadCount: 1,
     status: 'open',
@@ -322,10 +324,12 @@ export function chatSession(overrides: Partial<ChatSessionSummary> = {}): ChatSe
 
 let nextMessageId = 100;
 
-/** A stored chat message, by default a visitor's on the session of `chatSession()`, each with the next id. */
+/** A stored chat message, by default a visitor's on the session of `chatSession()`, each with the next id (its seq too: gaps are fine). */
 export function chatMessage(overrides: Partial<ChatMessage> = {}): ChatMessage {
+  const id = nextMessageId++;
   return {
-    id: nextMessageId++,
+    id,
+    seq: id,
     sessionId: 'session_1732200000000_abcdef',
     message: 'Hello, is anyone there?',
     senderEmail: null,

@@ -2,9 +2,10 @@ import type { ChatMessage, ChatMessageInput } from '../../../../api/contract/cha
 import type { TypingPayload } from '../../../../api/contract/socket';
 import type { ChatTransport, TransportHandlers } from '../transport';
 
-/** A stored chat row as the server sends it, from the visitor unless said otherwise. */
+/** A stored chat row as the server sends it, from the visitor unless said otherwise; its seq is its id unless given. */
 export function chatRow(fields: Partial<ChatMessage> & { id: number; message: string; sessionId: string }): ChatMessage {
   return {
+    seq: fields.id,
     senderEmail: null,
     senderName: null,
     isFromUser: true,

@@ -1,0 +1,65 @@
+import { startCheckpointer } from './checkpointer';
+import { createDb, createPostgresDb, type Db } from './client';
+import { migrateToLatest } from './migrate';
+import { type Writes, writesFor } from './writes';
+
+/** Where the data lives: PostgreSQL at `url` when set, else the SQLite file at `path`. */
+export interface DatabaseLocation {
+  url?: string;
+  path: string;
+  /** Connections of the PostgreSQL pool. */
+  poolSize: number;
+}
+
+export interface OpenDatabase {
+  db: Db;
+  /** The write path of the hot writes (db/writes.ts). */
+  writes: Writes;
+  close(): Promise<void>;
+}
+
+/** Where the data lives, for messages: the file, or the URL without its password. */
+export function describeDatabase(location: DatabaseLocation): string {
+  if (!location.url) return location.path;
+  const url = new URL(location.url);
+  url.password = '';
+  return url.toString();
+}
+
+/** Connects to the database of `location`, without migrating: scripts and tests. */
+export function connectDatabase(location: DatabaseLocation): Db {
+  return location.url ? createPostgresDb(location.url, location.poolSize) : createDb(location.path).db;
+}
+
+/**
+ * Opens and migrates the app's database, with its write path; on SQLite also the WAL checkpointer
+ * (db/checkpointer.ts). `isRefusal` tells a write refused on purpose (thrown before it writes) from a failure.
+ */
+export async function openDatabase(location: DatabaseLocation, isRefusal: (error: unknown) => boolean): Promise<OpenDatabase> {
+  if (location.url) {
+    const db = createPostgresDb(location.url, location.poolSize);
+    try {
+      await migrateToLatest(db);
+    } catch (error) {
+      await db.destroy();
+      throw error;
+    }
+    return { db, writes: writesFor(db, isRefusal), close: () => db.destroy() };
+  }
+  const { db, sqlite } = createDb(location.path);
+  try {
+    await migrateToLatest(db);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  const checkpointer = location.path === ':memory:' ? null : startCheckpointer(sqlite, location.path);
+  return {
+    db,
+    writes: writesFor(db, isRefusal),
+    async close() {
+      await checkpointer?.stop();
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,131 @@
+import SQLite from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createPostgresDb, type Db } from './client';
+import { prepareQuery } from './prepared';
+import { freshPostgresUrl, onPostgres, testDatabaseFile } from './test-database';
+import { migrateToLatest } from './migrate';
+import { writesFor } from './writes';
+
+const stamp = '2026-11-22T10:00:00.000Z';
+const insertAdmin = prepareQuery((db: Db, params: { email: string }) =>
+  db.insertInto('admins').values({ email: params.email, passwordHash: 'hash', createdAt: stamp }).returningAll(),
+);
+
+class Refusal extends Error {}
+
+/** The database under test, and the emails another connection (as another process would) sees committed. */
+async function databaseWithReader(): Promise<{ db: Db; committedEmails: (pattern: string) => Promise<string[]> }> {
+  if (onPostgres) {
+    const url = await freshPostgresUrl();
+    const db = createPostgresDb(url, 5);
+    await migrateToLatest(db);
+    const reader = createPostgresDb(url, 1);
+    afterAll(async () => {
+      await reader.destroy();
+      await db.destroy();
+    });
+    const committedEmails = async (pattern: string) =>
+      (await reader.selectFrom('admins').select('email').where('email', 'like', pattern).orderBy('id').execute()).map((row) => row.email);
+    return { db, committedEmails };
+  }
+  const { db, path } = await testDatabaseFile('writes');
+  const reader = new SQLite(path, { readonly: true });
+  afterAll(() => reader.close());
+  const committedEmails = async (pattern: string) =>
+    (reader.prepare('select email from admins where email like ? order by id').all(pattern) as { email: string }[]).map((row) => row.email);
+  return { db, committedEmails };
+}
+
+describe(`writes (${onPostgres ? 'PostgreSQL: a transaction per write' : 'SQLite: group commit'})`, async () => {
+  const { db, committedEmails } = await databaseWithReader();
+  const writes = writesFor(db, (error) => error instanceof Refusal);
+  const adminNamed = (email: string) => (connection: Db) => insertAdmin.first(connection, { email });
+
+  it('answers each write with its own value, only once it is committed', async () => {
+    const emails = ['ana@commit.example', 'bo@commit.example', 'cy@commit.example'];
+    const answers = await Promise.all(
+      emails.map((email) =>
+        writes.run(async (connection) => {
+          const row = await adminNamed(email)(connection);
+          return { row, committedElsewhere: await committedEmails(email) };
+        }),
+      ),
+    );
+    expect(answers.map((answer) => answer.row?.email)).toEqual(emails);
+    // Not visible while its transaction was open; visible to other connections by the time it resolved.
+    expect(answers.every((answer) => answer.committedElsewhere.length === 0)).toBe(true);
+    // Committed side by side on PostgreSQL, so their ids need not follow the order of the calls.
+    expect((await committedEmails('%@commit.example')).sort()).toEqual(emails);
+  });
+
+  it('fails a refused write alone, and stores the others', async () => {
+    const results = await Promise.allSettled([
+      writes.run(adminNamed('first@refusal.example')),
+      writes.run(() => Promise.reject(new Refusal('not yours'))),
+      writes.run(adminNamed('third@refusal.example')),
+    ]);
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(Refusal);
+    expect(await committedEmails('%@refusal.example')).toEqual(['first@refusal.example', 'third@refusal.example']);
+  });
+
+  it('takes back every write of a failed one, and later writes go on', async () => {
+    // The second admin with one email breaks a unique constraint: a database error, not a refusal.
+    await expect(
+      writes.run(async (connection) => {
+        await adminNamed('twice@failed.example')(connection);
+        return adminNamed('twice@failed.example')(connection);
+      }),
+    ).rejects.toThrow(/UNIQUE|duplicate key/);
+    expect(await committedEmails('%@failed.example')).toEqual([]);
+    await expect(writes.run(adminNamed('later@failed.example'))).resolves.toMatchObject({ email: 'later@failed.example' });
+    expect(await committedEmails('%@failed.example')).toEqual(['later@failed.example']);
+  });
+
+  // Group commit only: the writes of one event-loop turn share a transaction.
+  it.skipIf(onPostgres)('takes back the whole turn when one of its writes fails for a reason other than a refusal (SQLite group commit)', async () => {
+    const failed = await Promise.allSettled([
+      writes.run(adminNamed('kept-out@batch.example')),
+      writes.run(async (connection) => {
+        await adminNamed('twice@batch.example')(connection);
+        return adminNamed('twice@batch.example')(connection);
+      }),
+    ]);
+    expect(failed.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+    expect(String((failed[0] as PromiseRejectedResult).reason)).toMatch(/UNIQUE/);
+    expect(await committedEmails('%@batch.example')).toEqual([]);
+  });
+
+  it.skipIf(onPostgres)('waits while a Kysely transaction holds the connection, then writes (SQLite: one connection)', async () => {
+    let write: Promise<unknown> | undefined;
+    await db.transaction().execute(async (trx) => {
+      await trx.insertInto('admins').values({ email: 'holder@wait.example', passwordHash: 'hash', createdAt: stamp }).execute();
+      write = writes.run(adminNamed('waiter@wait.example'));
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      expect(await committedEmails('%@wait.example')).toEqual([]);
+    });
+    await expect(write).resolves.toMatchObject({ email: 'waiter@wait.example' });
+    expect(await committedEmails('%@wait.example')).toEqual(['holder@wait.example', 'waiter@wait.example']);
+  });
+
+  it('keeps other queries out of a write’s transaction while it waits: they see only what is committed', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let entered: () => void = () => undefined;
+    const inside = new Promise<void>((resolve) => (entered = resolve));
+    const write = writes.run(async (connection) => {
+      await adminNamed('slow@isolated.example')(connection);
+      entered();
+      await held;
+      return 'done';
+    });
+    await inside;
+    // Another request's read meanwhile (on SQLite it waits for the write's commit; on PostgreSQL it does not see it).
+    const read = db.selectFrom('admins').select('email').where('email', '=', 'slow@isolated.example').execute();
+    release();
+    await expect(write).resolves.toBe('done');
+    const seen = await read;
+    expect(seen.length === 0 || seen[0]!.email === 'slow@isolated.example').toBe(true);
+    expect(await committedEmails('%@isolated.example')).toEqual(['slow@isolated.example']);
+  });
+});
