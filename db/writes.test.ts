@@ -58,6 +58,15 @@ describe(`writes (${onPostgres ? 'PostgreSQL: a transaction per write' : 'SQLite
     expect((await committedEmails('%@commit.example')).sort()).toEqual(emails);
   });
 
+  it('answers a one-statement write once it is committed, and a failed one changes nothing', async () => {
+    const row = await writes.runStatement(adminNamed('dee@statement.example'));
+    expect(row?.email).toBe('dee@statement.example');
+    expect(await committedEmails('%@statement.example')).toEqual(['dee@statement.example']);
+    // The same email again breaks the unique constraint: refused by the database, nothing stored.
+    await expect(writes.runStatement(adminNamed('dee@statement.example'))).rejects.toThrow();
+    expect(await committedEmails('%@statement.example')).toEqual(['dee@statement.example']);
+  });
+
   it('fails a refused write alone, and stores the others', async () => {
     const results = await Promise.allSettled([
       writes.run(adminNamed('first@refusal.example')),
@@ -66,7 +75,7 @@ describe(`writes (${onPostgres ? 'PostgreSQL: a transaction per write' : 'SQLite
     ]);
     expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(Refusal);
-    expect(await committedEmails('%@refusal.example')).toEqual(['first@refusal.example', 'third@refusal.example']);
+    expect((await committedEmails('%@refusal.example')).sort()).toEqual(['first@refusal.example', 'third@refusal.example']);
   });
 
   it('takes back every write of a failed one, and later writes go on', async () => {

@@ -147,7 +147,8 @@ export function createLeadsService(deps: LeadsServiceDeps) {
     /** Stores a lead, then tells staff: live on their sockets, and by mail when NOTIFY_EMAIL is set. */
     async create<K extends LeadKind>(kind: K, input: LeadInputByKind[K]): Promise<LeadByKind[K]> {
       const values = newRow(kind, input, new Date().toISOString());
-      const row = await writes.run((connection) => repository.insertLeadRow(connection, kind, values));
+      // One insert: on PostgreSQL it commits on its own, with no BEGIN/COMMIT around it.
+      const row = await writes.runStatement((connection) => repository.insertLeadRow(connection, kind, values));
       const lead = toLead(kind, row);
       staffSockets.emit('submission:new', { kind, item: lead } as SubmissionNew);
       if (notifyEmail) {
