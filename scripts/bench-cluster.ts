@@ -1,0 +1,321 @@
+/**
+ * `npm run bench:cluster`: the chat load of DESIGN section 8 (N visitor sockets each sending one
+ * message every 5 s, 400 msg/s at N=2,000, one staff socket receiving them all) through nginx, on
+ * three set-ups in one run:
+ *   - `sqlite`: one node on an SQLite file (the embedded default);
+ *   - `pg`: one node on PostgreSQL;
+ *   - `pg+redis x2`: two nodes on one PostgreSQL and one Redis, visitors spread over both by nginx,
+ *     the staff socket on one of them (so about half the messages cross nodes through Redis).
+ * Each is a set of real processes (`node api/server.ts`, nginx rendered from deploy/nginx.conf,
+ * PostgreSQL and Redis from Debian's packages), started here on loopback and stopped after.
+ * Reports visitor→staff delivery p50/p99, messages lost (sent, never delivered), and the CPU time
+ * per delivered message of every process involved (from /proc: app nodes, nginx, PostgreSQL, Redis).
+ *
+ * Env: BENCH_VISITORS (default 2000), BENCH_SECONDS (measured seconds per set-up, 20), BENCH_ROUNDS (2:
+ * each round runs the set-ups in a rotated order; the summary gives medians), BENCH_SETUPS (a comma list
+ * of sqlite, pg, pg-redis-2).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { io, type Socket } from 'socket.io-client';
+import { apiPaths } from '../api/contract/paths';
+import { type AppProcess, startAppProcess } from './services/app-process';
+import { startNginx } from './services/nginx';
+import { startPostgres } from './services/postgres';
+import { startRedis } from './services/redis';
+import { median } from './bench/stats';
+
+type SetupName = 'sqlite' | 'pg' | 'pg-redis-2';
+const visitors = Number(process.env.BENCH_VISITORS ?? 2000);
+const measureSeconds = Number(process.env.BENCH_SECONDS ?? 20);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
+const setupNames = (process.env.BENCH_SETUPS ?? 'sqlite,pg,pg-redis-2').split(',') as SetupName[];
+const sendEveryMs = 5000;
+const perSecond = visitors / (sendEveryMs / 1000);
+const staffEmail = 'bench-admin@lotwise.example';
+const staffPassword = 'bench-cluster-password-7d1f';
+const sessionSecret = 'bench-cluster-session-secret-long-enough-0123456789';
+
+const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/** CPU time (user + system) of a process and its threads so far, in microseconds, from /proc. */
+function cpuMicrosOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name is in parentheses and may hold spaces: count fields after its closing one.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return (ticks / 100) * 1e6;
+  } catch {
+    return 0; // the process ended: its time is no longer counted
+  }
+}
+
+/** The process and every process below it (PostgreSQL's backends, nginx's workers). */
+function processTree(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+    } catch {
+      // gone already
+    }
+  }
+  const tree: number[] = [];
+  const visit = (pid: number) => {
+    tree.push(pid);
+    for (const child of children.get(pid) ?? []) visit(child);
+  };
+  visit(root);
+  return tree;
+}
+
+/** Named groups of processes whose CPU time is read before and after the measured load. */
+type CpuGroups = Record<string, () => number[]>;
+const cpuOf = (groups: CpuGroups) =>
+  Object.fromEntries(Object.entries(groups).map(([name, pids]) => [name, pids().reduce((sum, pid) => sum + cpuMicrosOf(pid), 0)]));
+
+function connectSocket(url: string, cookie?: string): Promise<Socket> {
+  const socket = io(url, { transports: ['websocket'], forceNew: true, reconnection: false, extraHeaders: cookie ? { cookie } : {} });
+  return new Promise((done, fail) => {
+    socket.once('connect', () => done(socket));
+    socket.once('connect_error', fail);
+  });
+}
+
+async function connectMany(url: string, count: number, batch = 200): Promise<Socket[]> {
+  const sockets: Socket[] = [];
+  for (let start = 0; start < count; start += batch) {
+    const size = Math.min(batch, count - start);
+    sockets.push(...(await Promise.all(Array.from({ length: size }, () => connectSocket(url)))));
+  }
+  return sockets;
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+/** Signs the bench's staff account in through `baseUrl`; answers the Cookie header. */
+async function staffCookie(baseUrl: string): Promise<string> {
+  const response = await fetch(`${baseUrl}${apiPaths.staffLogin}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: baseUrl },
+    body: JSON.stringify({ username: staffEmail, password: staffPassword }),
+  });
+  if (!response.ok) throw new Error(`staff sign-in answered ${response.status}: ${await response.text()}`);
+  return response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(';')[0])
+    .join('; ');
+}
+
+interface Setup {
+  name: SetupName;
+  url: string;
+  cpuGroups: CpuGroups;
+  stop(): Promise<void>;
+}
+
+/** Shared services for the whole run: one PostgreSQL (durable settings, as in production) and one Redis. */
+interface Services {
+  postgres: Awaited<ReturnType<typeof startPostgres>>;
+  redis: Awaited<ReturnType<typeof startRedis>>;
+}
+
+async function startSetup(name: SetupName, services: Services, round: number): Promise<Setup> {
+  const dir = mkdtempSync(join(tmpdir(), 'lotwise-bench-cluster-'));
+  const common: Record<string, string> = {
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    DATA_DIR: dir,
+    SESSION_SECRET: sessionSecret,
+    ADMIN_EMAIL: staffEmail,
+    ADMIN_PASSWORD: staffPassword,
+    // nginx on loopback is the balancer; every client of the bench is on loopback too.
+    TRUST_PROXY: '127.0.0.1',
+    RATE_LIMIT_ALLOWLIST: '127.0.0.1',
+  };
+  const nodes: AppProcess[] = [];
+  try {
+    if (name === 'sqlite') {
+      nodes.push(await startAppProcess({ ...common, DATABASE_PATH: join(dir, 'app.db') }));
+    } else if (name === 'pg') {
+      nodes.push(await startAppProcess({ ...common, DATABASE_URL: await services.postgres.createDatabase() }));
+    } else {
+      const shared = {
+        ...common,
+        DATABASE_URL: await services.postgres.createDatabase(),
+        REDIS_URL: services.redis.url,
+        REDIS_KEY_PREFIX: `bench${round}:`,
+      };
+      // Started together, as a deployer's nodes would be: migrations and the staff account must cope.
+      nodes.push(...(await Promise.all([startAppProcess(shared), startAppProcess(shared)])));
+    }
+    const nginx = await startNginx({ upstreamPorts: nodes.map((node) => node.port) });
+    const cpuGroups: CpuGroups = {
+      ...Object.fromEntries(nodes.map((node, index) => [`node ${index + 1}`, () => [node.pid]])),
+      nginx: () => processTree(nginx.pid),
+    };
+    if (name !== 'sqlite') cpuGroups.postgres = () => processTree(services.postgres.pid);
+    if (name === 'pg-redis-2') cpuGroups.redis = () => [services.redis.pid];
+    return {
+      name,
+      url: nginx.url,
+      cpuGroups,
+      async stop() {
+        await nginx.stop();
+        await Promise.all(nodes.map((node) => node.stop()));
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await Promise.all(nodes.map((node) => node.stop()));
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+interface Result {
+  name: SetupName;
+  p50: number;
+  p99: number;
+  sent: number;
+  delivered: number;
+  lost: number;
+  errors: number;
+  cpuMicrosPerMessage: Record<string, number>;
+}
+
+async function measure(setup: Setup, round: number): Promise<Result> {
+  const staff = await connectSocket(`${setup.url}/admin`, await staffCookie(setup.url));
+  const sockets = await connectMany(setup.url, visitors);
+  const sentAt = new Map<string, number>();
+  const latencies: number[] = [];
+  let measuring = false;
+  let sent = 0;
+  let delivered = 0;
+  let errors = 0;
+  let received = 0;
+  staff.on('chat:message', (message: { clientId: string | null }) => {
+    received += 1;
+    const started = message.clientId ? sentAt.get(message.clientId) : undefined;
+    if (started === undefined) return;
+    sentAt.delete(message.clientId!);
+    if (started < 0) return; // sent during the warm-up
+    latencies.push(performance.now() - started);
+    delivered += 1;
+  });
+
+  let sequence = 0;
+  const load = (ms: number) =>
+    new Promise<void>((done) => {
+      const started = performance.now();
+      let sentNow = 0;
+      const total = Math.floor((ms / 1000) * perSecond);
+      const tick = setInterval(() => {
+        const due = Math.min(Math.floor(((performance.now() - started) / 1000) * perSecond), total);
+        for (; sentNow < due; sentNow += 1) {
+          const index = sequence % visitors;
+          const clientId = `r${round}v${index}m${Math.floor(sequence / visitors)}`;
+          sequence += 1;
+          // A warm-up message is marked with a negative start, so it is matched but not counted.
+          sentAt.set(clientId, measuring ? performance.now() : -1);
+          if (measuring) sent += 1;
+          sockets[index]!.emit(
+            'chat:send',
+            { sessionId: `session_cluster_${setup.name.replace(/\W/g, '_')}_${round}_${index}`, message: `Cluster benchmark message ${sequence}`, clientId },
+            (answer: { ok: boolean }) => {
+              if (!answer.ok) errors += 1;
+            },
+          );
+        }
+        if (sentNow >= total) {
+          clearInterval(tick);
+          done();
+        }
+      }, 1);
+    });
+
+  try {
+    // One whole send cycle, unmeasured: every visitor has its chat session before the measured load.
+    await load(sendEveryMs);
+    await pause(1000);
+    const cpuBefore = cpuOf(setup.cpuGroups);
+    const receivedBefore = received;
+    measuring = true;
+    await load(measureSeconds * 1000);
+    measuring = false;
+    // Whatever has not arrived 3 s after the load ended counts as lost.
+    await pause(3000);
+    const cpuAfter = cpuOf(setup.cpuGroups);
+    const messages = Math.max(1, received - receivedBefore);
+    const cpuMicrosPerMessage = Object.fromEntries(Object.keys(cpuAfter).map((group) => [group, (cpuAfter[group]! - cpuBefore[group]!) / messages]));
+    const sorted = latencies.sort((a, b) => a - b);
+    return { name: setup.name, p50: percentile(sorted, 50), p99: percentile(sorted, 99), sent, delivered, lost: sent - delivered, errors, cpuMicrosPerMessage };
+  } finally {
+    for (const socket of sockets) socket.disconnect();
+    staff.disconnect();
+  }
+}
+
+const fixed = (value: number, digits = 2) => value.toFixed(digits);
+const describeCpu = (cpu: Record<string, number>) =>
+  Object.entries(cpu)
+    .map(([group, micros]) => `${group} ${fixed(micros, 0)}`)
+    .join(', ');
+
+async function main(): Promise<void> {
+  console.log(
+    `bench:cluster: ${visitors} visitor sockets, ${perSecond} msg/s through nginx, ${measureSeconds} s measured per set-up, ${rounds} rounds; set-ups: ${setupNames.join(', ')}`,
+  );
+  const services: Services = { postgres: await startPostgres({ durable: true }), redis: await startRedis() };
+  const results = new Map<SetupName, Result[]>(setupNames.map((name) => [name, []]));
+  try {
+    for (let round = 1; round <= rounds; round += 1) {
+      // Rotate the order, so no set-up always runs first (or last) on a warming machine.
+      const order = setupNames.map((_, index) => setupNames[(index + round - 1) % setupNames.length]!);
+      for (const name of order) {
+        const setup = await startSetup(name, services, round);
+        try {
+          const result = await measure(setup, round);
+          results.get(name)!.push(result);
+          console.log(
+            `  round ${round} ${name.padEnd(10)}: p50 ${fixed(result.p50)} ms, p99 ${fixed(result.p99)} ms, ` +
+              `${result.delivered}/${result.sent} delivered, ${result.lost} lost, ${result.errors} refused; ` +
+              `CPU µs per message: ${describeCpu(result.cpuMicrosPerMessage)}`,
+          );
+        } finally {
+          await setup.stop();
+        }
+      }
+    }
+  } finally {
+    await services.redis.stop();
+    await services.postgres.stop();
+  }
+  console.log('\nsummary (medians of the rounds):');
+  for (const [name, runs] of results) {
+    const cpuGroups = Object.keys(runs[0]?.cpuMicrosPerMessage ?? {});
+    const cpu = Object.fromEntries(cpuGroups.map((group) => [group, median(runs.map((run) => run.cpuMicrosPerMessage[group] ?? 0))]));
+    const lost = runs.reduce((sum, run) => sum + run.lost, 0);
+    const sent = runs.reduce((sum, run) => sum + run.sent, 0);
+    const target = name === 'pg-redis-2' ? ' (target: every message delivered, p99 < 25 ms)' : '';
+    console.log(
+      `  ${name.padEnd(10)}: p50 ${fixed(median(runs.map((run) => run.p50)))} ms, p99 ${fixed(median(runs.map((run) => run.p99)))} ms, ` +
+        `${lost} of ${sent} lost${target}; CPU µs per message: ${describeCpu(cpu)}`,
+    );
+  }
+  process.exit(0);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
