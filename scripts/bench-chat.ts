@@ -11,8 +11,9 @@
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { resolve } from 'node:path';
-import { io, type Socket } from 'socket.io-client';
-import { median } from './bench/stats';
+import type { Socket } from 'socket.io-client';
+import { connectMany, connectSocket } from './bench/sockets';
+import { median, percentile } from './bench/stats';
 
 type Mode = 'full' | 'bare';
 interface Ready {
@@ -76,27 +77,6 @@ async function startServer(mode: Mode | 'full'): Promise<{ child: ChildProcess; 
   return { child, ready, read, stop };
 }
 
-function connectSocket(url: string, cookie?: string): Promise<Socket> {
-  const socket = io(url, { transports: ['websocket'], forceNew: true, reconnection: false, extraHeaders: cookie ? { cookie } : {} });
-  return new Promise((done, fail) => {
-    socket.once('connect', () => done(socket));
-    socket.once('connect_error', fail);
-  });
-}
-
-async function connectMany(url: string, count: number, batch = 200): Promise<Socket[]> {
-  const sockets: Socket[] = [];
-  for (let start = 0; start < count; start += batch) {
-    const size = Math.min(batch, count - start);
-    sockets.push(...(await Promise.all(Array.from({ length: size }, () => connectSocket(url)))));
-  }
-  return sockets;
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
 const mb = (bytes: number) => bytes / 1024 / 1024;
 
 interface RunResult {

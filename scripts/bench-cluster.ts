@@ -19,13 +19,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { io, type Socket } from 'socket.io-client';
 import { apiPaths } from '../api/contract/paths';
 import { type AppProcess, startAppProcess } from './services/app-process';
 import { startNginx } from './services/nginx';
 import { startPostgres } from './services/postgres';
 import { startRedis } from './services/redis';
-import { median } from './bench/stats';
+import { connectMany, connectSocket } from './bench/sockets';
+import { median, percentile } from './bench/stats';
 
 type SetupName = 'sqlite' | 'pg' | 'pg-redis-2';
 const visitors = Number(process.env.BENCH_VISITORS ?? 2000);
@@ -79,28 +79,6 @@ function processTree(root: number): number[] {
 type CpuGroups = Record<string, () => number[]>;
 const cpuOf = (groups: CpuGroups) =>
   Object.fromEntries(Object.entries(groups).map(([name, pids]) => [name, pids().reduce((sum, pid) => sum + cpuMicrosOf(pid), 0)]));
-
-function connectSocket(url: string, cookie?: string): Promise<Socket> {
-  const socket = io(url, { transports: ['websocket'], forceNew: true, reconnection: false, extraHeaders: cookie ? { cookie } : {} });
-  return new Promise((done, fail) => {
-    socket.once('connect', () => done(socket));
-    socket.once('connect_error', fail);
-  });
-}
-
-async function connectMany(url: string, count: number, batch = 200): Promise<Socket[]> {
-  const sockets: Socket[] = [];
-  for (let start = 0; start < count; start += batch) {
-    const size = Math.min(batch, count - start);
-    sockets.push(...(await Promise.all(Array.from({ length: size }, () => connectSocket(url)))));
-  }
-  return sockets;
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
 
 /** Signs the bench's staff account in through `baseUrl`; answers the Cookie header. */
 async function staffCookie(baseUrl: string): Promise<string> {

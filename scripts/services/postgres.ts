@@ -1,10 +1,10 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { createPostgresDatabase } from '../../db/postgres-databases';
+import { freePort } from '../../api/test/process';
 
 /** Debian's PostgreSQL 15 (`apt-get install postgresql`). */
 const binDir = '/usr/lib/postgresql/15/bin';
@@ -18,18 +18,6 @@ export interface PostgresServer {
   /** A fresh, empty database; answers its URL. */
   createDatabase(): Promise<string>;
   stop(): Promise<void>;
-}
-
-/** A free loopback port, found by letting the system pick one. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 /**
