@@ -5,10 +5,11 @@ import { join } from 'node:path';
 import { io as connect } from 'socket.io-client';
 import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
 import type { ChatMessage } from './contract/chat';
-import { apiPaths } from './contract/paths';
+import { apiPaths, leadPaths, pathTo } from './contract/paths';
 import { socketLimits, type TypingPayload } from './contract/socket';
 import { pause, visitorClient, visitorCookie, type VisitorClient } from './modules/chat/chat.test-support';
-import { signInNewStaff, staffEmail, staffEnv, staffPassword } from './test/factories';
+import { startRedis } from '../scripts/services/redis';
+import { signInNewStaff, staffEmail, staffEnv, staffPassword, validInput } from './test/factories';
 import { buildTestServer, type TestServer } from './test/helper';
 import { freePort, runScript, startServerProcess } from './test/process';
 import { closeClients, collect, connected, nextEvent, tracked } from './test/sockets';
@@ -188,4 +189,32 @@ describe.runIf(redisUrl)('two nodes sharing Redis', async () => {
     expect(strangerHears).toEqual([]);
     expect(strangerTyping).toEqual([]);
   });
+});
+
+/** A node whose Redis goes away: what a visitor and a staff member still get while it is gone. */
+describe.runIf(redisUrl)('when Redis goes away', async () => {
+  const redis = await startRedis();
+  afterAll(() => redis.stop());
+  const node = await buildTestServer({ ...staffEnv, REDIS_URL: redis.url }, { listen: true });
+
+  it('still takes form posts, chat messages and sign-ins, and refuses nothing for want of a counter', async () => {
+    await redis.stop();
+    const started = performance.now();
+    const lead = await node.app.inject({ method: 'POST', url: leadPaths.contact.create, payload: validInput.contact() });
+    expect(lead.statusCode).toBe(201);
+    const cookie = visitorCookie(node.app);
+    const chat = await node.app.inject({
+      method: 'POST',
+      url: apiPaths.chatMessage,
+      headers: { cookie },
+      payload: { sessionId: 'session_redis_outage_1', message: 'Anyone there while Redis is down?' },
+    });
+    expect(chat.statusCode).toBe(201);
+    const wrong = await node.app.inject({ method: 'POST', url: apiPaths.staffLogin, payload: { username: staffEmail, password: 'not-the-password' } });
+    expect(wrong.statusCode).toBe(401);
+    const history = await node.app.inject({ method: 'GET', url: pathTo(apiPaths.chatHistory, { sessionId: 'session_redis_outage_1' }), headers: { cookie } });
+    expect(history.json<ChatMessage[]>().map((message) => message.message)).toEqual(['Anyone there while Redis is down?']);
+    // None of it waited for Redis to come back (a generous bound: each call alone takes milliseconds).
+    expect(performance.now() - started).toBeLessThan(10_000);
+  }, 30_000);
 });

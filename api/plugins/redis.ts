@@ -56,6 +56,11 @@ export default fp(
     const rateLimitClient = new IORedis(url, {
       lazyConnect: true,
       retryStrategy: (retries) => (started ? retryDelayMs(retries) : null),
+      // While Redis is away a counter fails at once instead of holding the request (no offline
+      // queue; one retry for a command caught by a dropped connection); the limits then let the
+      // request through uncounted (`skipOnError` in security.ts).
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
     });
     // Without listeners a connection error would crash the process; the clients reconnect on their own.
     client.on('error', (error: unknown) => {
@@ -77,7 +82,11 @@ export default fp(
 
     app.decorate('redis', { client, rateLimitClient, keyPrefix });
     app.addHook('onClose', async () => {
-      await Promise.allSettled([client.close(), rateLimitClient.quit()]);
+      // A client whose Redis is away is dropped: a polite close would wait for it to come back.
+      await Promise.allSettled([
+        client.isReady ? client.close() : Promise.resolve(client.destroy()),
+        rateLimitClient.status === 'ready' ? rateLimitClient.quit() : Promise.resolve(rateLimitClient.disconnect()),
+      ]);
     });
   },
   { name: 'redis' },

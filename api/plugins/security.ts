@@ -98,7 +98,9 @@ export default fp(
     await app.register(rateLimit, {
       global: false,
       allowList: config.rateLimitAllowlist,
-      ...(shared ? { redis: shared.rateLimitClient, nameSpace: `${shared.keyPrefix}rate-limit:` } : {}),
+      // Shared counters in Redis. A short Redis outage must not turn every limited call into an
+      // error: while a counter cannot be reached, the call goes through uncounted.
+      ...(shared ? { redis: shared.rateLimitClient, nameSpace: `${shared.keyPrefix}rate-limit:`, skipOnError: true } : {}),
       errorResponseBuilder: (_request, context) => ({
         statusCode: context.statusCode,
         message: tooManyRequestsMessage(context.ttl),

@@ -61,6 +61,8 @@ export function redisStaffPresence(client: RedisClient, options: { keyPrefix: st
 
 /** The cross-process nudge: "staff came or went here, look again". */
 const presenceChangedEvent = 'staff-presence-changed';
+/** How long closing waits for this process's last presence writes before leaving them to the TTL. */
+const closeWaitMs = 2000;
 
 /**
  * Tells each new visitor socket whether staff are online, and this process's visitors whenever
@@ -145,9 +147,11 @@ export function announceStaffPresence(
     refreshTimer.unref();
     app.addHook('onClose', async () => clearInterval(refreshTimer));
   }
-  // The removals of this process's staff (their sockets close first) finish before Redis is quit.
+  // The removals of this process's staff (their sockets close first) finish before Redis is quit;
+  // with Redis away they cannot, and their keys expire on their own (the TTL), so close stops waiting.
   app.addHook('onClose', async () => {
     closing = true;
-    await Promise.allSettled([...inFlight]);
+    const redisAway = new Promise<void>((resolve) => setTimeout(resolve, closeWaitMs).unref());
+    await Promise.race([Promise.allSettled([...inFlight]), redisAway]);
   });
 }
