@@ -74,7 +74,10 @@ export async function startNginx(options: { upstreamPorts: number[] }): Promise<
     'worker_processes 1;',
     `pid ${join(dir, 'nginx.pid')};`,
     `error_log ${join(dir, 'error.log')} warn;`,
-    'events { worker_connections 1024; }',
+    // Each open chat holds two connections here (the browser's and the node's): room for bench:cluster's
+    // 2,000 sockets and more, as the README asks of a production nginx.
+    'worker_rlimit_nofile 20000;',
+    'events { worker_connections 10000; }',
     'http {',
     "  log_format upstream '$request_method $request_uri $status $upstream_addr';",
     `  access_log ${accessLogPath} upstream;`,
