@@ -164,6 +164,8 @@ interface Result {
   name: SetupName;
   p50: number;
   p99: number;
+  /** The visitor's ack: stored (and pushed), as the sender sees it. */
+  ackP99: number;
   sent: number;
   delivered: number;
   lost: number;
@@ -176,6 +178,7 @@ async function measure(setup: Setup, round: number): Promise<Result> {
   const sockets = await connectMany(setup.url, visitors);
   const sentAt = new Map<string, number>();
   const latencies: number[] = [];
+  const ackLatencies: number[] = [];
   let measuring = false;
   let sent = 0;
   let delivered = 0;
@@ -206,11 +209,13 @@ async function measure(setup: Setup, round: number): Promise<Result> {
           // A warm-up message is marked with a negative start, so it is matched but not counted.
           sentAt.set(clientId, measuring ? performance.now() : -1);
           if (measuring) sent += 1;
+          const emittedAt = measuring ? performance.now() : -1;
           sockets[index]!.emit(
             'chat:send',
             { sessionId: `session_cluster_${setup.name.replace(/\W/g, '_')}_${round}_${index}`, message: `Cluster benchmark message ${sequence}`, clientId },
             (answer: { ok: boolean }) => {
               if (!answer.ok) errors += 1;
+              if (emittedAt >= 0) ackLatencies.push(performance.now() - emittedAt);
             },
           );
         }
@@ -236,7 +241,7 @@ async function measure(setup: Setup, round: number): Promise<Result> {
     const messages = Math.max(1, received - receivedBefore);
     const cpuMicrosPerMessage = Object.fromEntries(Object.keys(cpuAfter).map((group) => [group, (cpuAfter[group]! - cpuBefore[group]!) / messages]));
     const sorted = latencies.sort((a, b) => a - b);
-    return { name: setup.name, p50: percentile(sorted, 50), p99: percentile(sorted, 99), sent, delivered, lost: sent - delivered, errors, cpuMicrosPerMessage };
+    return { name: setup.name, p50: percentile(sorted, 50), p99: percentile(sorted, 99), ackP99: percentile(ackLatencies.sort((a, b) => a - b), 99), sent, delivered, lost: sent - delivered, errors, cpuMicrosPerMessage };
   } finally {
     for (const socket of sockets) socket.disconnect();
     staff.disconnect();
@@ -265,7 +270,7 @@ async function main(): Promise<void> {
           const result = await measure(setup, round);
           results.get(name)!.push(result);
           console.log(
-            `  round ${round} ${name.padEnd(10)}: p50 ${fixed(result.p50)} ms, p99 ${fixed(result.p99)} ms, ` +
+            `  round ${round} ${name.padEnd(10)}: p50 ${fixed(result.p50)} ms, p99 ${fixed(result.p99)} ms (visitor's ack p99 ${fixed(result.ackP99)} ms), ` +
               `${result.delivered}/${result.sent} delivered, ${result.lost} lost, ${result.errors} refused; ` +
               `CPU µs per message: ${describeCpu(result.cpuMicrosPerMessage)}`,
           );
@@ -286,7 +291,7 @@ async function main(): Promise<void> {
     const sent = runs.reduce((sum, run) => sum + run.sent, 0);
     const target = name === 'pg-redis-2' ? ' (target: every message delivered, p99 < 25 ms)' : '';
     console.log(
-      `  ${name.padEnd(10)}: p50 ${fixed(median(runs.map((run) => run.p50)))} ms, p99 ${fixed(median(runs.map((run) => run.p99)))} ms, ` +
+      `  ${name.padEnd(10)}: p50 ${fixed(median(runs.map((run) => run.p50)))} ms, p99 ${fixed(median(runs.map((run) => run.p99)))} ms (ack p99 ${fixed(median(runs.map((run) => run.ackP99)))} ms), ` +
         `${lost} of ${sent} lost${target}; CPU µs per message: ${describeCpu(cpu)}`,
     );
   }

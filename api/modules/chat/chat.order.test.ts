@@ -48,11 +48,15 @@ describe('per-session message order (seq)', async () => {
   it.skipIf(!onPostgres)('a message committed after another is seen by a catch-up after the first one’s seq (PostgreSQL, two open transactions)', async () => {
     const sessionId = 'session_concurrent';
     const { message: opening } = await chat.sendVisitorMessage(visitor, { sessionId, message: 'Opening' });
-    const store = (trx: Db, text: string) =>
-      repository.storeMessage(trx, { sessionId, message: text, senderEmail: null, senderName: null, isFromUser: 1, clientId: null, createdAt: now() }, {
-        by: 'visitor',
-        senderEmail: null,
-      });
+    const store = async (trx: Db, text: string) => {
+      const stored = await repository.storeMessage(
+        trx,
+        { sessionId, message: text, senderEmail: null, senderName: null, isFromUser: 1, clientId: null, createdAt: now() },
+        { by: 'visitor', visitorId: visitor.visitorId, senderEmail: null },
+      );
+      if (!stored) throw new Error('the session is the visitor’s: the message must be stored');
+      return stored;
+    };
 
     // Transaction A stores its message and stays open; B starts meanwhile on another connection.
     let commitA: () => void = () => undefined;

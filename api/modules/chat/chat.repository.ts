@@ -61,25 +61,37 @@ const messageByClientId = prepareQuery((db: Db, params: { sessionId: string; cli
 
 // Taking the next seq updates the session row, which locks it (PostgreSQL) until the message's
 // transaction ends: the messages of one session are numbered in the order they commit. The same
-// update records the activity, so a message costs one session write.
-const nextSeqByVisitor = prepareQuery((db: Db, params: { id: string; lastMessageAt: string; senderEmail: string | null }) =>
-  db
-    .updateTable('chatSessions')
-    .set((eb) => ({
-      lastSeq: eb('lastSeq', '+', 1),
-      lastMessageAt: params.lastMessageAt,
-      senderEmail: eb.fn.coalesce(eb.val(params.senderEmail), eb.ref('senderEmail')),
-      status: 'open',
-    }))
-    .where('id', '=', params.id)
-    .returning('lastSeq'),
+// update records the activity, so a message costs one session write. It numbers only a message
+// that is new to its session (no stored row has its clientId) and, for a visitor, only in their own
+// session: otherwise it changes nothing, and storeMessage() finds out which case it is.
+const notStoredYet = (eb: ExpressionBuilder<Database, 'chatSessions'>, sessionId: string, clientId: string | null) =>
+  eb.not(
+    eb.exists(
+      eb.selectFrom('chatMessages').select(sql.lit(1).as('one')).where('chatMessages.sessionId', '=', sessionId).where('chatMessages.clientId', '=', clientId),
+    ),
+  );
+const nextSeqByVisitor = prepareQuery(
+  (db: Db, params: { id: string; visitorId: string; clientId: string | null; lastMessageAt: string; senderEmail: string | null }) =>
+    db
+      .updateTable('chatSessions')
+      .set((eb) => ({
+        lastSeq: eb('lastSeq', '+', 1),
+        lastMessageAt: params.lastMessageAt,
+        senderEmail: eb.fn.coalesce(eb.val(params.senderEmail), eb.ref('senderEmail')),
+        status: 'open',
+      }))
+      .where('id', '=', params.id)
+      .where('visitorId', '=', params.visitorId)
+      .where((eb) => notStoredYet(eb, params.id, params.clientId))
+      .returning('lastSeq'),
 );
 // Staff replied: read up to the reply (both sides of `set` see the row as it was).
-const nextSeqByStaff = prepareQuery((db: Db, params: { id: string; lastMessageAt: string }) =>
+const nextSeqByStaff = prepareQuery((db: Db, params: { id: string; clientId: string | null; lastMessageAt: string }) =>
   db
     .updateTable('chatSessions')
     .set((eb) => ({ lastSeq: eb('lastSeq', '+', 1), lastReadSeq: eb('lastSeq', '+', 1), lastMessageAt: params.lastMessageAt }))
     .where('id', '=', params.id)
+    .where((eb) => notStoredYet(eb, params.id, params.clientId))
     .returning('lastSeq'),
 );
 const giveBackSeq = prepareQuery((db: Db, params: { id: string; seq: number }) =>
@@ -91,33 +103,44 @@ const giveBackSeq = prepareQuery((db: Db, params: { id: string; seq: number }) =
 );
 
 /** Who wrote, and what their message changes on the session besides its order. */
-export type MessageAuthor = { by: 'visitor'; senderEmail: string | null } | { by: 'staff' };
+export type MessageAuthor = { by: 'visitor'; visitorId: string; senderEmail: string | null } | { by: 'staff' };
+
+export type StoredMessage = { row: ChatMessageRow; created: boolean };
 
 /**
- * Stores a message of an existing session, in the caller's write transaction, once per
- * `(sessionId, clientId)`: a retried send answers the row stored the first time, with
- * `created: false`, and changes nothing. A new message takes the session's next seq and marks the
- * session active (a visitor's reopens it and keeps the newest email given; a staff reply reads it).
+ * Stores a message, in the caller's write transaction, once per `(sessionId, clientId)`: a new one
+ * takes the session's next seq and marks the session active (a visitor's reopens it and keeps the
+ * newest email given; a staff reply reads it). Answers the new row with `created: true`; the row
+ * stored the first time, with `created: false`, for a clientId already stored (the caller checks
+ * whose session that is); or undefined when the session does not exist or is not the visitor's.
+ * Only a new message changes anything. The common case, a new message to an existing session,
+ * costs two statements.
  */
 export async function storeMessage(
   db: Db,
   message: Omit<NewChatMessage, 'seq'>,
   author: MessageAuthor,
-): Promise<{ row: ChatMessageRow; created: boolean }> {
+): Promise<StoredMessage | undefined> {
   const clientId = message.clientId ?? null;
-  if (clientId !== null) {
-    const stored = await messageByClientId.first(db, { sessionId: message.sessionId, clientId });
-    if (stored) return { row: stored, created: false };
-  }
   const numbered =
     author.by === 'visitor'
-      ? await nextSeqByVisitor.first(db, { id: message.sessionId, lastMessageAt: message.createdAt, senderEmail: author.senderEmail })
-      : await nextSeqByStaff.first(db, { id: message.sessionId, lastMessageAt: message.createdAt });
-  if (!numbered) throw new Error(`chat session ${message.sessionId} vanished while storing a message`);
+      ? await nextSeqByVisitor.first(db, {
+          id: message.sessionId,
+          visitorId: author.visitorId,
+          clientId,
+          lastMessageAt: message.createdAt,
+          senderEmail: author.senderEmail,
+        })
+      : await nextSeqByStaff.first(db, { id: message.sessionId, clientId, lastMessageAt: message.createdAt });
+  if (!numbered) {
+    // Nothing was written: a retry of a stored message, or no such session (of this visitor's).
+    const stored = clientId === null ? undefined : await messageByClientId.first(db, { sessionId: message.sessionId, clientId });
+    return stored && { row: stored, created: false };
+  }
   const inserted = await insertMessageOnce.first(db, { ...message, seq: numbered.lastSeq });
   if (inserted) return { row: inserted, created: true };
-  // The same clientId committed by another process between the look above and the lock: its row
-  // stands, and the seq goes back (the session's activity stays touched: harmless).
+  // The same clientId committed by another process between the update's look and its lock: its
+  // row stands, and the seq goes back (the session's activity stays touched: harmless).
   await giveBackSeq.run(db, { id: message.sessionId, seq: numbered.lastSeq });
   const existing = await messageByClientId.first(db, { sessionId: message.sessionId, clientId });
   if (!existing) throw new Error(`chat message ${clientId ?? ''} vanished during creation`);

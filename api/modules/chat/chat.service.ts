@@ -115,35 +115,38 @@ export class ChatService {
     await this.limits.count(visitor, async () => !(await repository.findSession(this.db, input.sessionId)));
     const now = new Date().toISOString();
     const result = await this.writes.run(async (db) => {
-      // Most sends go to a session that exists: look first, create only when absent.
+      const message = {
+        sessionId: input.sessionId,
+        message: input.message,
+        senderEmail: input.senderEmail ?? null,
+        senderName: input.senderName ?? null,
+        isFromUser: 1,
+        clientId: input.clientId ?? null,
+        createdAt: now,
+      };
+      const author = { by: 'visitor', visitorId: visitor.visitorId, senderEmail: input.senderEmail ?? null } as const;
+      // Most sends are a new message to the visitor's existing session: stored at once.
+      const stored = await repository.storeMessage(db, message, author);
+      if (stored?.created) return { stored, sessionCreated: false };
+      // Nothing written yet: a retried send, a session's first message, or someone else's session.
       const existing = await repository.findSession(db, input.sessionId);
-      const session = existing
-        ? { row: existing, created: false }
-        : await repository.createSessionIfAbsent(db, {
-            id: input.sessionId,
-            visitorId: visitor.visitorId,
-            pageUrl: input.pageUrl ?? null,
-            referrer: input.referrer ?? null,
-            userAgent: visitor.userAgent?.slice(0, userAgentMaxLength) ?? null,
-            senderEmail: input.senderEmail ?? null,
-            lastMessageAt: now,
-            createdAt: now,
-          });
+      if (existing && existing.visitorId !== visitor.visitorId) throw new HttpError(404, chatSessionNotFoundMessage);
+      if (stored) return { stored, sessionCreated: false };
+      const session = await repository.createSessionIfAbsent(db, {
+        id: input.sessionId,
+        visitorId: visitor.visitorId,
+        pageUrl: input.pageUrl ?? null,
+        referrer: input.referrer ?? null,
+        userAgent: visitor.userAgent?.slice(0, userAgentMaxLength) ?? null,
+        senderEmail: input.senderEmail ?? null,
+        lastMessageAt: now,
+        createdAt: now,
+      });
+      // Another visitor's first message made it a moment ago: still nothing of ours written.
       if (session.row.visitorId !== visitor.visitorId) throw new HttpError(404, chatSessionNotFoundMessage);
-      const stored = await repository.storeMessage(
-        db,
-        {
-          sessionId: input.sessionId,
-          message: input.message,
-          senderEmail: input.senderEmail ?? null,
-          senderName: input.senderName ?? null,
-          isFromUser: 1,
-          clientId: input.clientId ?? null,
-          createdAt: now,
-        },
-        { by: 'visitor', senderEmail: input.senderEmail ?? null },
-      );
-      return { stored, sessionCreated: session.created };
+      const first = await repository.storeMessage(db, message, author);
+      if (!first) throw new Error(`chat session ${input.sessionId} vanished while storing its first message`);
+      return { stored: first, sessionCreated: session.created };
     });
     const message = toChatMessage(result.stored.row);
     if (result.stored.created) {
@@ -156,13 +159,11 @@ export class ChatService {
   async replyAsStaff(input: StaffReply): Promise<{ message: ChatMessage; created: boolean }> {
     const now = new Date().toISOString();
     const stored = await this.writes.run(async (db) => {
-      const session = await repository.findSession(db, input.sessionId);
-      if (!session) throw new HttpError(404, chatSessionNotFoundMessage);
-      return repository.storeMessage(
-        db,
-        { sessionId: input.sessionId, message: input.message, senderEmail: null, senderName: null, isFromUser: 0, clientId: input.clientId ?? null, createdAt: now },
-        { by: 'staff' },
-      );
+      const reply = { sessionId: input.sessionId, message: input.message, senderEmail: null, senderName: null, isFromUser: 0, clientId: input.clientId ?? null, createdAt: now };
+      // Nothing is written for a session that does not exist.
+      const result = await repository.storeMessage(db, reply, { by: 'staff' });
+      if (!result) throw new HttpError(404, chatSessionNotFoundMessage);
+      return result;
     });
     const message = toChatMessage(stored.row);
     if (stored.created) await this.pushes.message(message);
