@@ -13,7 +13,8 @@
  *
  * Env: BENCH_VISITORS (default 2000), BENCH_SECONDS (measured seconds per set-up, 20), BENCH_ROUNDS (2:
  * each round runs the set-ups in a rotated order; the summary gives medians), BENCH_SETUPS (a comma list
- * of sqlite, pg, pg-redis-2).
+ * of sqlite, pg, pg-redis-2; also pg-redis-1: one node on PostgreSQL + Redis, which tells the cost of the
+ * Redis adapter apart from that of a second process on the same cores).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -27,7 +28,7 @@ import { startRedis } from './services/redis';
 import { connectMany, connectSocket } from './bench/sockets';
 import { median, percentile } from './bench/stats';
 
-type SetupName = 'sqlite' | 'pg' | 'pg-redis-2';
+type SetupName = 'sqlite' | 'pg' | 'pg-redis-1' | 'pg-redis-2';
 const visitors = Number(process.env.BENCH_VISITORS ?? 2000);
 const measureSeconds = Number(process.env.BENCH_SECONDS ?? 20);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
@@ -134,7 +135,8 @@ async function startSetup(name: SetupName, services: Services, round: number): P
         REDIS_KEY_PREFIX: `bench${round}:`,
       };
       // Started together, as a deployer's nodes would be: migrations and the staff account must cope.
-      nodes.push(...(await Promise.all([startAppProcess(shared), startAppProcess(shared)])));
+      const count = name === 'pg-redis-2' ? 2 : 1;
+      nodes.push(...(await Promise.all(Array.from({ length: count }, () => startAppProcess(shared)))));
     }
     const nginx = await startNginx({ upstreamPorts: nodes.map((node) => node.port) });
     const cpuGroups: CpuGroups = {
@@ -142,7 +144,7 @@ async function startSetup(name: SetupName, services: Services, round: number): P
       nginx: () => processTree(nginx.pid),
     };
     if (name !== 'sqlite') cpuGroups.postgres = () => processTree(services.postgres.pid);
-    if (name === 'pg-redis-2') cpuGroups.redis = () => [services.redis.pid];
+    if (name.startsWith('pg-redis')) cpuGroups.redis = () => [services.redis.pid];
     return {
       name,
       url: nginx.url,
