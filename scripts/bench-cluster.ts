@@ -19,7 +19,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { apiPaths } from '../api/contract/paths';
 import { type AppProcess, startAppProcess } from './services/app-process';
 import { startNginx } from './services/nginx';
@@ -98,6 +98,8 @@ async function staffCookie(baseUrl: string): Promise<string> {
 interface Setup {
   name: SetupName;
   url: string;
+  /** Each node's `loop-stall` lines so far, by node. */
+  stalls(): number[][];
   cpuGroups: CpuGroups;
   stop(): Promise<void>;
 }
@@ -120,6 +122,8 @@ async function startSetup(name: SetupName, services: Services, round: number): P
     // nginx on loopback is the balancer; every client of the bench is on loopback too.
     TRUST_PROXY: '127.0.0.1',
     RATE_LIMIT_ALLOWLIST: '127.0.0.1',
+    // Each node reports its longest event-loop stall every second (scripts/bench/loop-delay.ts).
+    NODE_OPTIONS: `--import tsx --import ${resolve('scripts/bench/loop-delay.ts')}`,
   };
   const nodes: AppProcess[] = [];
   try {
@@ -148,6 +152,7 @@ async function startSetup(name: SetupName, services: Services, round: number): P
     return {
       name,
       url: nginx.url,
+      stalls: () => nodes.map((node) => [...node.output().matchAll(/^loop-stall ([\d.]+)$/gm)].map((match) => Number(match[1]))),
       cpuGroups,
       async stop() {
         await nginx.stop();
@@ -168,6 +173,8 @@ interface Result {
   p99: number;
   /** The visitor's ack: stored (and pushed), as the sender sees it. */
   ackP99: number;
+  /** Per node, its longest event-loop stall of each measured second: their median, and the worst. */
+  loopStallMs: { median: number; max: number }[];
   sent: number;
   delivered: number;
   lost: number;
@@ -233,17 +240,21 @@ async function measure(setup: Setup, round: number): Promise<Result> {
     await load(sendEveryMs);
     await pause(1000);
     const cpuBefore = cpuOf(setup.cpuGroups);
+    const stallsBefore = setup.stalls().map((seconds) => seconds.length);
     const receivedBefore = received;
     measuring = true;
     await load(measureSeconds * 1000);
     measuring = false;
+    // The seconds each node reported while the load was measured: the longest stall of each, median over them.
+    const stalls = setup.stalls().map((seconds, node) => seconds.slice(stallsBefore[node]));
+    const loopStallMs = stalls.map((seconds) => ({ median: median(seconds), max: Math.max(...seconds) }));
     // Whatever has not arrived 3 s after the load ended counts as lost.
     await pause(3000);
     const cpuAfter = cpuOf(setup.cpuGroups);
     const messages = Math.max(1, received - receivedBefore);
     const cpuMicrosPerMessage = Object.fromEntries(Object.keys(cpuAfter).map((group) => [group, (cpuAfter[group]! - cpuBefore[group]!) / messages]));
     const sorted = latencies.sort((a, b) => a - b);
-    return { name: setup.name, p50: percentile(sorted, 50), p99: percentile(sorted, 99), ackP99: percentile(ackLatencies.sort((a, b) => a - b), 99), sent, delivered, lost: sent - delivered, errors, cpuMicrosPerMessage };
+    return { name: setup.name, p50: percentile(sorted, 50), p99: percentile(sorted, 99), ackP99: percentile(ackLatencies.sort((a, b) => a - b), 99), loopStallMs, sent, delivered, lost: sent - delivered, errors, cpuMicrosPerMessage };
   } finally {
     for (const socket of sockets) socket.disconnect();
     staff.disconnect();
@@ -273,6 +284,7 @@ async function main(): Promise<void> {
           results.get(name)!.push(result);
           console.log(
             `  round ${round} ${name.padEnd(10)}: p50 ${fixed(result.p50)} ms, p99 ${fixed(result.p99)} ms (visitor's ack p99 ${fixed(result.ackP99)} ms), ` +
+              `event-loop stall per second ${result.loopStallMs.map((stall) => `${fixed(stall.median, 0)} ms (worst ${fixed(stall.max, 0)})`).join(' / ')}, ` +
               `${result.delivered}/${result.sent} delivered, ${result.lost} lost, ${result.errors} refused; ` +
               `CPU µs per message: ${describeCpu(result.cpuMicrosPerMessage)}`,
           );
