@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createPostgresDatabase } from '../db/postgres-databases';
+import { freshPostgresUrl, onPostgres } from '../db/test-database';
 import { type AppProcess, startAppProcess } from '../scripts/services/app-process';
 import { type NginxInstance, startNginx } from '../scripts/services/nginx';
 import type { ChatMessage } from './contract/chat';
@@ -18,7 +18,6 @@ import { collect, nextEvent } from './test/sockets';
 type VisitorSocket = Socket<VisitorServerToClientEvents, VisitorClientToServerEvents>;
 type StaffSocket = Socket<StaffServerToClientEvents, StaffClientToServerEvents>;
 
-const postgresUrl = inject('postgresUrl');
 const redisUrl = inject('redisUrl');
 
 const staffEmail = 'cluster-admin@lotwise.example';
@@ -30,7 +29,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * rendered from deploy/nginx.conf: what the README's "Run on several hosts" sets up. The visitor
  * talks only to nginx, as the widget does; the staff member's browser is on the other node.
  */
-describe.skipIf(!postgresUrl || !redisUrl)('two nodes behind nginx on PostgreSQL and Redis', () => {
+describe.skipIf(!onPostgres || !redisUrl)('two nodes behind nginx on PostgreSQL and Redis', () => {
   let nodeA: AppProcess;
   let nodeB: AppProcess;
   let nginx: NginxInstance;
@@ -41,7 +40,7 @@ describe.skipIf(!postgresUrl || !redisUrl)('two nodes behind nginx on PostgreSQL
 
   beforeAll(async () => {
     env = {
-      DATABASE_URL: await createPostgresDatabase(postgresUrl!),
+      DATABASE_URL: await freshPostgresUrl(),
       REDIS_URL: redisUrl,
       REDIS_KEY_PREFIX: `multi-node-${randomBytes(4).toString('hex')}:`,
       SESSION_SECRET: randomBytes(32).toString('hex'),

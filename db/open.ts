@@ -36,24 +36,15 @@ export function connectDatabase(location: DatabaseLocation): Db {
  * (db/checkpointer.ts). `isRefusal` tells a write refused on purpose (thrown before it writes) from a failure.
  */
 export async function openDatabase(location: DatabaseLocation, isRefusal: (error: unknown) => boolean): Promise<OpenDatabase> {
-  if (location.url) {
-    const db = createPostgresDb(location.url, location.poolSize);
-    try {
-      await migrateToLatest(db);
-    } catch (error) {
-      await db.destroy();
-      throw error;
-    }
-    return { db, writes: writesFor(db, isRefusal), close: () => db.destroy() };
-  }
-  const { db, sqlite } = createDb(location.path);
+  const sqlite = location.url ? undefined : createDb(location.path);
+  const db = sqlite ? sqlite.db : connectDatabase(location);
   try {
     await migrateToLatest(db);
   } catch (error) {
     await db.destroy();
     throw error;
   }
-  const checkpointer = location.path === ':memory:' ? null : startCheckpointer(sqlite, location.path);
+  const checkpointer = sqlite && location.path !== ':memory:' ? startCheckpointer(sqlite.sqlite, location.path) : null;
   return {
     db,
     writes: writesFor(db, isRefusal),

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, inject } from 'vitest';
-import { createPostgresDatabase } from '../../db/postgres-databases';
+import { freshPostgresUrl, onPostgres } from '../../db/test-database';
 import { buildApp } from '../app';
 import { parseConfig, type Config } from '../config';
 
@@ -14,15 +14,12 @@ export interface TestServer {
   dir: string;
 }
 
-/** On the `server-scaled` project, the run's PostgreSQL (scripts/services/vitest-setup.ts); else undefined. */
-const postgresUrl = inject('postgresUrl');
-
 /** True on the PostgreSQL run: tests about the SQLite file itself skip there (`describe.skipIf(onPostgres)`). */
-export const onPostgres = postgresUrl !== undefined;
+export { onPostgres };
 
 /** The environment of a fresh database besides DATABASE_PATH: on the PostgreSQL run, a new database's DATABASE_URL. */
 export async function freshDatabaseEnv(): Promise<Record<string, string>> {
-  return postgresUrl ? { DATABASE_URL: await createPostgresDatabase(postgresUrl), DATABASE_POOL_SIZE: '5' } : {};
+  return onPostgres ? { DATABASE_URL: await freshPostgresUrl(), DATABASE_POOL_SIZE: '5' } : {};
 }
 
 const testSessionSecret = 'test-session-secret-that-is-long-enough-0123456789';
