@@ -1,4 +1,5 @@
-import { type RawBuilder, type SqlBool, sql } from 'kysely';
+import { type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
+import { isPostgres } from './migrations/dialect';
 
 /**
  * Case-insensitive "contains" on a column, with the search text's own wildcards escaped. Plain SQL
@@ -16,4 +17,17 @@ export function textContains(column: string, text: string): RawBuilder<SqlBool> 
 export function olderThanCursor(atColumn: string, idColumn: string, cursor: { at: string; id: number | string }): RawBuilder<SqlBool> {
   const at = sql.ref(atColumn);
   return sql<SqlBool>`(${at} < ${cursor.at} or (${at} = ${cursor.at} and ${sql.ref(idColumn)} < ${cursor.id}))`;
+}
+
+/**
+ * Whether one statement can write two tables: PostgreSQL's data-modifying WITH feeds one write's
+ * RETURNING rows into another. SQLite cannot, and does not need to: its statements cost no round trip.
+ */
+export function chainsWrites<DB>(db: Kysely<DB>): boolean {
+  return isPostgres(db);
+}
+
+/** PostgreSQL refused a write by a unique index (23505): the statement as a whole changed nothing. */
+export function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === '23505';
 }

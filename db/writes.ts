@@ -9,9 +9,10 @@ import { directTransaction, supportsDirectQueries } from './prepared';
 export interface Writes {
   run<T>(work: (db: Db) => Promise<T>): Promise<T>;
   /**
-   * A write of exactly one statement (a form post's insert): the same promise as `run`, but on
-   * PostgreSQL the statement commits on its own, as every single statement does, without the two
-   * extra round trips of BEGIN and COMMIT. A write of more statements must use `run`.
+   * A write that is one statement on PostgreSQL (a form post's insert, a chat message's numbered
+   * insert: db/query-helpers' chainsWrites): the same promise as `run`, but there the statement
+   * commits on its own, as every single statement does, without the two extra round trips of BEGIN
+   * and COMMIT. On SQLite it joins the group commit like any write, whatever its statements.
    */
   runStatement<T>(work: (db: Db) => Promise<T>): Promise<T>;
 }

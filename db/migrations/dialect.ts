@@ -4,7 +4,7 @@ import { type ColumnDefinitionBuilder, type Kysely, PostgresAdapter } from 'kyse
  * What the migrations write differently per dialect, chosen so each produces the same schema on
  * SQLite as it always did, and its PostgreSQL equal.
  */
-export function isPostgres(db: Kysely<unknown>): boolean {
+export function isPostgres<DB>(db: Kysely<DB>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 

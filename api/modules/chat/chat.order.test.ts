@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../../db/client';
 import { onPostgres, testDatabase } from '../../../db/test-database';
@@ -83,5 +84,37 @@ describe('per-session message order (seq)', async () => {
     const caughtUp = (await chat.staffHistory(sessionId)).filter((message) => message.seq > cursor);
     expect(caughtUp.map((message) => message.message)).toEqual(['From process A', 'From process B']);
     expect(await chat.session(sessionId)).toMatchObject({ unreadCount: 3, lastMessageSeq: rowB.seq, messageCount: 3 });
+  });
+
+  it.skipIf(!onPostgres)('a resend racing its original stores one message: the resend waits for the session, then answers the first row (PostgreSQL)', async () => {
+    const sessionId = 'session_racing_resend';
+    await chat.sendVisitorMessage(visitor, { sessionId, message: 'Opening', clientId: 'race-0' });
+    const draft = { sessionId, message: 'Are you there?', senderEmail: null, senderName: null, isFromUser: 1, clientId: 'race-1', createdAt: now() };
+
+    // The original is stored in a transaction that stays open, holding the session row.
+    let commitOriginal: () => void = () => undefined;
+    const originalMayCommit = new Promise<void>((resolve) => (commitOriginal = resolve));
+    let originalStored: () => void = () => undefined;
+    const storedOnce = new Promise<void>((resolve) => (originalStored = resolve));
+    const original = db.transaction().execute(async (trx) => {
+      const stored = await repository.storeMessage(trx, draft, { by: 'visitor', visitorId: visitor.visitorId, senderEmail: null });
+      originalStored();
+      await originalMayCommit;
+      return stored!.row;
+    });
+    await storedOnce;
+    // The resend (the widget's retry, on another node) goes the common path: one statement, which waits for the row.
+    const resend = chat.sendVisitorMessage(visitor, { sessionId, message: draft.message, clientId: 'race-1' });
+    const waiting = async () => (await sql<{ count: number }>`select count(*)::int as count from pg_locks where not granted`.execute(db)).rows[0]!.count;
+    while ((await waiting()) === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+
+    commitOriginal();
+    const [originalRow, resent] = await Promise.all([original, resend]);
+    expect(resent).toMatchObject({ created: false, message: { id: originalRow.id, seq: 2 } });
+    expect((await chat.staffHistory(sessionId)).map((message) => [message.seq, message.message])).toEqual([
+      [1, 'Opening'],
+      [2, 'Are you there?'],
+    ]);
+    expect(await chat.session(sessionId)).toMatchObject({ lastMessageSeq: 2, messageCount: 2 });
   });
 });

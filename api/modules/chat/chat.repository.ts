@@ -1,7 +1,7 @@
-import { type ExpressionBuilder, sql } from 'kysely';
+import { type ExpressionBuilder, type QueryCreator, sql } from 'kysely';
 import type { Db } from '../../../db/client';
 import { prepareQuery } from '../../../db/prepared';
-import { olderThanCursor, textContains } from '../../../db/query-helpers';
+import { chainsWrites, isUniqueViolation, olderThanCursor, textContains } from '../../../db/query-helpers';
 import type { ChatMessageRow, ChatSessionRow, Database, NewChatMessage, NewChatSession } from '../../../db/schema';
 
 type Executor = Pick<Db, 'selectFrom' | 'insertInto' | 'updateTable'>;
@@ -63,37 +63,49 @@ const messageByClientId = prepareQuery((db: Db, params: { sessionId: string; cli
 // transaction ends: the messages of one session are numbered in the order they commit. The same
 // update records the activity, so a message costs one session write. It numbers only a message
 // that is new to its session (no stored row has its clientId) and, for a visitor, only in their own
-// session: otherwise it changes nothing, and storeMessage() finds out which case it is.
+// session: otherwise it changes nothing, and the caller finds out which case it is.
 const notStoredYet = (eb: ExpressionBuilder<Database, 'chatSessions'>, sessionId: string, clientId: string | null) =>
   eb.not(
     eb.exists(
       eb.selectFrom('chatMessages').select(sql.lit(1).as('one')).where('chatMessages.sessionId', '=', sessionId).where('chatMessages.clientId', '=', clientId),
     ),
   );
-const nextSeqByVisitor = prepareQuery(
-  (db: Db, params: { id: string; visitorId: string; clientId: string | null; lastMessageAt: string; senderEmail: string | null }) =>
-    db
-      .updateTable('chatSessions')
-      .set((eb) => ({
-        lastSeq: eb('lastSeq', '+', 1),
-        lastMessageAt: params.lastMessageAt,
-        senderEmail: eb.fn.coalesce(eb.val(params.senderEmail), eb.ref('senderEmail')),
-        status: 'open',
-      }))
-      .where('id', '=', params.id)
-      .where('visitorId', '=', params.visitorId)
-      .where((eb) => notStoredYet(eb, params.id, params.clientId))
-      .returning('lastSeq'),
-);
+
+type NumberingParams = {
+  sessionId: string;
+  clientId: string | null;
+  lastMessageAt: string;
+  /** A visitor's: only their own session is numbered. */
+  visitorId: string;
+  /** The email a visitor's message gives, kept on the session (none: the session keeps its own). */
+  newestEmail: string | null;
+};
+type Updates = Pick<QueryCreator<Database>, 'updateTable'>;
+
+const numberVisitorMessage = (db: Updates, params: NumberingParams) =>
+  db
+    .updateTable('chatSessions')
+    .set((eb) => ({
+      lastSeq: eb('lastSeq', '+', 1),
+      lastMessageAt: params.lastMessageAt,
+      senderEmail: eb.fn.coalesce(eb.val(params.newestEmail), eb.ref('senderEmail')),
+      status: 'open',
+    }))
+    .where('id', '=', params.sessionId)
+    .where('visitorId', '=', params.visitorId)
+    .where((eb) => notStoredYet(eb, params.sessionId, params.clientId))
+    .returning('lastSeq');
 // Staff replied: read up to the reply (both sides of `set` see the row as it was).
-const nextSeqByStaff = prepareQuery((db: Db, params: { id: string; clientId: string | null; lastMessageAt: string }) =>
+const numberStaffMessage = (db: Updates, params: NumberingParams) =>
   db
     .updateTable('chatSessions')
     .set((eb) => ({ lastSeq: eb('lastSeq', '+', 1), lastReadSeq: eb('lastSeq', '+', 1), lastMessageAt: params.lastMessageAt }))
-    .where('id', '=', params.id)
-    .where((eb) => notStoredYet(eb, params.id, params.clientId))
-    .returning('lastSeq'),
-);
+    .where('id', '=', params.sessionId)
+    .where((eb) => notStoredYet(eb, params.sessionId, params.clientId))
+    .returning('lastSeq');
+
+const nextSeqByVisitor = prepareQuery((db: Db, params: NumberingParams) => numberVisitorMessage(db, params));
+const nextSeqByStaff = prepareQuery((db: Db, params: NumberingParams) => numberStaffMessage(db, params));
 const giveBackSeq = prepareQuery((db: Db, params: { id: string; seq: number }) =>
   db
     .updateTable('chatSessions')
@@ -102,10 +114,76 @@ const giveBackSeq = prepareQuery((db: Db, params: { id: string; seq: number }) =
     .where('lastSeq', '=', params.seq),
 );
 
+// PostgreSQL: the numbering update feeds the insert, in one statement (chainsWrites).
+type MessageParams = NumberingParams & Omit<NewChatMessage, 'seq' | 'id'>;
+const numberedInsert = (numbering: typeof numberVisitorMessage) =>
+  prepareQuery((db: Db, params: MessageParams) =>
+    db
+      .with('numbered', (qb) => numbering(qb, params))
+      .insertInto('chatMessages')
+      .columns(['sessionId', 'message', 'senderEmail', 'senderName', 'isFromUser', 'seq', 'clientId', 'createdAt'])
+      .expression((eb) =>
+        eb
+          .selectFrom('numbered')
+          .select((select) => [
+            select.val(params.sessionId).as('sessionId'),
+            select.val(params.message).as('message'),
+            select.val(params.senderEmail).as('senderEmail'),
+            select.val(params.senderName).as('senderName'),
+            select.val(params.isFromUser).as('isFromUser'),
+            'numbered.lastSeq',
+            select.val(params.clientId).as('clientId'),
+            select.val(params.createdAt).as('createdAt'),
+          ]),
+      )
+      .returningAll(),
+  );
+const addByVisitorAtOnce = numberedInsert(numberVisitorMessage);
+const addByStaffAtOnce = numberedInsert(numberStaffMessage);
+
 /** Who wrote, and what their message changes on the session besides its order. */
 export type MessageAuthor = { by: 'visitor'; visitorId: string; senderEmail: string | null } | { by: 'staff' };
 
 export type StoredMessage = { row: ChatMessageRow; created: boolean };
+
+const numberingOf = (message: Omit<NewChatMessage, 'seq'>, author: MessageAuthor): NumberingParams => ({
+  sessionId: message.sessionId,
+  clientId: message.clientId ?? null,
+  lastMessageAt: message.createdAt,
+  visitorId: author.by === 'visitor' ? author.visitorId : '',
+  newestEmail: author.by === 'visitor' ? author.senderEmail : null,
+});
+
+/**
+ * The common case of a message, a new one to a session that exists (and, for a visitor, is theirs),
+ * as one write of its own, outside any transaction (Writes.runStatement): it takes the session's next
+ * seq, marks the session active and stores the row, which it answers. Anything else (a clientId
+ * already stored, no such session, someone else's) changes nothing and answers undefined, for
+ * storeMessage() to sort out. On PostgreSQL it is one statement, one round trip instead of four;
+ * a copy stored by another request a moment earlier fails that statement as a whole.
+ */
+export async function addMessage(db: Db, message: Omit<NewChatMessage, 'seq'>, author: MessageAuthor): Promise<ChatMessageRow | undefined> {
+  if (!chainsWrites(db)) return addNumbered(db, message, author);
+  try {
+    return await (author.by === 'visitor' ? addByVisitorAtOnce : addByStaffAtOnce).first(db, { ...message, ...numberingOf(message, author) });
+  } catch (error) {
+    if (isUniqueViolation(error)) return undefined;
+    throw error;
+  }
+}
+
+/** addMessage() in two statements, which a transaction can run too (a failed statement would end PostgreSQL's). */
+async function addNumbered(db: Db, message: Omit<NewChatMessage, 'seq'>, author: MessageAuthor): Promise<ChatMessageRow | undefined> {
+  const numbering = numberingOf(message, author);
+  const numbered = await (author.by === 'visitor' ? nextSeqByVisitor : nextSeqByStaff).first(db, numbering);
+  if (!numbered) return undefined;
+  const inserted = await insertMessageOnce.first(db, { ...message, seq: numbered.lastSeq });
+  if (inserted) return inserted;
+  // The same clientId committed by another process between the update's look and its lock: its
+  // row stands, and the seq goes back (the session's activity stays touched: harmless).
+  await giveBackSeq.run(db, { id: message.sessionId, seq: numbered.lastSeq });
+  return undefined;
+}
 
 /**
  * Stores a message, in the caller's write transaction, once per `(sessionId, clientId)`: a new one
@@ -113,38 +191,19 @@ export type StoredMessage = { row: ChatMessageRow; created: boolean };
  * newest email given; a staff reply reads it). Answers the new row with `created: true`; the row
  * stored the first time, with `created: false`, for a clientId already stored (the caller checks
  * whose session that is); or undefined when the session does not exist or is not the visitor's.
- * Only a new message changes anything. The common case, a new message to an existing session,
- * costs two statements.
+ * Only a new message changes anything.
  */
 export async function storeMessage(
   db: Db,
   message: Omit<NewChatMessage, 'seq'>,
   author: MessageAuthor,
 ): Promise<StoredMessage | undefined> {
+  const added = await addNumbered(db, message, author);
+  if (added) return { row: added, created: true };
+  // Nothing was written: a retry of a stored message, or no such session (of this visitor's).
   const clientId = message.clientId ?? null;
-  const numbered =
-    author.by === 'visitor'
-      ? await nextSeqByVisitor.first(db, {
-          id: message.sessionId,
-          visitorId: author.visitorId,
-          clientId,
-          lastMessageAt: message.createdAt,
-          senderEmail: author.senderEmail,
-        })
-      : await nextSeqByStaff.first(db, { id: message.sessionId, clientId, lastMessageAt: message.createdAt });
-  if (!numbered) {
-    // Nothing was written: a retry of a stored message, or no such session (of this visitor's).
-    const stored = clientId === null ? undefined : await messageByClientId.first(db, { sessionId: message.sessionId, clientId });
-    return stored && { row: stored, created: false };
-  }
-  const inserted = await insertMessageOnce.first(db, { ...message, seq: numbered.lastSeq });
-  if (inserted) return { row: inserted, created: true };
-  // The same clientId committed by another process between the update's look and its lock: its
-  // row stands, and the seq goes back (the session's activity stays touched: harmless).
-  await giveBackSeq.run(db, { id: message.sessionId, seq: numbered.lastSeq });
-  const existing = await messageByClientId.first(db, { sessionId: message.sessionId, clientId });
-  if (!existing) throw new Error(`chat message ${clientId ?? ''} vanished during creation`);
-  return { row: existing, created: false };
+  const stored = clientId === null ? undefined : await messageByClientId.first(db, { sessionId: message.sessionId, clientId });
+  return stored && { row: stored, created: false };
 }
 
 const messagesOfSession = prepareQuery((db: Db, params: { sessionId: string }) =>

@@ -114,40 +114,43 @@ export class ChatService {
     // Counted before anything is written; a session id nobody has used yet starts a session.
     await this.limits.count(visitor, async () => !(await repository.findSession(this.db, input.sessionId)));
     const now = new Date().toISOString();
-    const result = await this.writes.run(async (db) => {
-      const message = {
-        sessionId: input.sessionId,
-        message: input.message,
-        senderEmail: input.senderEmail ?? null,
-        senderName: input.senderName ?? null,
-        isFromUser: 1,
-        clientId: input.clientId ?? null,
-        createdAt: now,
-      };
-      const author = { by: 'visitor', visitorId: visitor.visitorId, senderEmail: input.senderEmail ?? null } as const;
-      // Most sends are a new message to the visitor's existing session: stored at once.
-      const stored = await repository.storeMessage(db, message, author);
-      if (stored?.created) return { stored, sessionCreated: false };
-      // Nothing written yet: a retried send, a session's first message, or someone else's session.
-      const existing = await repository.findSession(db, input.sessionId);
-      if (existing && existing.visitorId !== visitor.visitorId) throw new HttpError(404, chatSessionNotFoundMessage);
-      if (stored) return { stored, sessionCreated: false };
-      const session = await repository.createSessionIfAbsent(db, {
-        id: input.sessionId,
-        visitorId: visitor.visitorId,
-        pageUrl: input.pageUrl ?? null,
-        referrer: input.referrer ?? null,
-        userAgent: visitor.userAgent?.slice(0, userAgentMaxLength) ?? null,
-        senderEmail: input.senderEmail ?? null,
-        lastMessageAt: now,
-        createdAt: now,
-      });
-      // Another visitor's first message made it a moment ago: still nothing of ours written.
-      if (session.row.visitorId !== visitor.visitorId) throw new HttpError(404, chatSessionNotFoundMessage);
-      const first = await repository.storeMessage(db, message, author);
-      if (!first) throw new Error(`chat session ${input.sessionId} vanished while storing its first message`);
-      return { stored: first, sessionCreated: session.created };
-    });
+    const draft = {
+      sessionId: input.sessionId,
+      message: input.message,
+      senderEmail: input.senderEmail ?? null,
+      senderName: input.senderName ?? null,
+      isFromUser: 1,
+      clientId: input.clientId ?? null,
+      createdAt: now,
+    };
+    const author = { by: 'visitor', visitorId: visitor.visitorId, senderEmail: input.senderEmail ?? null } as const;
+    // Most sends are a new message to the visitor's existing session: one write of its own.
+    const added = await this.writes.runStatement((db) => repository.addMessage(db, draft, author));
+    const result = added
+      ? { stored: { row: added, created: true }, sessionCreated: false }
+      : await this.writes.run(async (db) => {
+          // Nothing written: a retried send, a session's first message, or someone else's session.
+          const stored = await repository.storeMessage(db, draft, author);
+          if (stored?.created) return { stored, sessionCreated: false };
+          const existing = await repository.findSession(db, input.sessionId);
+          if (existing && existing.visitorId !== visitor.visitorId) throw new HttpError(404, chatSessionNotFoundMessage);
+          if (stored) return { stored, sessionCreated: false };
+          const session = await repository.createSessionIfAbsent(db, {
+            id: input.sessionId,
+            visitorId: visitor.visitorId,
+            pageUrl: input.pageUrl ?? null,
+            referrer: input.referrer ?? null,
+            userAgent: visitor.userAgent?.slice(0, userAgentMaxLength) ?? null,
+            senderEmail: input.senderEmail ?? null,
+            lastMessageAt: now,
+            createdAt: now,
+          });
+          // Another visitor's first message made it a moment ago: still nothing of ours written.
+          if (session.row.visitorId !== visitor.visitorId) throw new HttpError(404, chatSessionNotFoundMessage);
+          const first = await repository.storeMessage(db, draft, author);
+          if (!first) throw new Error(`chat session ${input.sessionId} vanished while storing its first message`);
+          return { stored: first, sessionCreated: session.created };
+        });
     const message = toChatMessage(result.stored.row);
     if (result.stored.created) {
       await this.pushes.message(message, { newOwner: result.sessionCreated ? visitor.visitorId : undefined, exceptSocket: visitor.socketId });
@@ -158,13 +161,16 @@ export class ChatService {
   /** A staff reply: the session must exist; replying also marks the visitor's messages read. */
   async replyAsStaff(input: StaffReply): Promise<{ message: ChatMessage; created: boolean }> {
     const now = new Date().toISOString();
-    const stored = await this.writes.run(async (db) => {
-      const reply = { sessionId: input.sessionId, message: input.message, senderEmail: null, senderName: null, isFromUser: 0, clientId: input.clientId ?? null, createdAt: now };
-      // Nothing is written for a session that does not exist.
-      const result = await repository.storeMessage(db, reply, { by: 'staff' });
-      if (!result) throw new HttpError(404, chatSessionNotFoundMessage);
-      return result;
-    });
+    const reply = { sessionId: input.sessionId, message: input.message, senderEmail: null, senderName: null, isFromUser: 0, clientId: input.clientId ?? null, createdAt: now };
+    const added = await this.writes.runStatement((db) => repository.addMessage(db, reply, { by: 'staff' }));
+    const stored = added
+      ? { row: added, created: true }
+      : await this.writes.run(async (db) => {
+          // A retried reply; nothing is written for a session that does not exist.
+          const result = await repository.storeMessage(db, reply, { by: 'staff' });
+          if (!result) throw new HttpError(404, chatSessionNotFoundMessage);
+          return result;
+        });
     const message = toChatMessage(stored.row);
     if (stored.created) await this.pushes.message(message);
     return { message, created: stored.created };
