@@ -6,6 +6,7 @@ import { staffEnv, signInStaff, validInput } from '../../test/factories';
 import { buildTestServer } from '../../test/helper';
 import { nextEvent } from '../../test/sockets';
 import { connectStaffSocket } from '../../test/staff-socket';
+import { controlCharacterMessage } from '../../contract/common';
 import { nextCursorHeader } from '../../contract/leads';
 import { leadPaths } from '../../contract/paths';
 
@@ -175,12 +176,16 @@ describe('paging, search, CSV and lead updates', async () => {
     expect(second.headers[nextCursorHeader]).toBeUndefined();
   });
 
-  it('answers a bad limit or cursor with 400', async () => {
+  it('answers a bad limit, cursor or search with 400', async () => {
     expect((await staffGet('/api/contact-submissions?limit=0')).statusCode).toBe(400);
     expect((await staffGet('/api/contact-submissions?limit=501')).statusCode).toBe(400);
     const bad = await staffGet('/api/contact-submissions?before=yesterday');
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors.before).toBe('before must be a cursor of the form <createdAt>,<id>');
+    // PostgreSQL refuses a NUL in text outright: the search must never reach it.
+    const nul = await staffGet(`/api/contact-submissions?q=${encodeURIComponent('ann\u0000lee')}`);
+    expect(nul.statusCode).toBe(400);
+    expect(nul.json().errors.q).toBe(controlCharacterMessage);
   });
 
   it('searches name, email, company and subject case-insensitively, with % and _ taken literally', async () => {
