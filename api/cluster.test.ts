@@ -150,6 +150,27 @@ describe.skipIf(!onPostgres || !redisUrl)('two nodes behind nginx on PostgreSQL 
     expect(await pushed).toMatchObject({ kind: 'contact' });
   });
 
+  it('signing out on node A closes that sign-in’s dashboard on node B at once, and it cannot come back', async () => {
+    const signIn = await fetch(`${nodeA.url}${apiPaths.staffLogin}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: staffEmail, password: staffPassword }),
+    });
+    expect(signIn.status).toBe(200);
+    const cookie = signIn.headers.getSetCookie().map((value) => value.split(';')[0]).join('; ');
+    const dashboard = connect<StaffSocket>(`${nodeB.url}/admin`, cookie);
+    await connectedNow(dashboard);
+
+    const closed = nextEvent(dashboard, 'disconnect', 5000);
+    const signOut = await fetch(`${nodeA.url}${apiPaths.staffLogout}`, { method: 'POST', headers: { cookie } });
+    expect(signOut.status).toBe(200);
+    expect(await closed).toBe('io server disconnect');
+    // The session is gone from the shared store: node B refuses the cookie now.
+    await expect(connectedNow(connect<StaffSocket>(`${nodeB.url}/admin`, cookie))).rejects.toThrow();
+    // The other staff member, signed in separately, is still connected.
+    expect(staff.connected).toBe(true);
+  });
+
   it('kill -9 of the visitor node mid-conversation: the visitor reconnects through nginx, nothing acknowledged is lost or shown twice', async () => {
     const staffSaw = collect<ChatMessage>(staff, 'chat:message');
     const acked = new Set<string>();
