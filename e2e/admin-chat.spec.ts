@@ -80,3 +80,26 @@ test.describe('staff dashboard: reply round trip', () => {
     await visitorContext.close();
   });
 });
+
+test.describe('staff dashboard: a network that blocks WebSockets', () => {
+  test('says live updates are paused and still shows a new chat within seconds, by reading the lists again', async ({ browser, page }) => {
+    await page.routeWebSocket(/\/socket\.io\//, (socket) => socket.close());
+    await signIn(page);
+    await expect(page.getByRole('status').filter({ hasText: 'Live updates paused: refreshing every 5 s' })).toBeVisible();
+    mkdirSync('test-results/screenshots', { recursive: true });
+    await page.screenshot({ path: 'test-results/screenshots/admin-live-paused-desktop.png' });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: 'test-results/screenshots/admin-live-paused-phone.png' });
+    await page.setViewportSize({ width: 1280, height: 720 });
+
+    const visitor = await browser.newContext();
+    const sessionId = newChatSessionId();
+    const sent = await visitor.request.post('/api/chat-message', { data: { sessionId, message: 'Anyone there? Our office blocks nothing.', isFromUser: true } });
+    expect(sent.status()).toBe(201);
+    await page.getByRole('tab', { name: /Chat Messages/ }).click();
+    const row = page.getByRole('table', { name: 'Chat Messages' }).getByRole('row').filter({ hasText: sessionId.slice(-8) });
+    await expect(row).toContainText('Anyone there? Our office blocks nothing.', { timeout: 8000 });
+    await expect(page).toHaveTitle(/^\(\d+\) Admin Dashboard/);
+    await visitor.close();
+  });
+});

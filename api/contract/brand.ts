@@ -27,6 +27,8 @@ export const timings = {
   typingIdleMs: 3000,
   /** The other side shows "typing..." at most this long without a word (a closed tab says nothing). */
   typingShownMaxMs: 6000,
+  /** While the staff socket cannot connect (a network that blocks WebSockets), the dashboard reads its lists this often. */
+  staffOfflineRefreshMs: 5000,
 } as const;
 
 /** The staff idle limit when STAFF_IDLE_MINUTES is not set. */

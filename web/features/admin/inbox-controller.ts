@@ -73,10 +73,11 @@ export function createInboxController(onOpenSession: (sessionId: string) => void
 
     async catchUp() {
       try {
-        // The chat list and the cards are read again; the lead lists' deeper pages stay where they are.
+        // The chat list, the open conversation and the cards are read again; the lead lists' deeper pages stay where they are.
         await Promise.all([
           useCounts.getState().load(),
           useChatSessions.getState().load(),
+          useChatSessions.getState().refreshOpenSession(),
           ...leadKinds.map((kind) => useLeads.getState().refresh(kind)),
         ]);
       } catch {

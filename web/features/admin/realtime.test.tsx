@@ -289,6 +289,57 @@ describe('live chat inbox', () => {
 });
 
 describe('socket reconnect', () => {
+  it('while the socket cannot connect, says live updates are paused and reads the lists every 5 s until it connects', async () => {
+    await renderDashboard();
+    push('connect');
+    await advance();
+    expect(screen.queryByRole('status', { name: /Live updates paused/ })).not.toBeInTheDocument();
+
+    // A network that blocks WebSockets: the handshake fails and the socket keeps trying.
+    push('connect_error', new Error('websocket error'));
+    await advance();
+    expect(screen.getByRole('status')).toHaveTextContent('Live updates paused: refreshing every 5 s');
+    const listReads = () => server.calls.filter((call) => call.startsWith('GET /api/contact-submissions')).length;
+    const before = listReads();
+    server.on('GET /api/contact-submissions', () => ({ body: [contactRow({ id: 4, name: 'Came In While Paused' }), contactRow({ id: 1, name: 'Older Lead' })] }));
+    server.on('GET /api/admin/counts', () => ({ body: emptyCounts({ contact: 2, support: 1, chatSessions: 1 }) }));
+    await advance(timings.staffOfflineRefreshMs);
+    expect(listReads()).toBe(before + 1);
+    expect(within(screen.getByRole('table', { name: 'Contact Forms' })).getAllByRole('row')[1]).toHaveTextContent('Came In While Paused');
+    expect(within(screen.getByTestId('count-contact')).getByText('2')).toBeInTheDocument();
+    await advance(timings.staffOfflineRefreshMs);
+    expect(listReads()).toBe(before + 2);
+
+    // Connected again: one catch-up, the notice goes, and the timer stops.
+    push('connect');
+    await advance();
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
+    const afterConnect = listReads();
+    await advance(timings.staffOfflineRefreshMs * 3);
+    expect(listReads()).toBe(afterConnect);
+  });
+
+  it('a catch-up reads the open conversation again: a message missed while the socket was down shows, and is read', async () => {
+    server.on(`GET /api/chat-messages/${sessionId}`, () => ({ body: [chatMessage({ id: 1, message: 'Hi, I run a lot in Austin' })] }));
+    server.on(`PATCH /api/chat-sessions/${sessionId}`, () => ({ body: chatSession({ id: sessionId, unreadCount: 0 }) }));
+    await renderDashboard();
+    push('connect');
+    await openChatTab();
+    fireEvent.click(screen.getByRole('button', { name: /View & Reply/ }));
+    await advance();
+    const dialog = screen.getByRole('dialog');
+    const reads = () => server.bodies.filter((entry) => entry.call === `PATCH /api/chat-sessions/${sessionId}`).length;
+    const readsBefore = reads();
+
+    push('disconnect', 'transport close');
+    server.on(`GET /api/chat-messages/${sessionId}`, () => ({
+      body: [chatMessage({ id: 1, message: 'Hi, I run a lot in Austin' }), chatMessage({ id: 2, message: 'Sent while you were offline' })],
+    }));
+    await advance(timings.staffOfflineRefreshMs);
+    expect(within(dialog).getByText('Sent while you were offline')).toBeInTheDocument();
+    expect(reads()).toBe(readsBefore + 1);
+  });
+
   it('catches up when the socket first connects after the lists were read: a message stored in between shows', async () => {
     await renderDashboard();
     // Stored after the first load read the chat sessions, before the socket joined: pushed to nobody.

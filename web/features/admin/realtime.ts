@@ -2,6 +2,7 @@ import { timings } from '../../../api/contract/brand';
 import type { AdminSocket } from './api/admin-socket';
 import type { InboxController } from './inbox-controller';
 import { useStaffSession } from './session-store';
+import { useLiveStatus } from './stores/live-status-store';
 
 /**
  * Wires the staff socket's events into the dashboard's inbox and the staff session. Returns the
@@ -13,16 +14,36 @@ export function bindAdminSocket(socket: AdminSocket, inbox: InboxController, fir
   // What arrives while the socket is not connected is pushed to nobody: every connection catches up.
   // The first one does so after the first load, which may have read the lists before it connected.
   let caughtUp = firstLoad;
-  socket.on('connect', () => {
+  const catchUp = () => {
     caughtUp = caughtUp.then(() => inbox.catchUp());
+  };
+
+  // While the socket is down and trying again (a network that blocks WebSockets, a node restarting),
+  // the lists are read on a timer instead, and the header says live updates are paused.
+  let offlineRefresh: ReturnType<typeof setInterval> | undefined;
+  const pause = () => {
+    useLiveStatus.getState().setPaused(true);
+    offlineRefresh ??= setInterval(catchUp, timings.staffOfflineRefreshMs);
+  };
+  const resume = () => {
+    clearInterval(offlineRefresh);
+    offlineRefresh = undefined;
+    useLiveStatus.getState().setPaused(false);
+  };
+
+  socket.on('connect', () => {
+    resume();
+    catchUp();
   });
   socket.on('connect_error', () => {
     // The server refuses the handshake without a live staff session: ask it whether that is why.
     if (!socket.active) void useStaffSession.getState().recheck();
+    else pause();
   });
   socket.on('disconnect', (reason) => {
     // The server closed it (logout elsewhere, expiry): it will not reconnect by itself.
     if (reason === 'io server disconnect') void useStaffSession.getState().recheck();
+    else if (socket.active) pause();
   });
   socket.on('session:expired', () => useStaffSession.getState().expire('server'));
 
@@ -45,6 +66,7 @@ export function bindAdminSocket(socket: AdminSocket, inbox: InboxController, fir
   });
 
   return () => {
+    resume();
     for (const timer of typingTimers.values()) clearTimeout(timer);
     socket.off('connect');
     socket.off('connect_error');

@@ -1,8 +1,9 @@
-import { Clock, LogOut } from 'lucide-react';
+import { Clock, LogOut, WifiOff } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { timings } from '../../../../api/contract/brand';
 import { formatCountdown } from '../lib/format';
 import { staffIdleMs, useStaffSession } from '../session-store';
+import { useLiveStatus } from '../stores/live-status-store';
 
 /** Time left before the idle logout, refreshed every second. */
 export function SessionCountdown() {
@@ -26,6 +27,18 @@ export function SessionCountdown() {
   );
 }
 
+/** Shown while the staff socket is down: the lists still refresh, on a timer. */
+function LiveUpdatesPaused() {
+  const paused = useLiveStatus((state) => state.paused);
+  if (!paused) return null;
+  return (
+    <span role="status" className="inline-flex items-center gap-1.5 rounded-md bg-amber-50 px-2.5 py-1 text-sm text-amber-800 ring-1 ring-amber-200">
+      <WifiOff className="size-4" aria-hidden="true" />
+      Live updates paused: refreshing every {timings.staffOfflineRefreshMs / 1000} s
+    </span>
+  );
+}
+
 export function DashboardHeader() {
   const email = useStaffSession((state) => state.email);
   const signOut = useStaffSession((state) => state.signOut);
@@ -36,7 +49,8 @@ export function DashboardHeader() {
           <h1 className="text-xl font-bold text-slate-900">Admin Dashboard</h1>
           {email ? <p className="text-sm text-slate-500">{email}</p> : null}
         </div>
-        <div className="flex items-center gap-3">
+        <div className="flex flex-wrap items-center gap-3">
+          <LiveUpdatesPaused />
           <SessionCountdown />
           <button
             type="button"

@@ -41,6 +41,8 @@ interface ChatSessionsState {
   loadMoreChats: () => Promise<void>;
   searchChats: (query: string) => Promise<void>;
   openSession: (sessionId: string) => Promise<void>;
+  /** The open conversation read again (a catch-up), keeping what pushes added meanwhile; new visitor messages are read. Throws. */
+  refreshOpenSession: () => Promise<void>;
   closeSession: () => void;
   markRead: (sessionId: string) => Promise<void>;
   /** Marks the open conversation read if visitor messages came while the tab was hidden. */
@@ -205,6 +207,16 @@ export const useChatSessions = create<ChatSessionsState>((set, get) => {
     }
   }
 
+  /** A conversation's history as read, into the open dialog if it still shows it; messages pushed while it loaded are kept. */
+  function mergeLoaded(sessionId: string, messages: ChatMessage[]): void {
+    set((state) => {
+      if (state.openChat?.sessionId !== sessionId) return {};
+      const loadedIds = new Set(messages.map((message) => message.id));
+      const pushed = state.openChat.messages.filter((message) => !loadedIds.has(message.id));
+      return { openChat: { ...state.openChat, messages: inSessionOrder([...messages, ...pushed]), loading: false } };
+    });
+  }
+
   function updateSession(sessionId: string, update: (session: ChatSessionSummary) => ChatSessionSummary): void {
     set((state) => ({ chatSessions: state.chatSessions.map((session) => (session.id === sessionId ? update(session) : session)) }));
   }
@@ -259,19 +271,21 @@ export const useChatSessions = create<ChatSessionsState>((set, get) => {
     async openSession(sessionId) {
       set({ openChat: { sessionId, messages: [], loading: true, sending: false } });
       try {
-        const messages = await adminApi.chatMessages(sessionId);
-        set((state) => {
-          if (state.openChat?.sessionId !== sessionId) return {};
-          // Messages pushed while the history loaded are kept.
-          const loadedIds = new Set(messages.map((message) => message.id));
-          const pushed = state.openChat.messages.filter((message) => !loadedIds.has(message.id));
-          return { openChat: { ...state.openChat, messages: inSessionOrder([...messages, ...pushed]), loading: false } };
-        });
+        mergeLoaded(sessionId, await adminApi.chatMessages(sessionId));
         void get().markRead(sessionId);
       } catch (error) {
         set((state) => (state.openChat?.sessionId === sessionId ? { openChat: { ...state.openChat, loading: false } } : {}));
         if (!isUnauthorized(error)) toast({ title: 'Error', description: 'Failed to load chat session.', variant: 'destructive' });
       }
+    },
+
+    async refreshOpenSession() {
+      const sessionId = get().openChat?.sessionId;
+      if (!sessionId) return;
+      const messages = await adminApi.chatMessages(sessionId);
+      const held = new Set(get().openChat?.messages.map((message) => message.id));
+      mergeLoaded(sessionId, messages);
+      if (messages.some((message) => message.isFromUser && !held.has(message.id))) void get().markRead(sessionId);
     },
 
     closeSession() {
