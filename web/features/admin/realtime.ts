@@ -20,10 +20,18 @@ export function bindAdminSocket(socket: AdminSocket, inbox: InboxController, fir
 
   // While the socket is down and trying again (a network that blocks WebSockets, a node restarting),
   // the lists are read on a timer instead, and the header says live updates are paused.
+  // A read still under way when the timer fires (a slow network) is not joined by another.
   let offlineRefresh: ReturnType<typeof setInterval> | undefined;
+  let refreshing = false;
+  const refreshWhileOffline = () => {
+    if (refreshing) return;
+    refreshing = true;
+    catchUp();
+    void caughtUp.finally(() => (refreshing = false));
+  };
   const pause = () => {
     useLiveStatus.getState().setPaused(true);
-    offlineRefresh ??= setInterval(catchUp, timings.staffOfflineRefreshMs);
+    offlineRefresh ??= setInterval(refreshWhileOffline, timings.staffOfflineRefreshMs);
   };
   const resume = () => {
     clearInterval(offlineRefresh);
