@@ -319,6 +319,18 @@ describe('socket reconnect', () => {
     expect(listReads()).toBe(afterConnect);
   });
 
+  it('a handshake that never completes also pauses live updates after 5 s, and the lists are read', async () => {
+    socket.connected = false;
+    await renderDashboard();
+    await advance(timings.staffOfflineRefreshMs - 100);
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
+    await advance(100);
+    expect(screen.getByRole('status')).toHaveTextContent('Live updates paused: refreshing every 5 s');
+    const reads = server.calls.filter((call) => call.startsWith('GET /api/chat-sessions')).length;
+    await advance(timings.staffOfflineRefreshMs);
+    expect(server.calls.filter((call) => call.startsWith('GET /api/chat-sessions')).length).toBe(reads + 1);
+  });
+
   it('a catch-up reads the open conversation again: a message missed while the socket was down shows, and is read', async () => {
     server.on(`GET /api/chat-messages/${sessionId}`, () => ({ body: [chatMessage({ id: 1, message: 'Hi, I run a lot in Austin' })] }));
     server.on(`PATCH /api/chat-sessions/${sessionId}`, () => ({ body: chatSession({ id: sessionId, unreadCount: 0 }) }));

@@ -39,7 +39,13 @@ export function bindAdminSocket(socket: AdminSocket, inbox: InboxController, fir
     useLiveStatus.getState().setPaused(false);
   };
 
+  // A handshake that neither completes nor fails (a proxy that swallows the upgrade) pauses too.
+  const firstConnect = setTimeout(() => {
+    if (!socket.connected) pause();
+  }, timings.staffOfflineRefreshMs);
+
   socket.on('connect', () => {
+    clearTimeout(firstConnect);
     resume();
     catchUp();
   });
@@ -74,6 +80,7 @@ export function bindAdminSocket(socket: AdminSocket, inbox: InboxController, fir
   });
 
   return () => {
+    clearTimeout(firstConnect);
     resume();
     for (const timer of typingTimers.values()) clearTimeout(timer);
     socket.off('connect');
