@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { settleSessionSecret, parseConfig } from './config';
 import { validInput } from './test/factories';
-import { buildTestServer, onPostgres } from './test/helper';
+import { onPostgres } from '../db/test-database';
+import { buildTestServer } from './test/helper';
 import { readOutbox } from './test/outbox';
 
 /** The permission bits a path grants to its group and to everyone else. */

@@ -14,9 +14,6 @@ export interface TestServer {
   dir: string;
 }
 
-/** True on the PostgreSQL run: tests about the SQLite file itself skip there (`describe.skipIf(onPostgres)`). */
-export { onPostgres };
-
 /** The environment of a fresh database besides DATABASE_PATH: on the PostgreSQL run, a new database's DATABASE_URL. */
 export async function freshDatabaseEnv(): Promise<Record<string, string>> {
   return onPostgres ? { DATABASE_URL: await freshPostgresUrl(), DATABASE_POOL_SIZE: '5' } : {};

@@ -104,8 +104,6 @@ const numberStaffMessage = (db: Updates, params: NumberingParams) =>
     .where((eb) => notStoredYet(eb, params.sessionId, params.clientId))
     .returning('lastSeq');
 
-const nextSeqByVisitor = prepareQuery((db: Db, params: NumberingParams) => numberVisitorMessage(db, params));
-const nextSeqByStaff = prepareQuery((db: Db, params: NumberingParams) => numberStaffMessage(db, params));
 const giveBackSeq = prepareQuery((db: Db, params: { id: string; seq: number }) =>
   db
     .updateTable('chatSessions')
@@ -114,10 +112,11 @@ const giveBackSeq = prepareQuery((db: Db, params: { id: string; seq: number }) =
     .where('lastSeq', '=', params.seq),
 );
 
-// PostgreSQL: the numbering update feeds the insert, in one statement (chainsWrites).
 type MessageParams = NumberingParams & Omit<NewChatMessage, 'seq' | 'id'>;
-const numberedInsert = (numbering: typeof numberVisitorMessage) =>
-  prepareQuery((db: Db, params: MessageParams) =>
+/** One author's statements: the numbering alone, and (PostgreSQL: chainsWrites) the numbering feeding the insert in one statement. */
+const numberingStatements = (numbering: typeof numberVisitorMessage) => ({
+  nextSeq: prepareQuery((db: Db, params: NumberingParams) => numbering(db, params)),
+  addAtOnce: prepareQuery((db: Db, params: MessageParams) =>
     db
       .with('numbered', (qb) => numbering(qb, params))
       .insertInto('chatMessages')
@@ -137,9 +136,9 @@ const numberedInsert = (numbering: typeof numberVisitorMessage) =>
           ]),
       )
       .returningAll(),
-  );
-const addByVisitorAtOnce = numberedInsert(numberVisitorMessage);
-const addByStaffAtOnce = numberedInsert(numberStaffMessage);
+  ),
+});
+const statementsOf = { visitor: numberingStatements(numberVisitorMessage), staff: numberingStatements(numberStaffMessage) };
 
 /** Who wrote, and what their message changes on the session besides its order. */
 export type MessageAuthor = { by: 'visitor'; visitorId: string; senderEmail: string | null } | { by: 'staff' };
@@ -165,7 +164,7 @@ const numberingOf = (message: Omit<NewChatMessage, 'seq'>, author: MessageAuthor
 export async function addMessage(db: Db, message: Omit<NewChatMessage, 'seq'>, author: MessageAuthor): Promise<ChatMessageRow | undefined> {
   if (!chainsWrites(db)) return addNumbered(db, message, author);
   try {
-    return await (author.by === 'visitor' ? addByVisitorAtOnce : addByStaffAtOnce).first(db, { ...message, ...numberingOf(message, author) });
+    return await statementsOf[author.by].addAtOnce.first(db, { ...message, ...numberingOf(message, author) });
   } catch (error) {
     if (isUniqueViolation(error)) return undefined;
     throw error;
@@ -175,7 +174,7 @@ export async function addMessage(db: Db, message: Omit<NewChatMessage, 'seq'>, a
 /** addMessage() in two statements, which a transaction can run too (a failed statement would end PostgreSQL's). */
 async function addNumbered(db: Db, message: Omit<NewChatMessage, 'seq'>, author: MessageAuthor): Promise<ChatMessageRow | undefined> {
   const numbering = numberingOf(message, author);
-  const numbered = await (author.by === 'visitor' ? nextSeqByVisitor : nextSeqByStaff).first(db, numbering);
+  const numbered = await statementsOf[author.by].nextSeq.first(db, numbering);
   if (!numbered) return undefined;
   const inserted = await insertMessageOnce.first(db, { ...message, seq: numbered.lastSeq });
   if (inserted) return inserted;
