@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { connectDatabase } from '../db/open';
 import { freshDatabaseEnv } from './test/helper';
 import { contactSubmission, staffEmail, staffEnv, staffPassword } from './test/factories';
-import { startServerProcess } from './test/process';
+import { startAppProcess } from '../scripts/services/app-process';
 
 /** The real server process, as `npm start` runs it, on a data folder that outlives it. */
 describe('durability of the real server process', async () => {
@@ -28,20 +28,20 @@ describe('durability of the real server process', async () => {
     });
 
   it('keeps data and signed-in sessions across a restart', async () => {
-    const first = await startServerProcess(env);
-    const created = await postJson(first.baseUrl, '/api/contact-submission', contactSubmission({ name: 'Before Restart' }));
+    const first = await startAppProcess(env);
+    const created = await postJson(first.url, '/api/contact-submission', contactSubmission({ name: 'Before Restart' }));
     expect(created.status).toBe(201);
-    const signIn = await postJson(first.baseUrl, '/api/admin-login', { username: staffEmail, password: staffPassword });
+    const signIn = await postJson(first.url, '/api/admin-login', { username: staffEmail, password: staffPassword });
     const cookie = signIn.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
     expect(cookie).toContain('lw_session=');
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
 
-    const second = await startServerProcess(env);
+    const second = await startAppProcess(env);
     try {
-      const session = await (await fetch(`${second.baseUrl}/api/session`, { headers: { cookie } })).json();
+      const session = await (await fetch(`${second.url}/api/session`, { headers: { cookie } })).json();
       expect(session.admin).toEqual({ email: staffEmail });
-      const list = await fetch(`${second.baseUrl}/api/contact-submissions`, { headers: { cookie } });
+      const list = await fetch(`${second.url}/api/contact-submissions`, { headers: { cookie } });
       expect(list.status).toBe(200);
       expect((await list.json()).map((row: { name: string }) => row.name)).toContain('Before Restart');
     } finally {
@@ -51,7 +51,7 @@ describe('durability of the real server process', async () => {
   });
 
   it('loses no acknowledged submission when killed with SIGKILL under write load', async () => {
-    const server = await startServerProcess(env);
+    const server = await startAppProcess(env);
     const acknowledged = new Map<number, string>();
     let sent = 0;
     let stop = false;
@@ -59,7 +59,7 @@ describe('durability of the real server process', async () => {
       while (!stop) {
         const name = `Load ${workerId}-${sent++}`;
         try {
-          const response = await postJson(server.baseUrl, '/api/contact-submission', contactSubmission({ name }));
+          const response = await postJson(server.url, '/api/contact-submission', contactSubmission({ name }));
           if (response.status === 201) acknowledged.set(((await response.json()) as { id: number }).id, name);
         } catch {
           // The connection died with the process: not acknowledged, so not owed.

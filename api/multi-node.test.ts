@@ -11,7 +11,8 @@ import { pause, visitorClient, visitorCookie, type VisitorClient } from './modul
 import { startRedis } from '../scripts/services/redis';
 import { signInNewStaff, staffEmail, staffEnv, staffPassword, validInput } from './test/factories';
 import { buildTestServer, type TestServer } from './test/helper';
-import { freePort, runScript, startServerProcess } from './test/process';
+import { startAppProcess } from '../scripts/services/app-process';
+import { freePort, runScript } from './test/process';
 import { closeClients, collect, connected, nextEvent, tracked } from './test/sockets';
 import { connectStaffSocket, type StaffClient } from './test/staff-socket';
 
@@ -113,7 +114,7 @@ describe.runIf(redisUrl)('two nodes sharing Redis', async () => {
 
   it('drops the staff of a node killed without warning, for the visitors of another', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'lotwise-doomed-node-'));
-    const doomed = await startServerProcess({
+    const doomed = await startAppProcess({
       ...nodeEnv,
       REDIS_URL: redisUrl!,
       SESSION_SECRET: a.config.sessionSecret,
@@ -121,7 +122,7 @@ describe.runIf(redisUrl)('two nodes sharing Redis', async () => {
       DATA_DIR: dir,
     });
     try {
-      const signIn = await fetch(`${doomed.baseUrl}${apiPaths.staffLogin}`, {
+      const signIn = await fetch(`${doomed.url}${apiPaths.staffLogin}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ username: staffEmail, password: staffPassword }),
@@ -134,7 +135,7 @@ describe.runIf(redisUrl)('two nodes sharing Redis', async () => {
 
       const { socket: visitor } = await connectedVisitor(b);
       const online = nextEvent(visitor, 'staff:presence');
-      const staff = tracked(connect(`${doomed.baseUrl}/admin`, { transports: ['websocket'], forceNew: true, reconnection: false, extraHeaders: { cookie } }));
+      const staff = tracked(connect(`${doomed.url}/admin`, { transports: ['websocket'], forceNew: true, reconnection: false, extraHeaders: { cookie } }));
       await connected(staff);
       expect(await online).toEqual({ online: true });
 

@@ -5,7 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createDb } from '../db/client';
 import { migrateToLatest } from '../db/migrate';
 import { verifyPassword } from '../api/modules/auth/password';
-import { runScript, startServerProcess } from '../api/test/process';
+import { runScript } from '../api/test/process';
+import { startAppProcess } from './services/app-process';
 
 describe('command-line tools', () => {
   const dir = mkdtempSync(join(tmpdir(), 'lotwise-cli-'));
@@ -83,7 +84,7 @@ describe('command-line tools', () => {
     const fresh = mkdtempSync(join(tmpdir(), 'lotwise-weak-admin-'));
     try {
       const env = { DATABASE_PATH: join(fresh, 'app.db'), DATA_DIR: fresh, ADMIN_EMAIL: 'boss@lotwise.example', ADMIN_PASSWORD: 'qwerty123456' };
-      const failure = await startServerProcess(env).then(
+      const failure = await startAppProcess(env).then(
         () => 'started',
         (error: unknown) => String(error),
       );
@@ -99,10 +100,10 @@ describe('command-line tools', () => {
     const fresh = mkdtempSync(join(tmpdir(), 'lotwise-bootstrap-'));
     const serverEnv = { DATABASE_PATH: join(fresh, 'app.db'), DATA_DIR: fresh };
     try {
-      const server = await startServerProcess(serverEnv);
+      const server = await startAppProcess(serverEnv);
       const printed = server.output().match(/email:\s+(admin@localhost)\s+password:\s+(\S+)/);
       expect(printed).not.toBeNull();
-      const signIn = await fetch(`${server.baseUrl}/api/admin-login`, {
+      const signIn = await fetch(`${server.url}/api/admin-login`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ username: printed![1], password: printed![2] }),
@@ -111,7 +112,7 @@ describe('command-line tools', () => {
       server.child.kill('SIGTERM');
       expect(await server.exited).toBe(0);
 
-      const again = await startServerProcess(serverEnv);
+      const again = await startAppProcess(serverEnv);
       expect(again.output()).not.toContain('admin@localhost');
       again.child.kill('SIGTERM');
       await again.exited;

@@ -1,15 +1,5 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
-
-export interface ServerProcess {
-  child: ChildProcess;
-  baseUrl: string;
-  /** Everything the process printed so far. */
-  output(): string;
-  /** Resolves with the exit code or signal. */
-  exited: Promise<number | NodeJS.Signals | null>;
-}
 
 /** The test runner's environment without its NODE_ENV=test: child processes run as a user runs them. */
 function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
@@ -41,33 +31,4 @@ export function runScript(script: string, args: string[], env: Record<string, st
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
     child.once('exit', (code) => resolve({ code, stdout, stderr })),
   );
-}
-
-/** The real server (`node --import tsx api/server.ts`), started and answering its health check. */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'api/server.ts'], {
-    env: childEnv({ LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), ...env }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | NodeJS.Signals | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
-    try {
-      if ((await fetch(`${baseUrl}/api/health`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`server did not start:\n${output}`);
-    }
-    await sleep(100);
-  }
-  return { child, baseUrl, output: () => output, exited };
 }

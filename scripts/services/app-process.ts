@@ -14,20 +14,26 @@ export interface AppProcess {
   child: ChildProcess;
   /** Everything the process printed so far. */
   output(): string;
+  /** Resolves with the exit code, or the signal that ended it. */
+  exited: Promise<number | NodeJS.Signals | null>;
   /** A signal to the process (default SIGKILL: a node that dies); `stop()` still cleans up after it. */
   kill(signal?: NodeJS.Signals): void;
-  /** SIGTERM, waits for the exit, removes the data folder it was given by default. */
+  /** SIGTERM, waits for the exit, removes the data folder it made (when `env` named none). */
   stop(): Promise<void>;
 }
 
 /**
  * One app node as `npm start` runs it (`node --import tsx api/server.ts`), on a free loopback port,
- * answering `GET /api/health`. `env` goes over a minimal environment (PATH, HOME, HOST, PORT, a fresh
- * DATA_DIR with the SQLite file in it, LOG_LEVEL=warn): nothing of the caller's environment leaks in.
+ * answering `GET /api/health`. `env` goes over a minimal environment (PATH, HOME, HOST, PORT,
+ * LOG_LEVEL=warn, and unless `env` names one a fresh DATA_DIR with the SQLite file in it): nothing of
+ * the caller's environment leaks in (not even a test runner's NODE_ENV=test). Fails with everything
+ * the process printed when it exits first or does not answer within a minute (a first start on a
+ * fresh machine compiles every module).
  */
 export async function startAppProcess(env: Record<string, string>): Promise<AppProcess> {
   const port = await freePort();
-  const dataDir = await mkdtemp(join(tmpdir(), 'lotwise-node-'));
+  const ownDataDir = env.DATA_DIR === undefined ? await mkdtemp(join(tmpdir(), 'lotwise-node-')) : undefined;
+  const dataDir = env.DATA_DIR ?? ownDataDir!;
   const minimal: Record<string, string> = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: process.env.HOME ?? dataDir,
@@ -45,7 +51,7 @@ export async function startAppProcess(env: Record<string, string>): Promise<AppP
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((settle) => child.once('exit', () => settle()));
+  const exited = new Promise<number | NodeJS.Signals | null>((settle) => child.once('exit', (code, signal) => settle(code ?? signal)));
   const running = () => child.exitCode === null && child.signalCode === null;
   const stop = async () => {
     if (running()) {
@@ -54,11 +60,11 @@ export async function startAppProcess(env: Record<string, string>): Promise<AppP
       if (running()) child.kill('SIGKILL');
       await exited;
     }
-    await rm(dataDir, { recursive: true, force: true });
+    if (ownDataDir) await rm(ownDataDir, { recursive: true, force: true });
   };
 
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 60_000;
   for (;;) {
     if (!running()) {
       await stop();
@@ -81,6 +87,7 @@ export async function startAppProcess(env: Record<string, string>): Promise<AppP
     pid: child.pid!,
     child,
     output: () => output,
+    exited,
     kill: (signal = 'SIGKILL') => void child.kill(signal),
     stop,
   };
