@@ -1,8 +1,8 @@
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
+import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient, SqliteDialect, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import { createPrivateFile } from './files';
-import { CamelCase, enableDirectQueries } from './prepared';
+import { CamelCase, enableDirectQueries, statementNameOf } from './prepared';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database>;
@@ -71,5 +71,25 @@ const postgresTypes = {
  */
 export function createPostgresDb(url: string, poolSize: number): Db {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, types: postgresTypes, idleTimeoutMillis: 0 });
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCase()] });
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }), plugins: [new CamelCase()] });
+}
+
+/**
+ * The pool as Kysely's driver uses it, with one change: a prepared query's SQL (db/prepared.ts) runs
+ * as a named statement, which each connection parses and plans on first use and then only binds and
+ * executes. pg keeps the names per connection; every other query goes as before.
+ */
+function withNamedStatements(pool: pg.Pool): PostgresPool {
+  return {
+    end: () => pool.end(),
+    async connect() {
+      const client = await pool.connect();
+      const query = (sqlText: string, values: unknown[]) => {
+        const name = statementNameOf(sqlText);
+        return client.query(name ? { name, text: sqlText, values } : { text: sqlText, values });
+      };
+      // Kysely's driver sends SQL text with parameters (a cursor only for streaming, which we do not use).
+      return { release: () => client.release(), query } as unknown as PostgresPoolClient;
+    },
+  };
 }

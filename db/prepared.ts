@@ -109,6 +109,17 @@ function directStatement(direct: DirectConnection, sqlText: string): DirectState
   return entry;
 }
 
+/**
+ * The SQL text of every prepared query, with a statement name: on PostgreSQL, db/client.ts has each
+ * pooled connection parse and plan such a text once (a named statement) instead of on every call.
+ */
+const statementNames = new Map<string, string>();
+
+/** The statement name of a prepared query's SQL text, or undefined for any other query. */
+export function statementNameOf(sqlText: string): string | undefined {
+  return statementNames.get(sqlText);
+}
+
 const placeholderPrefix = '\u0000lotwise-parameter:';
 
 /** One compiled form of a query: its SQL, and where each parameter's value comes from. */
@@ -158,6 +169,7 @@ export function prepareQuery<DB, P extends Record<string, unknown>, R>(
         ),
       };
       compiledByDialect.set(dialect, compiled);
+      if (!statementNames.has(compiled.sql)) statementNames.set(compiled.sql, `lotwise_${statementNames.size + 1}`);
     }
     lastDb = db;
     lastCompiled = compiled;

@@ -1,4 +1,5 @@
 import SQLite from 'better-sqlite3';
+import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPostgresDb, type Db } from './client';
 import { prepareQuery } from './prepared';
@@ -136,5 +137,28 @@ describe(`writes (${onPostgres ? 'PostgreSQL: a transaction per write' : 'SQLite
     const seen = await read;
     expect(seen.length === 0 || seen[0]!.email === 'slow@isolated.example').toBe(true);
     expect(await committedEmails('%@isolated.example')).toEqual(['slow@isolated.example']);
+  });
+});
+
+describe.runIf(onPostgres)('prepared queries on PostgreSQL', () => {
+  it('run as a named statement that each connection plans once, answering fresh values every call', async () => {
+    const db = createPostgresDb(await freshPostgresUrl(), 1);
+    try {
+      await migrateToLatest(db);
+      const named = async () => (await sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements`.execute(db)).rows;
+      expect(await named()).toEqual([]);
+
+      const first = await insertAdmin.first(db, { email: 'first@named.example' });
+      const second = await insertAdmin.first(db, { email: 'second@named.example' });
+      expect([first?.email, second?.email]).toEqual(['first@named.example', 'second@named.example']);
+      expect(second!.id).toBeGreaterThan(first!.id);
+      // One pooled connection, one statement parsed for both calls; other queries stay unnamed.
+      const statements = await named();
+      expect(statements).toHaveLength(1);
+      expect(statements[0]!.name).toMatch(/^lotwise_\d+$/);
+      expect(statements[0]!.statement).toContain('insert into "admins"');
+    } finally {
+      await db.destroy();
+    }
   });
 });
