@@ -122,15 +122,15 @@ async function startSetup(name: SetupName, services: Services, round: number): P
     // nginx on loopback is the balancer; every client of the bench is on loopback too.
     TRUST_PROXY: '127.0.0.1',
     RATE_LIMIT_ALLOWLIST: '127.0.0.1',
-    // Each node reports its longest event-loop stall every second (scripts/bench/loop-delay.ts).
-    NODE_OPTIONS: `--import tsx --import ${resolve('scripts/bench/loop-delay.ts')}`,
   };
+  // Each node reports its longest event-loop stall every second (scripts/bench/loop-delay.ts).
+  const probe = ['--import', resolve('scripts/bench/loop-delay.ts')];
   const nodes: AppProcess[] = [];
   try {
     if (name === 'sqlite') {
-      nodes.push(await startAppProcess({ ...common, DATABASE_PATH: join(dir, 'app.db') }));
+      nodes.push(await startAppProcess({ ...common, DATABASE_PATH: join(dir, 'app.db') }, probe));
     } else if (name === 'pg') {
-      nodes.push(await startAppProcess({ ...common, DATABASE_URL: await services.postgres.createDatabase() }));
+      nodes.push(await startAppProcess({ ...common, DATABASE_URL: await services.postgres.createDatabase() }, probe));
     } else {
       const shared = {
         ...common,
@@ -140,7 +140,7 @@ async function startSetup(name: SetupName, services: Services, round: number): P
       };
       // Started together, as a deployer's nodes would be: migrations and the staff account must cope.
       const count = name === 'pg-redis-2' ? 2 : 1;
-      nodes.push(...(await Promise.all(Array.from({ length: count }, () => startAppProcess(shared)))));
+      nodes.push(...(await Promise.all(Array.from({ length: count }, () => startAppProcess(shared, probe)))));
     }
     const nginx = await startNginx({ upstreamPorts: nodes.map((node) => node.port) });
     const cpuGroups: CpuGroups = {

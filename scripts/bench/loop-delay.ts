@@ -1,5 +1,5 @@
 /**
- * Loaded into bench:cluster's app nodes (`NODE_OPTIONS=--import`): once a second, the longest
+ * Loaded into bench:cluster's app nodes (`node --import` it): once a second, the longest
  * event-loop stall of that second on stderr as `loop-stall <ms>`, for the bench to read back. A stall
  * is time the node could not answer: its own work, a collection, or the cores busy elsewhere.
  */

@@ -26,11 +26,13 @@ export interface AppProcess {
  * One app node as `npm start` runs it (`node --import tsx api/server.ts`), on a free loopback port,
  * answering `GET /api/health`. `env` goes over a minimal environment (PATH, HOME, HOST, PORT,
  * LOG_LEVEL=warn, and unless `env` names one a fresh DATA_DIR with the SQLite file in it): nothing of
- * the caller's environment leaks in (not even a test runner's NODE_ENV=test). Fails with everything
+ * the caller's environment leaks in (not even a test runner's NODE_ENV=test). `nodeArgs` go to node
+ * before the entry point (a bench's `--import` of its own probe: given in NODE_OPTIONS beside tsx's
+ * `--import`, Node 20 could hang or fail to load it). Fails with everything
  * the process printed when it exits first or does not answer within a minute (a first start on a
  * fresh machine compiles every module).
  */
-export async function startAppProcess(env: Record<string, string>): Promise<AppProcess> {
+export async function startAppProcess(env: Record<string, string>, nodeArgs: string[] = []): Promise<AppProcess> {
   const port = await freePort();
   const ownDataDir = env.DATA_DIR === undefined ? await mkdtemp(join(tmpdir(), 'lotwise-node-')) : undefined;
   const dataDir = env.DATA_DIR ?? ownDataDir!;
@@ -43,7 +45,7 @@ export async function startAppProcess(env: Record<string, string>): Promise<AppP
     DATABASE_PATH: join(dataDir, 'app.db'),
     LOG_LEVEL: 'warn',
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'api/server.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...nodeArgs, 'api/server.ts'], {
     cwd: repositoryRoot,
     env: { ...minimal, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
