@@ -30,6 +30,7 @@ import { median } from './bench/stats';
 
 const rowsPerTable = Number(process.env.BENCH_ROWS ?? 50_000);
 const chatSessions = 2_000;
+const messagesPerSession = 5;
 const runs = Number(process.env.BENCH_RUNS ?? 5);
 const scrollMs = 3_000;
 const scrollPxPerFrame = Number(process.env.BENCH_SCROLL_PX ?? 120);
@@ -66,14 +67,14 @@ async function seed(path: string, rows: number): Promise<void> {
       getStarted.run(`First${index}`, `Last${index}`, email, '(512) 555-0111', company, '100 Main Street Suite 4', 'Austin', 'TX', '78701', '50-99', 'asap', '["Increase online leads"]', createdAt, createdAt);
     }
     if (rows > 0) {
-      // Each session's five messages are numbered 1-5 within it (seq), and the session knows its last one.
-      const session = sqlite.prepare('insert into chat_sessions (id, visitor_id, last_message_at, created_at, last_seq) values (?, ?, ?, ?, 5)');
+      // Each session's messages are numbered from 1 within it (seq), and the session knows its last one.
+      const session = sqlite.prepare('insert into chat_sessions (id, visitor_id, last_message_at, created_at, last_seq) values (?, ?, ?, ?, ?)');
       const message = sqlite.prepare('insert into chat_messages (session_id, seq, message, is_from_user, created_at) values (?, ?, ?, ?, ?)');
       for (let index = 0; index < chatSessions; index++) {
         const id = `session_${start}_${String(index).padStart(6, '0')}`;
         const createdAt = at(index * 5);
-        session.run(id, `visitor-${index}`, createdAt, createdAt);
-        for (let turn = 0; turn < 5; turn++) message.run(id, turn + 1, `Message ${turn} of session ${index}`, turn % 2 === 0 ? 1 : 0, createdAt);
+        session.run(id, `visitor-${index}`, createdAt, createdAt, messagesPerSession);
+        for (let turn = 0; turn < messagesPerSession; turn++) message.run(id, turn + 1, `Message ${turn} of session ${index}`, turn % 2 === 0 ? 1 : 0, createdAt);
       }
     }
   })();
