@@ -32,6 +32,27 @@ function shownUrl(url: string): string {
   return parsed.toString();
 }
 
+/** True for the loopback names and addresses (127.0.0.0/8, ::1, localhost). */
+function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/**
+ * The warning a start logs when `REDIS_URL` names a Redis off this host without a password: anyone
+ * who can reach it could write the Socket.IO adapter's stream and route a visitor's messages to
+ * another socket, or reset the rate-limit counters. Undefined when there is nothing to warn of.
+ */
+export function unprotectedRedisWarning(url: string): string | undefined {
+  const parsed = new URL(url);
+  if (parsed.password || isLoopbackHost(parsed.hostname)) return undefined;
+  return (
+    `REDIS_URL (${shownUrl(url)}) has no password and is not on this host: anyone who can reach that Redis can read and ` +
+    'write this site\'s messages and counters. Set requirepass (or an ACL user) in redis.conf and put the password in the URL: ' +
+    'redis://:PASSWORD@host:6379 (see the README, "Run on several hosts").'
+  );
+}
+
 /** Retry delay once connected (a short outage is waited out); no retry while starting, so start fails clearly. */
 function retryDelayMs(retries: number): number {
   return Math.min(100 * 2 ** retries, 2000);
@@ -48,6 +69,8 @@ export default fp(
       return;
     }
     const { url, keyPrefix } = options.redis;
+    const warning = unprotectedRedisWarning(url);
+    if (warning) app.log.warn(warning);
     let started = false;
     const client: RedisClient = createClient({
       url,
