@@ -91,6 +91,8 @@ export const configSchema = z
     REDIS_KEY_PREFIX: z.string().min(1).default('lotwise:'),
     // Internal: how long a staff socket counts as online after its process last refreshed it.
     PRESENCE_TTL_SECONDS: z.coerce.number().positive().max(3600).default(20),
+    // Internal: the least time between two password-reset mails to one dealer (tests shorten it).
+    RESET_MAIL_SPACING_SECONDS: z.coerce.number().positive().max(3600).default(180),
   })
   .transform((env) => ({
     env: env.NODE_ENV,
@@ -117,6 +119,7 @@ export const configSchema = z
     logLevel: env.LOG_LEVEL,
     redis: env.REDIS_URL ? { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX } : undefined,
     presenceTtlSeconds: env.PRESENCE_TTL_SECONDS,
+    resetMailSpacingSeconds: env.RESET_MAIL_SPACING_SECONDS,
   }));
 
 export type ParsedConfig = z.infer<typeof configSchema>;

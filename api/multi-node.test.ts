@@ -77,6 +77,26 @@ describe.runIf(redisUrl)('two nodes sharing Redis', async () => {
     }
   });
 
+  it("lets the owner's browser in on either node while strangers' failures on both hold each other back", async () => {
+    const login = (node: TestServer, password: string, remoteAddress: string, cookie?: string) =>
+      node.app.inject({ method: 'POST', url: apiPaths.staffLogin, remoteAddress, payload: { username: staffEmail, password }, headers: cookie ? { cookie } : {} });
+    const signedIn = await login(b, staffPassword, '10.21.9.1');
+    const device = signedIn.cookies.find((cookie) => cookie.name.startsWith('lw_device_s'))!;
+    const ownerBrowser = `${device.name}=${device.value}`;
+    for (let address = 1; address <= 10; address += 1) {
+      const node = address % 2 ? a : b;
+      const statuses = await Promise.all(Array.from({ length: 10 }, () => login(node, 'wrong-password-1', `10.21.0.${address}`)));
+      expect(statuses.map((response) => response.statusCode)).toEqual(Array<number>(10).fill(401));
+    }
+    // Address 1 failed on A: it is locked on B too, but the owner's browser is let in there and on A.
+    expect((await login(b, staffPassword, '10.21.0.1')).statusCode).toBe(429);
+    expect((await login(a, staffPassword, '10.21.0.1', ownerBrowser)).statusCode).toBe(200);
+    expect((await login(b, staffPassword, '10.21.0.2', ownerBrowser)).statusCode).toBe(200);
+    // A fresh guesser fails once on A and must wait on B as well.
+    expect((await login(a, 'wrong-password-1', '10.21.1.1')).statusCode).toBe(401);
+    expect((await login(b, staffPassword, '10.21.1.1')).statusCode).toBe(429);
+  });
+
   it('counts a visitor’s chat messages once across both nodes', async () => {
     const cookie = visitorCookie(a.app);
     const { socket: onA } = await connectedVisitor(a, cookie);

@@ -14,31 +14,41 @@ export interface KeyedLimit {
   check(request: FastifyRequest, key: string): Promise<void>;
   /** Counts one attempt for this key; false once the key is over its limit (for limits that refuse silently). */
   take(request: FastifyRequest, key: string): Promise<boolean>;
+  /** True while the key is under its limit, without counting this attempt. */
+  allows(request: FastifyRequest, key: string): Promise<boolean>;
+  /** Counts one attempt for this key and answers how many its window now holds (0 for allowlisted IPs). */
+  tally(request: FastifyRequest, key: string): Promise<number>;
 }
 
 /**
  * A limit on something other than the client IP (an account, an email address), which the
  * per-route `config.rateLimit` cannot express. Allowlisted IPs skip it like every other limit.
+ * `timeWindowMs` may depend on the request: a window that grows with an attack, say.
  */
 export function keyedLimit(
   app: FastifyInstance,
-  options: { name: string; max: number; timeWindowMs: number; allowlist: string[] },
+  options: { name: string; max: number; timeWindowMs: number | ((request: FastifyRequest) => number); allowlist: readonly string[] },
 ): KeyedLimit {
   const keys = new WeakMap<FastifyRequest, string>();
+  const { timeWindowMs } = options;
   const limiter = app.createRateLimit({
     max: options.max,
-    timeWindow: options.timeWindowMs,
+    timeWindow: typeof timeWindowMs === 'number' ? timeWindowMs : (request) => timeWindowMs(request),
     keyGenerator: (request) => keys.get(request) ?? request.ip,
   });
+  const fallbackWindow = (request: FastifyRequest) => (typeof timeWindowMs === 'number' ? timeWindowMs : timeWindowMs(request));
+  const apply = async (request: FastifyRequest, key: string, increment: boolean) => {
+    if (isAllowlisted(options.allowlist, request.ip)) return undefined;
+    keys.set(request, `${options.name}:${key}`);
+    return limiter(request, { increment });
+  };
   /** The ttl left when this attempt is over the limit, else undefined. */
   const over = async (request: FastifyRequest, key: string, increment: boolean): Promise<number | undefined> => {
-    if (options.allowlist.includes(request.ip)) return undefined;
-    keys.set(request, `${options.name}:${key}`);
-    const result = await limiter(request, { increment });
-    if (result.isAllowed) return undefined;
+    const result = await apply(request, key, increment);
+    if (!result || result.isAllowed) return undefined;
     // A peek sees the attempts made so far: at the limit means the next one would be refused.
     const refused = increment ? result.isExceeded : result.remaining === 0;
-    return refused ? result.ttl || options.timeWindowMs : undefined;
+    return refused ? result.ttl || fallbackWindow(request) : undefined;
   };
   const run = async (request: FastifyRequest, key: string, increment: boolean) => {
     const ttl = await over(request, key, increment);
@@ -48,6 +58,11 @@ export function keyedLimit(
     hit: (request, key) => run(request, key, true),
     check: (request, key) => run(request, key, false),
     take: async (request, key) => (await over(request, key, true)) === undefined,
+    allows: async (request, key) => (await over(request, key, false)) === undefined,
+    tally: async (request, key) => {
+      const result = await apply(request, key, true);
+      return !result || result.isAllowed ? 0 : result.max - result.remaining;
+    },
   };
 }
 

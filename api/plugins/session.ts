@@ -40,6 +40,11 @@ declare module 'fastify' {
      * client address that has been issued too many lately gets a 429 instead.
      */
     visitorId(reply: FastifyReply): Promise<string>;
+    /**
+     * Issues the visitor identity on this reply if it has none and the client address is within its
+     * quota; past the quota it issues nothing rather than refusing (the chat calls refuse instead).
+     */
+    offerVisitorId(reply: FastifyReply): Promise<void>;
   }
 }
 
@@ -103,16 +108,25 @@ export default fp(
     const newVisitors = addressLimit(app, { name: 'new-visitor', allowlist: config.rateLimitAllowlist, ...perAddressLimits.newVisitors });
     app.decorate('newVisitorAllowed', (clientAddress: string) => newVisitors.hit(clientAddress));
 
+    /** Issues a new visitor identity on this reply, and later calls in the same request see it. */
+    const issueOn = (request: FastifyRequest, reply: FastifyReply): string => {
+      const issued = randomBytes(18).toString('base64url');
+      reply.setCookie(visitorCookieName, issued, cookieOptions);
+      request.headers.cookie = `${request.headers.cookie ? `${request.headers.cookie}; ` : ''}${visitorCookieName}=${app.signCookie(issued)}`;
+      return issued;
+    };
+
     app.decorateRequest('visitorId', async function visitorId(this: FastifyRequest, reply: FastifyReply) {
       const existing = app.visitorIdFromCookieHeader(this.headers.cookie);
       if (existing) return existing;
       const allowed = await newVisitors.hit(this.ip);
       if (!allowed.ok) throw new HttpError(429, tooManyRequestsMessage(allowed.retryAfterMs));
-      const issued = randomBytes(18).toString('base64url');
-      reply.setCookie(visitorCookieName, issued, cookieOptions);
-      // Later calls in the same request see the identity just issued.
-      this.headers.cookie = `${this.headers.cookie ? `${this.headers.cookie}; ` : ''}${visitorCookieName}=${app.signCookie(issued)}`;
-      return issued;
+      return issueOn(this, reply);
+    });
+
+    app.decorateRequest('offerVisitorId', async function offerVisitorId(this: FastifyRequest, reply: FastifyReply) {
+      if (app.visitorIdFromCookieHeader(this.headers.cookie)) return;
+      if ((await newVisitors.hit(this.ip)).ok) issueOn(this, reply);
     });
 
     // Every node of a cluster runs this on the one database: a single DELETE by expiry, so nodes

@@ -81,11 +81,27 @@ export function setPasswordByEmail(db: Db, email: string, passwordHash: string) 
     .executeTakeFirst();
 }
 
-export async function insertPasswordReset(db: Db, reset: { email: string; tokenHash: string; expiresAt: string }): Promise<void> {
+export async function insertPasswordReset(db: Db, reset: { email: string; tokenHash: string; createdAt: string; expiresAt: string }): Promise<void> {
   await db
     .insertInto('passwordResets')
-    .values({ email: reset.email.toLowerCase(), token: reset.tokenHash, expiresAt: reset.expiresAt, createdAt: new Date().toISOString(), used: 0 })
+    .values({ email: reset.email.toLowerCase(), token: reset.tokenHash, expiresAt: reset.expiresAt, createdAt: reset.createdAt, used: 0 })
+    // The same link made twice at once (two nodes in one millisecond) is stored once.
+    .onConflict((conflict) => conflict.column('token').doNothing())
     .execute();
+}
+
+/** The newest unused reset of this email still valid after `validAfterIso`. */
+export function latestOpenReset(db: Db, email: string, validAfterIso: string) {
+  return db
+    .selectFrom('passwordResets')
+    .select(['email', 'token', 'createdAt'])
+    .where('email', '=', email.toLowerCase())
+    .where('used', '=', 0)
+    .where('expiresAt', '>', validAfterIso)
+    .orderBy('createdAt', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
 }
 
 /** The dealer an unused, unexpired reset of this token hash is for, without spending it. */

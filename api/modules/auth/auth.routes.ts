@@ -17,9 +17,10 @@ import { rooms } from '../../contract/socket';
 import type { Config } from '../../config';
 import { clearStaff, isLiveStaffSession } from '../../plugins/auth';
 import { HttpError } from '../../plugins/errors';
-import { keyedLimit, type KeyedLimit } from '../../plugins/rate-limits';
+import { addressKey, keyedLimit } from '../../plugins/rate-limits';
 import { sessionCookieName, sessionCookieOptions } from '../../plugins/session';
 import * as auth from './auth.service';
+import { signInGuard } from './sign-in-guard';
 import { apiPaths } from '../../contract/paths';
 
 const fifteenMinutesMs = 15 * 60 * 1000;
@@ -27,25 +28,15 @@ const hourMs = 60 * 60 * 1000;
 
 /** Per IP, every attempt: generous enough for a dealership office behind one address, tight enough to stop guessing. */
 const signInPerIp = { max: 30, timeWindow: fifteenMinutesMs };
-/**
- * Failed sign-ins per (account, address): locks one guesser out of one account without touching the
- * owner, who signs in from elsewhere. Failures only, so the owner's own successes cost nothing.
- */
-const failedSignInsPerAccountAndIp = { max: 10, timeWindowMs: fifteenMinutesMs };
-/**
- * Failed sign-ins per account from all addresses: a ceiling on guessing spread over many addresses.
- * Ten times the pair limit, so locking the owner out takes ten addresses at once; at most 100
- * guesses per 15 minutes, against passwords that cannot be one of the common ones.
- */
-const failedSignInsPerAccount = { max: 100, timeWindowMs: fifteenMinutesMs };
 const resetRequestsPerIp = { max: 10, timeWindow: fifteenMinutesMs };
 /**
- * Reset mails actually sent, per (dealer, address) and per dealer. Past either, a request still gets
- * the same 200 sentence and sends nothing: a stranger can neither fill a dealer's mailbox, nor block
- * the dealer's own request from another address, nor learn whether the account exists.
+ * Reset mails actually sent per (dealer, address): past it, a request still gets the same 200
+ * sentence and sends nothing, so one stranger can neither fill a dealer's mailbox nor learn whether
+ * the account exists. Per dealer there is no count that strangers could spend, only a spacing
+ * (`RESET_MAIL_SPACING_SECONDS`, 3 minutes): each mail re-sends the latest valid link, so a
+ * stranger's request only puts the owner's own working link in the owner's mailbox again.
  */
 const resetMailsPerAccountAndIp = { max: 2, timeWindowMs: hourMs };
-const resetMailsPerAccount = { max: 5, timeWindowMs: hourMs };
 
 export const resetLinkInvalidMessage = 'This reset link is invalid or has expired';
 export const passwordResetDoneMessage = 'Your password has been reset. You can now sign in.';
@@ -61,54 +52,36 @@ async function destroyIfEmpty(request: FastifyRequest, reply: FastifyReply, conf
   reply.clearCookie(sessionCookieName, sessionCookieOptions(config));
 }
 
-/**
- * Two limits on one account: per (account, client address), and a higher one per account across
- * all addresses. An address over its own limit counts no further against the account's.
- */
-function perAccountAndIp(
-  app: FastifyInstance,
-  name: string,
-  allowlist: string[],
-  perPair: { max: number; timeWindowMs: number },
-  perAccount: { max: number; timeWindowMs: number },
-): KeyedLimit {
-  const pairs = keyedLimit(app, { name: `${name}-pair`, allowlist, ...perPair });
-  const accounts = keyedLimit(app, { name: `${name}-account`, allowlist, ...perAccount });
-  const pairKey = (request: FastifyRequest, accountKey: string) => `${accountKey}|${request.ip}`;
-  return {
-    check: async (request, accountKey) => {
-      await pairs.check(request, pairKey(request, accountKey));
-      await accounts.check(request, accountKey);
-    },
-    hit: async (request, accountKey) => {
-      await pairs.hit(request, pairKey(request, accountKey));
-      await accounts.hit(request, accountKey);
-    },
-    take: async (request, accountKey) =>
-      (await pairs.take(request, pairKey(request, accountKey))) && (await accounts.take(request, accountKey)),
-  };
-}
-
 /** Sign-in, sign-out, session state and password reset, for dealers and staff. */
 export default async function authRoutes(app: FastifyInstance, options: { config: Config }) {
   const { config } = options;
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const allowlist = config.rateLimitAllowlist;
-  const dealerFailures = perAccountAndIp(app, 'dealer-login', allowlist, failedSignInsPerAccountAndIp, failedSignInsPerAccount);
-  const staffFailures = perAccountAndIp(app, 'staff-login', allowlist, failedSignInsPerAccountAndIp, failedSignInsPerAccount);
-  const resetMails = perAccountAndIp(app, 'reset-mail', allowlist, resetMailsPerAccountAndIp, resetMailsPerAccount);
+  const dealerGuard = signInGuard(app, { kind: 'dealer', config });
+  const staffGuard = signInGuard(app, { kind: 'staff', config });
+  const resetMailPairs = keyedLimit(app, { name: 'reset-mail-pair', allowlist, ...resetMailsPerAccountAndIp });
+  const resetMailSpacing = keyedLimit(app, { name: 'reset-mail-account', allowlist, max: 1, timeWindowMs: config.resetMailSpacingSeconds * 1000 });
+  /** One more reset mail to this dealer from this address, if neither limit is reached (both count it). */
+  const mayMailReset = async (request: FastifyRequest, dealerId: number) => {
+    const account = `account:${dealerId}`;
+    const pair = `${account}|${addressKey(request.ip)}`;
+    if (!(await resetMailPairs.allows(request, pair)) || !(await resetMailSpacing.allows(request, account))) return false;
+    return (await resetMailSpacing.take(request, account)) && (await resetMailPairs.take(request, pair));
+  };
 
   routes.post(
     apiPaths.dealerLogin,
     { schema: { body: dealerLoginSchema, response: { 200: dealerLoginAnswerSchema } }, config: { rateLimit: signInPerIp } },
-    async (request) => {
+    async (request, reply) => {
       const target = await auth.findDealerSignIn(app.db, request.body.username);
-      await dealerFailures.check(request, target.limitKey);
+      const attempt = { limitKey: target.limitKey, accountId: target.account?.id };
+      await dealerGuard.admit(request, attempt);
       const dealer = await auth.signInDealer(target, request.body.password);
       if (!dealer) {
-        await dealerFailures.hit(request, target.limitKey);
+        await dealerGuard.failed(request, attempt);
         throw new HttpError(401, invalidCredentialsMessage);
       }
+      dealerGuard.succeeded(reply, dealer.id);
       // A new session id at every sign-in: an id planted before sign-in is worth nothing after it.
       await request.session.regenerate([...staffSignInFields]);
       request.session.dealerId = dealer.id;
@@ -121,14 +94,16 @@ export default async function authRoutes(app: FastifyInstance, options: { config
   routes.post(
     apiPaths.staffLogin,
     { schema: { body: adminLoginSchema, response: { 200: adminLoginAnswerSchema } }, config: { rateLimit: signInPerIp } },
-    async (request) => {
+    async (request, reply) => {
       const target = await auth.findStaffSignIn(app.db, request.body.username);
-      await staffFailures.check(request, target.limitKey);
+      const attempt = { limitKey: target.limitKey, accountId: target.account?.id };
+      await staffGuard.admit(request, attempt);
       const staff = await auth.signInStaff(target, request.body.password);
       if (!staff) {
-        await staffFailures.hit(request, target.limitKey);
+        await staffGuard.failed(request, attempt);
         throw new HttpError(401, invalidCredentialsMessage);
       }
+      staffGuard.succeeded(reply, staff.id);
       await request.session.regenerate([...dealerSignInFields]);
       request.session.adminId = staff.id;
       request.session.adminEmail = staff.email;
@@ -154,7 +129,8 @@ export default async function authRoutes(app: FastifyInstance, options: { config
 
   routes.get(apiPaths.session, { schema: { response: { 200: sessionSchema } } }, async (request, reply) => {
     const { session } = request;
-    await request.visitorId(reply);
+    // Only for a browser nobody is signed in on: staff and dealers never chat as visitors.
+    if (!session.adminId && !session.dealerId) await request.offerVisitorId(reply);
     let admin: { email: string } | null = null;
     if (isLiveStaffSession(session, app.staffIdleMs)) {
       // The dashboard calls this on user activity: it counts as staff activity, like any staff request.
@@ -173,8 +149,9 @@ export default async function authRoutes(app: FastifyInstance, options: { config
     async (request) => {
       await auth.requestPasswordReset(app.db, app.mailer, {
         publicUrl: config.publicUrl,
+        linkSecret: config.sessionSecret,
         email: request.body.email,
-        mayMail: (dealerId) => resetMails.take(request, `account:${dealerId}`),
+        mayMail: (dealerId) => mayMailReset(request, dealerId),
       });
       return { message: forgotPasswordAnswer };
     },

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import type { Db } from '../../../db/client';
 import { endSignInsOf } from '../../../db/session-store';
 import { HttpError } from '../../plugins/errors';
@@ -77,25 +77,45 @@ function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
+/** A link with less than this left is not sent again: the dealer gets a new one with a full hour. */
+const resendableForMs = 15 * 60 * 1000;
+
 /**
- * Mails a single-use reset link if a dealer has this email and `mayMail` allows one more mail to
- * that dealer; says nothing either way (the route answers the same sentence). Only the token's
- * SHA-256 is stored.
+ * A reset link's token, derived from its row with a key only the server holds, so the latest link
+ * can be mailed again while the database keeps only the token's hash.
+ */
+function resetToken(linkSecret: string, reset: { email: string; createdAt: string }): string {
+  return createHmac('sha256', linkSecret).update(`password-reset\n${reset.email}\n${reset.createdAt}`).digest('base64url');
+}
+
+/**
+ * Mails a reset link if a dealer has this email and `mayMail` allows one more mail to that dealer;
+ * says nothing either way (the route answers the same sentence). The latest link that still has a
+ * while to run is sent again rather than a new one made, so however many requests strangers make,
+ * the dealer's mailbox holds one working link. Only the token's SHA-256 is stored.
  */
 export async function requestPasswordReset(
   db: Db,
   mailer: Mailer,
-  options: { publicUrl: string; email: string; mayMail: (dealerId: number) => Promise<boolean> },
+  options: { publicUrl: string; linkSecret: string; email: string; mayMail: (dealerId: number) => Promise<boolean> },
 ): Promise<void> {
-  const { publicUrl } = options;
+  const { publicUrl, linkSecret } = options;
   const user = await repository.findUserByEmail(db, options.email);
   if (!user?.email || !(await options.mayMail(user.id))) return;
-  const token = randomBytes(32).toString('base64url');
-  await repository.insertPasswordReset(db, {
-    email: user.email,
-    tokenHash: hashToken(token),
-    expiresAt: new Date(Date.now() + resetTokenLifetimeMs).toISOString(),
-  });
+  const now = Date.now();
+  const latest = await repository.latestOpenReset(db, user.email, new Date(now + resendableForMs).toISOString());
+  let token = latest ? resetToken(linkSecret, latest) : undefined;
+  // A link made under another secret cannot be derived again: make a new one.
+  if (!latest || !token || hashToken(token) !== latest.token) {
+    const createdAt = new Date(now).toISOString();
+    token = resetToken(linkSecret, { email: user.email, createdAt });
+    await repository.insertPasswordReset(db, {
+      email: user.email,
+      tokenHash: hashToken(token),
+      createdAt,
+      expiresAt: new Date(now + resetTokenLifetimeMs).toISOString(),
+    });
+  }
   const link = `${publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
   mailer.sendInBackground({
     to: user.email,

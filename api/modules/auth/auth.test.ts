@@ -217,9 +217,13 @@ describe('forgot and reset password', async () => {
     expect(response.json().errors.email).toBe('Please enter a valid email address');
   });
 
-  it('spends every earlier link of the account when one is used', async () => {
+  it('mails the latest link again while it has a while to run, and spends every earlier link when one is used', async () => {
     await post('/api/forgot-password', { email: 'lee@park-cars.example' });
     const first = await mailedToken();
+    await post('/api/forgot-password', { email: 'lee@park-cars.example' });
+    expect(await mailedToken()).toBe(first);
+    // With under 15 minutes left, a request gets a new link with a full hour.
+    await app.db.updateTable('passwordResets').set({ expiresAt: new Date(Date.now() + 10 * 60_000).toISOString() }).execute();
     await post('/api/forgot-password', { email: 'lee@park-cars.example' });
     const second = await mailedToken();
     expect(second).not.toBe(first);
@@ -270,10 +274,12 @@ describe('forgot and reset password', async () => {
 });
 
 describe('sign-in and reset limits', async () => {
-  const { app, dir } = await buildTestServer(staffEnv);
+  const { app, dir } = await buildTestServer({ ...staffEnv, RESET_MAIL_SPACING_SECONDS: '1' });
   await createDealer(app.db, { username: 'limit-dealer', email: 'limit@dealer.example', password: 'dealer-password-1' });
   await createDealer(app.db, { username: 'twin-dealer', email: 'twin@dealer.example', password: 'dealer-password-1' });
   await createDealer(app.db, { username: 'mail-dealer', email: 'mail@dealer.example', password: 'dealer-password-1' });
+  await createDealer(app.db, { username: 'siege-dealer', email: 'siege@dealer.example', password: 'dealer-password-1' });
+  await createDealer(app.db, { username: 'v6-dealer', email: 'v6@dealer.example', password: 'dealer-password-1' });
   const post = (url: string, payload: object, remoteAddress: string) => app.inject({ method: 'POST', url, payload, remoteAddress });
   const tooMany = /^Too many requests: please wait \d+ seconds and try again$/;
 
@@ -308,19 +314,79 @@ describe('sign-in and reset limits', async () => {
     expect(statuses).toEqual([...Array<number>(10).fill(401), 429]);
   });
 
-  it('locks an account for every address only after 100 failures spread over many addresses', async () => {
-    const fail = (address: string) => post('/api/login', { username: 'limit-dealer', password: 'wrong-password' }, address);
-    for (let address = 1; address <= 9; address += 1) {
-      const statuses = await Promise.all(Array.from({ length: 10 }, () => fail(`10.6.0.${address}`)));
+  it("never holds the owner's browser back for other addresses' failures, and meets the others with a wait, not a wall", async () => {
+    const login = (password: string, address: string, cookie?: string) =>
+      app.inject({ method: 'POST', url: '/api/login', payload: { username: 'siege-dealer', password }, remoteAddress: address, headers: cookie ? { cookie } : {} });
+    // The owner signed in on this browser before: it carries a signed device cookie for the account.
+    const first = await login('dealer-password-1', '10.6.9.1');
+    expect(first.statusCode).toBe(200);
+    const device = first.cookies.find((cookie) => cookie.name.startsWith('lw_device_d'));
+    expect(device).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/api' });
+    const ownerBrowser = `${device!.name}=${device!.value}`;
+
+    // Ten failures from each of ten addresses: each address is locked out of the account.
+    for (let address = 1; address <= 10; address += 1) {
+      const statuses = await Promise.all(Array.from({ length: 10 }, () => login('wrong-password', `10.6.0.${address}`)));
       expect(statuses.map((response) => response.statusCode)).toEqual(Array<number>(10).fill(401));
     }
-    // 90 failures: the owner still signs in from a fresh address.
-    expect((await post('/api/login', { username: 'limit-dealer', password: 'dealer-password-1' }, '10.6.1.1')).statusCode).toBe(200);
-    const statuses = await Promise.all(Array.from({ length: 10 }, () => fail('10.6.0.10')));
-    expect(statuses.map((response) => response.statusCode)).toEqual(Array<number>(10).fill(401));
-    const capped = await post('/api/login', { username: 'limit-dealer', password: 'dealer-password-1' }, '10.6.1.2');
-    expect(capped.statusCode).toBe(429);
-    expect(capped.json().message).toMatch(tooMany);
+    const locked = await login('dealer-password-1', '10.6.0.1');
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json().message).toMatch(tooMany);
+
+    // The owner's browser signs in from anywhere, a locked address included.
+    expect((await login('dealer-password-1', '10.6.0.1', ownerBrowser)).statusCode).toBe(200);
+    expect((await login('dealer-password-1', '10.6.9.2', ownerBrowser)).statusCode).toBe(200);
+    // So does the owner on a new browser from another address: a first try is never held back.
+    expect((await login('dealer-password-1', '10.6.9.3')).statusCode).toBe(200);
+
+    // A guesser from a fresh address gets one try, then must wait before the next.
+    expect((await login('wrong-password', '10.6.1.1')).statusCode).toBe(401);
+    const waiting = await login('dealer-password-1', '10.6.1.1');
+    expect(waiting.statusCode).toBe(429);
+    expect(waiting.json().message).toMatch(tooMany);
+  });
+
+  it("holds a trusted browser back by its own failures only", async () => {
+    const login = (password: string, address: string, cookie?: string) =>
+      app.inject({ method: 'POST', url: '/api/admin-login', payload: { username: staffEmail, password }, remoteAddress: address, headers: cookie ? { cookie } : {} });
+    const signedIn = await login(staffPassword, '10.8.0.1');
+    const device = signedIn.cookies.find((cookie) => cookie.name.startsWith('lw_device_s'))!;
+    const browser = `${device.name}=${device.value}`;
+    for (let i = 0; i < 10; i += 1) expect((await login(`wrong-${i}`, `10.8.1.${i}`, browser)).statusCode).toBe(401);
+    expect((await login(staffPassword, '10.8.2.1', browser)).statusCode).toBe(429);
+    // Its failures were its own: the owner from another browser, even at the same address, is let in.
+    expect((await login(staffPassword, '10.8.1.0')).statusCode).toBe(200);
+    // A forged or tampered device cookie is no device cookie.
+    expect((await login(staffPassword, '10.8.2.2', `${device.name}=staff:1:forged`)).statusCode).toBe(200);
+  });
+
+  it('counts an IPv6 address by its /64', async () => {
+    const login = (password: string, address: string) =>
+      app.inject({ method: 'POST', url: '/api/login', payload: { username: 'v6-dealer', password }, remoteAddress: address });
+    for (let host = 1; host <= 10; host += 1) expect((await login('wrong-password', `2001:db8:6:1::${host.toString(16)}`)).statusCode).toBe(401);
+    expect((await login('dealer-password-1', '2001:db8:6:1:ffff::1')).statusCode).toBe(429);
+    expect((await login('dealer-password-1', '2001:db8:6:2::1')).statusCode).toBe(200);
+  });
+
+  it("answers GET /api/session past an address's new-visitor quota, and mints no visitor for staff", async () => {
+    const session = (address: string, cookie?: string) =>
+      app.inject({ method: 'GET', url: '/api/session', remoteAddress: address, headers: cookie ? { cookie } : {} });
+    const staff = await signInStaff(app, staffEmail, staffPassword, '10.9.0.1');
+    const staffSession = await session('10.9.0.1', staff.cookie);
+    expect(staffSession.json().admin).toEqual({ email: staffEmail });
+    expect(staffSession.cookies.map((cookie) => cookie.name)).not.toContain('lw_visitor');
+
+    // Spend the address's quota of new visitors (120 per 10 minutes).
+    for (let i = 0; i < 120; i += 1) expect((await session('10.9.0.1')).cookies.map((cookie) => cookie.name)).toContain('lw_visitor');
+    const anonymous = await session('10.9.0.1');
+    expect(anonymous.statusCode).toBe(200);
+    expect(anonymous.cookies.map((cookie) => cookie.name)).not.toContain('lw_visitor');
+    const signedIn = await session('10.9.0.1', staff.cookie);
+    expect(signedIn.statusCode).toBe(200);
+    expect(signedIn.json().admin).toEqual({ email: staffEmail });
+    // The quota itself stands where a visitor identity is needed: a new chat from that address.
+    const chat = await app.inject({ method: 'POST', url: '/api/chat-message', remoteAddress: '10.9.0.1', payload: { sessionId: 'session_quota_1', message: 'Hello', isFromUser: true } });
+    expect(chat.statusCode).toBe(429);
   });
 
   it('limits sign-in attempts per IP', async () => {
@@ -332,33 +398,47 @@ describe('sign-in and reset limits', async () => {
     expect(statuses[30]).toBe(429);
   });
 
-  it("lets neither a stranger's reset requests block the dealer's own nor fill the dealer's mailbox", async () => {
+  it("lets neither a stranger's reset requests starve the dealer's own nor fill the dealer's mailbox", async () => {
     const mailsToDealer = async () => {
       await app.mailer.drain();
       return (await readOutbox(dir)).filter((mail) => mail.headers.to === 'mail@dealer.example');
     };
-    const forgot = (address: string) => post('/api/forgot-password', { email: 'mail@dealer.example' }, address);
-
-    // One address, up to its per-IP limit: every answer the same, two mails sent.
-    for (let i = 0; i < 10; i += 1) {
-      const response = await forgot('10.3.0.1');
+    const linkOf = (mail: { text: string }) => /reset-password\?token=([A-Za-z0-9_-]+)/.exec(mail.text)![1]!;
+    const forgot = async (address: string) => {
+      const response = await post('/api/forgot-password', { email: 'mail@dealer.example' }, address);
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual({ message: forgotPasswordAnswer });
-    }
-    expect(await mailsToDealer()).toHaveLength(2);
+    };
+    const spacing = () => sleep(1100);
 
-    // The dealer, from their own address: a fresh link that works.
-    expect((await forgot('10.3.0.2')).json()).toEqual({ message: forgotPasswordAnswer });
-    const mails = await mailsToDealer();
-    expect(mails).toHaveLength(3);
-    const token = /reset-password\?token=([A-Za-z0-9_-]+)/.exec(mails.at(-1)!.text)![1]!;
-    expect((await post('/api/reset-password', { token, password: 'a-new-password-7' }, '10.3.0.2')).statusCode).toBe(200);
-
-    // Many addresses: still the same answer, and at most five mails an hour.
-    for (let address = 3; address <= 8; address += 1) {
-      for (let i = 0; i < 3; i += 1) expect((await forgot(`10.3.0.${address}`)).json()).toEqual({ message: forgotPasswordAnswer });
+    // A stranger, from three addresses, two requests each: one mail, the spacing holds the rest.
+    for (const address of ['10.3.0.1', '10.3.0.2', '10.3.0.3']) {
+      await forgot(address);
+      await forgot(address);
     }
-    expect(await mailsToDealer()).toHaveLength(5);
+    const afterStranger = await mailsToDealer();
+    expect(afterStranger).toHaveLength(1);
+
+    // The dealer's own request, once the spacing has passed, mails the same working link again.
+    await spacing();
+    await forgot('10.3.1.1');
+    const afterOwner = await mailsToDealer();
+    expect(afterOwner).toHaveLength(2);
+    expect(linkOf(afterOwner[1]!)).toBe(linkOf(afterOwner[0]!));
+
+    // One address gets two mails an hour at most, however patient.
+    await spacing();
+    await forgot('10.3.0.1');
+    await spacing();
+    await forgot('10.3.0.1');
+    expect(await mailsToDealer()).toHaveLength(3);
+
+    // Many addresses at once: one mail (the spacing has passed), the rest held by it.
+    for (let address = 4; address <= 9; address += 1) await forgot(`10.3.0.${address}`);
+    expect(await mailsToDealer()).toHaveLength(4);
+
+    const token = linkOf((await mailsToDealer()).at(-1)!);
+    expect((await post('/api/reset-password', { token, password: 'a-new-password-7' }, '10.3.1.1')).statusCode).toBe(200);
   });
 });
 
