@@ -86,3 +86,34 @@ export const honeypotName = '_gotcha';
 /** ISO-8601 UTC timestamp as the API returns it. */
 export const isoDate = z.string();
 export const rowId = z.number().int().positive();
+
+/**
+ * The largest row id: ids are PostgreSQL `integer`s, and a bigger number in a query fails there
+ * (a 500) instead of finding nothing. Every id a client sends is held to 1..maxRowId.
+ */
+export const maxRowId = 2_147_483_647;
+export function rowIdMessage(label: string): string {
+  return `${label} must be a whole number from 1 to ${maxRowId}`;
+}
+/** Whether `text` is a row id a client may send: digits only, 1..maxRowId. */
+export function isRowIdText(text: string): boolean {
+  return /^\d{1,10}$/.test(text) && Number(text) >= 1 && Number(text) <= maxRowId;
+}
+
+/** A row id in a path (`/api/leads/:kind/:id`), as a number. */
+export function rowIdParam(label: string) {
+  const message = rowIdMessage(label);
+  return z
+    .string({ error: message })
+    .refine(isRowIdText, message)
+    .transform((text) => Number(text));
+}
+
+/** A timestamp as the API writes it (`toISOString`), or without its milliseconds: a real instant, not just its shape. */
+export function isIsoTimestamp(text: string): boolean {
+  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,3})?Z$/.test(text)) return false;
+  const time = new Date(text);
+  // A date that rolls over (February 30, hour 24) parses to another instant: its own fields come back changed.
+  return !Number.isNaN(time.getTime()) && time.toISOString().slice(0, 19) === text.slice(0, 19);
+}
+export const cursorDateMessage = "before's date must be a UTC timestamp such as 2025-01-31T12:00:00.000Z";
