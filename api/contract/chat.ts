@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { chatLimits } from './brand';
-import { controlCharacterMessage, cursorDateMessage, emailMessage, hasControlCharacters, isIsoTimestamp, isoDate, optionalLine, rowId } from './common';
+import { controlCharacterMessage, cursorDateMessage, emailMessage, hasRefusedCharacters, isIsoTimestamp, isoDate, optionalLine, rowId } from './common';
 import { listQuerySchema } from './leads';
 
 /** `session_` + timestamp + random string in the widget; anything of that alphabet is accepted. */
@@ -13,7 +13,7 @@ export const chatMessageTextSchema = z
   .trim()
   .min(1, 'Message cannot be empty')
   .max(chatLimits.messageMaxLength, `Message must be at most ${chatLimits.messageMaxLength} characters`)
-  .refine((value) => !hasControlCharacters(value), controlCharacterMessage);
+  .refine((value) => !hasRefusedCharacters(value, { multiline: true }), controlCharacterMessage);
 
 export const clientIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'clientId must be 1-64 letters, digits, _ or -');
 

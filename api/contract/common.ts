@@ -18,8 +18,27 @@ export const messageBodySchema = z.object({ message: z.string() });
 // eslint-disable-next-line no-control-regex
 const controlCharacters = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;
 export const controlCharacterMessage = 'Contains characters that are not allowed';
-export function hasControlCharacters(value: string): boolean {
-  return controlCharacters.test(value);
+
+/**
+ * Invisible format characters (Unicode category Cf: zero-width spaces and joiners, the BOM, bidi
+ * marks, soft hyphens...) and the tag block (U+E0000-U+E007F, which can carry hidden ASCII). A
+ * one-line field refuses them all: a name or a subject never needs one, and each can make text
+ * read differently from what is stored.
+ */
+const formatCharacters = /[\p{Cf}\u{E0000}-\u{E007F}]/u;
+/**
+ * What a text area keeps of them, as people's writing needs it: the joiners (ZWJ in emoji such as
+ * 👨‍👩‍👧, ZWNJ and ZWJ in Persian and Indic scripts), the bidi marks of right-to-left text, and the
+ * tags of a subdivision flag (🏴 + lowercase letter or digit tags + cancel tag: England, Scotland, Wales).
+ */
+const textAreaFormatCharacters = /[\u200C-\u200F\u061C]/gu;
+const flagTagSequences = /\u{1F3F4}[\u{E0030}-\u{E0039}\u{E0061}-\u{E007A}]{1,7}\u{E007F}/gu;
+
+/** Whether `value` holds a character its field refuses; `multiline` for the fields typed into a text area. */
+export function hasRefusedCharacters(value: string, options: { multiline?: boolean } = {}): boolean {
+  if (controlCharacters.test(value)) return true;
+  const checked = options.multiline ? value.replace(flagTagSequences, '').replace(textAreaFormatCharacters, '') : value;
+  return formatCharacters.test(checked);
 }
 
 /** Line breaks of any kind: a single-line field (a name, a subject) that held one could forge lines in a mail. */
@@ -30,7 +49,7 @@ export function oneLineMessage(label: string): string {
 
 /** The character rules of a text field; `multiline` for the fields typed into a text area. */
 function textCharacters<T extends z.ZodType<string>>(schema: T, label: string, multiline: boolean) {
-  const allowed = schema.refine((value) => !controlCharacters.test(value), controlCharacterMessage);
+  const allowed = schema.refine((value) => !hasRefusedCharacters(value, { multiline }), controlCharacterMessage);
   return multiline ? allowed : allowed.refine((value) => !lineBreaks.test(value), oneLineMessage(label));
 }
 

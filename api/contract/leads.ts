@@ -4,7 +4,7 @@ import {
   controlCharacterMessage,
   cursorDateMessage,
   emailField,
-  hasControlCharacters,
+  hasRefusedCharacters,
   honeypotField,
   isIsoTimestamp,
   isoDate,
@@ -254,7 +254,7 @@ export const leadPatchSchema = z
     note: z
       .string({ error: 'Note must be text' })
       .max(5000, 'Note must be at most 5000 characters')
-      .refine((value) => !hasControlCharacters(value), controlCharacterMessage)
+      .refine((value) => !hasRefusedCharacters(value, { multiline: true }), controlCharacterMessage)
       .optional(),
   })
   .strict()
@@ -303,7 +303,7 @@ export const listQuerySchema = z.object({
     .string()
     .trim()
     .max(200, 'q must be at most 200 characters')
-    .refine((value) => !hasControlCharacters(value), controlCharacterMessage)
+    .refine((value) => !hasRefusedCharacters(value), controlCharacterMessage)
     .optional(),
   format: z.enum(['json', 'csv'], { error: 'format must be json or csv' }).default('json'),
 });
