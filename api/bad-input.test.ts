@@ -130,6 +130,19 @@ describe('bad input on every POST', async () => {
     expect(await snapshot()).toEqual(before);
   });
 
+  it.each([
+    ['a right-to-left override', 'Sam \u202Eretrac'],
+    ['a right-to-left mark', 'Sam\u200F Carter'],
+    ['a zero-width space', 'Sam\u200BCarter'],
+    ['hidden Unicode tags', 'Sam Carter\u{E0069}\u{E0067}\u{E006E}\u{E006F}\u{E0072}\u{E0065}'],
+  ])('refuses a name with %s: 400 naming the field, nothing stored', async (_label, name) => {
+    const before = await snapshot();
+    const answer = await app.inject({ method: 'POST', url: '/api/contact-submission', payload: { ...validInput.contact(), name } });
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json()).toEqual({ message: 'Validation failed', errors: { name: 'Contains characters that are not allowed' } });
+    expect(await snapshot()).toEqual(before);
+  });
+
   it('keeps line breaks in the fields typed into a text area', async () => {
     const answer = await app.inject({
       method: 'POST',

@@ -25,7 +25,13 @@ test.afterEach(() => {
 });
 
 test('a visitor and staff exchange messages live, each within a second, without reload', async ({ page }) => {
+  // The CSP's connect-src is 'self' alone: the same-origin WebSocket must still pass it.
+  const cspRefusals: string[] = [];
+  page.on('console', (entry) => {
+    if (/Content Security Policy/i.test(entry.text())) cspRefusals.push(entry.text());
+  });
   await openWidget(page);
+  // Presence comes only over the socket.
   await expect(page.getByText('Online now')).toBeVisible();
   await expect(page.getByText("Hi! I'm here to help you learn more about Lotwise. How can I assist you today?")).toBeVisible();
 
@@ -48,6 +54,7 @@ test('a visitor and staff exchange messages live, each within a second, without 
   await expect(page.getByText('Support is typing…')).toHaveCount(0);
   await expect(page.getByText('Do you work with dealers in Texas?')).toHaveCount(1);
   expect(await page.evaluate(() => localStorage.getItem('chatSessionId'))).toBe(message.sessionId);
+  expect(cspRefusals).toEqual([]);
 });
 
 test('with the socket cut the widget carries on by polling, then catches up on reconnect', async ({ page }) => {

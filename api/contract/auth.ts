@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { controlCharacterMessage, emailField, emailMessage, hasControlCharacters } from './common';
+import { controlCharacterMessage, emailField, emailMessage, hasRefusedCharacters } from './common';
 
 /** Dealer login: username or email, and password; only non-empty is required. */
 export const dealerLoginSchema = z.object({
@@ -9,7 +9,7 @@ export const dealerLoginSchema = z.object({
     .trim()
     .min(1, 'Username is required')
     .max(254, 'Username is too long')
-    .refine((value) => !hasControlCharacters(value), controlCharacterMessage),
+    .refine((value) => !hasRefusedCharacters(value), controlCharacterMessage),
   password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(200, 'Password is too long'),
 });
 export type DealerLoginInput = z.infer<typeof dealerLoginSchema>;
@@ -43,7 +43,7 @@ export const resetPasswordSchema = z.object({
     .trim()
     .min(20, 'This reset link is invalid or has expired')
     .max(200, 'This reset link is invalid or has expired')
-    .refine((value) => !hasControlCharacters(value), 'This reset link is invalid or has expired'),
+    .refine((value) => !hasRefusedCharacters(value), 'This reset link is invalid or has expired'),
   password: z
     .string({ error: passwordTooShortMessage })
     .min(passwordMinLength, passwordTooShortMessage)

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { chatLimits } from './brand';
-import { controlCharacterMessage, emailMessage, hasControlCharacters, isoDate, optionalLine, rowId } from './common';
+import { controlCharacterMessage, cursorDateMessage, emailMessage, hasRefusedCharacters, isIsoTimestamp, isoDate, optionalLine, rowId } from './common';
 import { listQuerySchema } from './leads';
 
 /** `session_` + timestamp + random string in the widget; anything of that alphabet is accepted. */
@@ -13,7 +13,7 @@ export const chatMessageTextSchema = z
   .trim()
   .min(1, 'Message cannot be empty')
   .max(chatLimits.messageMaxLength, `Message must be at most ${chatLimits.messageMaxLength} characters`)
-  .refine((value) => !hasControlCharacters(value), controlCharacterMessage);
+  .refine((value) => !hasRefusedCharacters(value, { multiline: true }), controlCharacterMessage);
 
 export const clientIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'clientId must be 1-64 letters, digits, _ or -');
 
@@ -119,7 +119,8 @@ export const chatSessionListQuerySchema = z.object({
   limit: listQuerySchema.shape.limit,
   before: z
     .string()
-    .regex(/^\d{4}-\d\d-\d\dT[\d:.]+Z,[A-Za-z0-9_-]{8,100}$/, 'before must be a cursor of the form <lastActivity>,<sessionId>')
+    .regex(/^[^,]+,[A-Za-z0-9_-]{8,100}$/, { message: 'before must be a cursor of the form <lastActivity>,<sessionId>', abort: true })
+    .refine((cursor) => isIsoTimestamp(cursor.slice(0, cursor.indexOf(','))), cursorDateMessage)
     .transform((cursor) => {
       const comma = cursor.indexOf(',');
       return { lastActivity: cursor.slice(0, comma), id: cursor.slice(comma + 1) };

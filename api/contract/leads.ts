@@ -2,14 +2,19 @@ import { z } from 'zod';
 import { brand } from './brand';
 import {
   controlCharacterMessage,
+  cursorDateMessage,
   emailField,
-  hasControlCharacters,
+  hasRefusedCharacters,
   honeypotField,
+  isIsoTimestamp,
   isoDate,
+  isRowIdText,
   optionalText,
   phoneField,
   requiredText,
   rowId,
+  rowIdMessage,
+  rowIdParam,
 } from './common';
 
 // ---------- option lists of the forms ----------
@@ -249,7 +254,7 @@ export const leadPatchSchema = z
     note: z
       .string({ error: 'Note must be text' })
       .max(5000, 'Note must be at most 5000 characters')
-      .refine((value) => !hasControlCharacters(value), controlCharacterMessage)
+      .refine((value) => !hasRefusedCharacters(value, { multiline: true }), controlCharacterMessage)
       .optional(),
   })
   .strict()
@@ -261,7 +266,7 @@ export type LeadPatch = z.infer<typeof leadPatchSchema>;
 
 export const leadPatchParamsSchema = z.object({
   kind: leadKindSchema,
-  id: z.coerce.number().int().positive(),
+  id: rowIdParam('id'),
 });
 
 // ---------- list queries (keyset paging, search, CSV) ----------
@@ -286,7 +291,9 @@ export const listQuerySchema = z.object({
     .default(listLimitDefault),
   before: z
     .string()
-    .regex(/^\d{4}-\d\d-\d\dT[\d:.]+Z,\d+$/, 'before must be a cursor of the form <createdAt>,<id>')
+    .regex(/^[^,]+,[^,]+$/, { message: 'before must be a cursor of the form <createdAt>,<id>', abort: true })
+    .refine((cursor) => isIsoTimestamp(cursor.split(',')[0]!), { message: cursorDateMessage, abort: true })
+    .refine((cursor) => isRowIdText(cursor.split(',')[1]!), rowIdMessage("before's id"))
     .transform((cursor) => {
       const [createdAt, id] = cursor.split(',');
       return { createdAt: createdAt!, id: Number(id) };
@@ -296,7 +303,7 @@ export const listQuerySchema = z.object({
     .string()
     .trim()
     .max(200, 'q must be at most 200 characters')
-    .refine((value) => !hasControlCharacters(value), controlCharacterMessage)
+    .refine((value) => !hasRefusedCharacters(value), controlCharacterMessage)
     .optional(),
   format: z.enum(['json', 'csv'], { error: 'format must be json or csv' }).default('json'),
 });

@@ -39,4 +39,11 @@ describe('security headers', async () => {
       expect(api.headers[name], name).toBeUndefined();
     }
   });
+
+  it("lets pages connect to this origin only: connect-src is exactly 'self'", async () => {
+    // The widget's WebSocket goes to this origin, which 'self' covers (CSP3): ws:/wss: would allow any host.
+    const page = await app.inject({ method: 'GET', url: '/pricing' });
+    const directives = String(page.headers['content-security-policy']).split(';').map((directive) => directive.trim());
+    expect(directives.filter((directive) => directive.startsWith('connect-src'))).toEqual(["connect-src 'self'"]);
+  });
 });

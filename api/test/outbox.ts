@@ -39,3 +39,31 @@ export async function readOutbox(dataDir: string): Promise<OutboxMail[]> {
     }),
   );
 }
+
+const encodedWord = /=\?([^?]+)\?([BbQq])\?([^?]*)\?=/;
+
+/** The bytes of one RFC 2047 encoded-word's text (B: base64; Q: quoted-printable with `_` for space). */
+function encodedWordBytes(encoding: string, text: string): Buffer {
+  if (encoding.toUpperCase() === 'B') return Buffer.from(text, 'base64');
+  const latin1 = text.replace(/_/g, ' ').replace(/=([0-9A-Fa-f]{2})/g, (_match, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+  return Buffer.from(latin1, 'latin1');
+}
+
+/**
+ * A header as a mail client shows it: every RFC 2047 encoded-word decoded once (UTF-8), the space
+ * between two adjacent encoded-words dropped, as RFC 2047 section 6.2 says.
+ */
+export function decodeHeader(value: string): string {
+  const parts: Buffer[] = [];
+  let rest = value;
+  let afterWord = false;
+  for (let match = encodedWord.exec(rest); match; match = encodedWord.exec(rest)) {
+    const between = rest.slice(0, match.index);
+    if (!(afterWord && /^\s*$/.test(between))) parts.push(Buffer.from(between, 'utf8'));
+    parts.push(encodedWordBytes(match[2]!, match[3]!));
+    rest = rest.slice(match.index + match[0].length);
+    afterWord = true;
+  }
+  parts.push(Buffer.from(rest, 'utf8'));
+  return Buffer.concat(parts).toString('utf8');
+}

@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { LeadKind } from '../../contract/leads';
 import { staffEnv, signInStaff, validInput } from '../../test/factories';
 import { buildTestServer } from '../../test/helper';
+import { decodeHeader, readOutbox } from '../../test/outbox';
 import { nextEvent } from '../../test/sockets';
 import { connectStaffSocket } from '../../test/staff-socket';
 import { controlCharacterMessage } from '../../contract/common';
@@ -89,6 +90,21 @@ describe('lead forms and staff lists', async () => {
     expect(mail).toContain('Message: Please mail this one to staff');
     expect(mail).toContain('Content-Type: text/plain');
     expect(mail).not.toContain('text/html');
+  });
+
+  it.each([
+    ['an all-ASCII name', '=?utf-8?B?SW52b2ljZSBvdmVyZHVl?='],
+    ['a name with accents, which the mailer encodes itself', 'José =?utf-8?Q?Invoice_overdue?='],
+  ])('keeps RFC 2047 encoded-words of %s out of the notice subject', async (_label, name) => {
+    const message = `Encoded-word subject check: ${name}`;
+    await post('contact', { ...validInput.contact(), name, message });
+    await app.mailer.drain();
+    const mail = (await readOutbox(dir)).find((each) => each.text.includes(message));
+    const subject = decodeHeader(mail!.headers.subject!);
+    // What a mail client shows: the visitor's characters, never text decoded from them.
+    expect(subject).not.toContain('Invoice overdue');
+    expect(subject).not.toMatch(/=\?[^?]*\?[bq]\?[^?]*\?=/i);
+    expect(subject).toMatch(/^Contact form: .*\?utf-8\?[BQ]\?(SW52b2ljZSBvdmVyZHVl|Invoice_overdue)\?=$/);
   });
 
   describe('validation messages of the contract', () => {

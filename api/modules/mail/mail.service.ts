@@ -20,9 +20,18 @@ export interface MailerOptions {
   log: FastifyBaseLogger;
 }
 
-/** One line for a header: a line break in a subject would end the header early. */
+/**
+ * Visitor text made safe for a header, as every mail's subject goes through it. One line: a line break
+ * (or any control character) would end the header early. No `=?` opener: an RFC 2047 encoded-word
+ * typed by a visitor (`=?utf-8?B?...?=`) would be shown by mail clients as the text it encodes.
+ */
 function headerText(value: string): string {
-  return value.replace(/[\r\n\t]+/g, ' ').trim().slice(0, 200);
+  return value
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001F\u007F-\u009F\u2028\u2029]+/g, ' ')
+    .replace(/=\?/g, '= ?')
+    .trim()
+    .slice(0, 200);
 }
 
 /**

@@ -81,4 +81,15 @@ describe('contact form', { timeout: 20_000 }, () => {
     network.respond(400, { message: 'Validation failed', errors: { email: 'Please enter a valid email address' } });
     expect(await screen.findByText('Please enter a valid email address')).toBeVisible();
   });
+
+  it('refuses an invisible character in the name with the API\'s message, before sending', async () => {
+    const network = stubNetwork();
+    const { user } = renderWithRouter(<ContactForm />);
+    await fillValid(user);
+    // A zero-width space, as a paste would bring it.
+    await user.type(screen.getByLabelText(/Full Name/), '\u200B');
+    await user.click(screen.getByRole('button', { name: 'Send Message' }));
+    expect(await screen.findByText('Contains characters that are not allowed')).toBeVisible();
+    expect(network.calls).toHaveLength(0);
+  });
 });
