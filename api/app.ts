@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import authPlugin from './plugins/auth';
@@ -19,6 +19,7 @@ import { publicLeadRoutes, staffLeadRoutes } from './modules/leads/leads.routes'
 import mailPlugin from './modules/mail/mail.plugin';
 import chatModule, { staffChatRoutes } from './modules/chat';
 import { apiPaths } from './contract/paths';
+import { requestLogFields } from './request-log';
 
 /** Largest request body accepted: a larger one gets 413 with a message. */
 export const bodyLimitBytes = 64 * 1024;
@@ -26,7 +27,8 @@ export const bodyLimitBytes = 64 * 1024;
 export interface BuildOptions {
   /** Where the built SPA lives; not served when the folder is missing (API-only tests). */
   webRoot?: string;
-  logger?: FastifyServerOptions['logger'];
+  /** Where the log lines go instead of stdout (a test reads them); the level is still config.logLevel. */
+  logStream?: { write(line: string): void };
 }
 
 /** Builds the whole server, not listening: `server.ts` listens, tests inject or listen on port 0. */
@@ -34,7 +36,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // X-Forwarded-For/-Proto are believed only from the proxies TRUST_PROXY names.
   const trust = proxyTrust(config.trustProxy);
   const app = Fastify({
-    logger: options.logger ?? (config.logLevel === 'silent' ? false : { level: config.logLevel }),
+    logger:
+      config.logLevel === 'silent'
+        ? false
+        : {
+            level: config.logLevel,
+            // A reset link's token in a logged URL would let anyone who reads the log set the password.
+            serializers: { req: requestLogFields },
+            ...(options.logStream ? { stream: options.logStream } : {}),
+          },
     bodyLimit: bodyLimitBytes,
     trustProxy: trust,
     forceCloseConnections: 'idle',

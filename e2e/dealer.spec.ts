@@ -1,7 +1,10 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
+import type { ChatSessionSummary } from '../api/contract/chat';
+import { baseURL } from '../playwright.config';
 import { createDealer, e2eDataDir } from './support/dealer';
+import { loginCookie } from './support/staff';
 
 const outbox = join(e2eDataDir, 'outbox');
 
@@ -122,6 +125,62 @@ test('forgot password mails a link that sets a new password', async ({ page }) =
   await page.getByRole('button', { name: 'Update Password' }).click();
   await expect(toast(page).getByText('Error')).toBeVisible();
   await expect(page).toHaveURL(/\/reset-password/);
+});
+
+test('the reset page takes the token out of the address, keeps it from the chat, and still sets the password with it', async ({ page, request }) => {
+  const username = `pinecrest-${stamp}`;
+  const email = `owner-${stamp}@pinecrest.example`;
+  createDealer(username, email, 'old-password-123');
+  expect((await request.post('/api/forgot-password', { data: { email } })).ok()).toBe(true);
+  await expect.poll(() => resetLinkFor(email), { timeout: 10_000 }).toBeTruthy();
+  const link = new URL(resetLinkFor(email)!);
+  const token = link.searchParams.get('token')!;
+
+  await page.goto(`${link.pathname}${link.search}`);
+  await dismissCookieBanner(page);
+  await expect(page.getByRole('heading', { name: 'Choose a New Password' })).toBeVisible();
+  await expect(page).toHaveURL(`${baseURL}/reset-password`);
+  expect(page.url()).not.toContain(token);
+
+  // The chat widget (shown after 2 s) tells staff the page without the token.
+  await page.getByRole('button', { name: /^Open chat/ }).click({ timeout: 10_000 });
+  const input = page.getByRole('textbox', { name: 'Message' });
+  await input.fill('My reset link, is it safe?');
+  await input.press('Enter');
+  await expect(input).toHaveValue('');
+  const sessionId = await page.evaluate(() => localStorage.getItem('chatSessionId'));
+  const cookie = await loginCookie(request);
+  const storedSession = async () => {
+    const sessions = (await (await request.get('/api/chat-sessions', { headers: { cookie } })).json()) as ChatSessionSummary[];
+    return sessions.find((session) => session.id === sessionId);
+  };
+  await expect.poll(async () => (await storedSession())?.lastMessage).toBe('My reset link, is it safe?');
+  expect((await storedSession())?.pageUrl).toBe(`${baseURL}/reset-password`);
+  expect(JSON.stringify(await storedSession())).not.toContain(token);
+  await page.getByRole('button', { name: 'Close chat' }).click();
+
+  // The token the address no longer holds still sets the password.
+  await page.getByLabel(/^New Password/).fill('new-password-456');
+  await page.getByLabel('Confirm New Password').fill('new-password-456');
+  await page.getByRole('button', { name: 'Update Password' }).click();
+  await expect(page).toHaveURL(/\/dealer-login$/);
+  await expect(page.getByRole('heading', { name: 'Dealer Login' })).toBeVisible();
+  // Back shows the reset page without the token: the entry was replaced, not pushed.
+  await page.goBack();
+  await expect(page).toHaveURL(`${baseURL}/reset-password`);
+  await expect(page.getByText('This reset link is invalid or has expired.', { exact: false })).toBeVisible();
+
+  await page.goto('/dealer-login');
+  await signIn(page, username, 'new-password-456');
+  await expect(page).toHaveURL(/\/dealer-dashboard$/);
+});
+
+test('a reload of the reset page once the token left the address says the link is invalid', async ({ page }) => {
+  await page.goto('/reset-password?token=not-a-real-token-but-long-enough-000000000');
+  await expect(page).toHaveURL(`${baseURL}/reset-password`);
+  await expect(page.getByRole('heading', { name: 'Choose a New Password' })).toBeVisible();
+  await page.reload();
+  await expect(page.getByText('This reset link is invalid or has expired.', { exact: false })).toBeVisible();
 });
 
 test('a reset page without a token says the link is invalid', async ({ page }) => {

@@ -17,24 +17,57 @@ export const chatMessageTextSchema = z
 
 export const clientIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'clientId must be 1-64 letters, digits, _ or -');
 
+/** `url` without its query and fragment, where a page carries its secrets (a reset link's token). */
+export function withoutQueryOrFragment(url: string): string {
+  return url.replace(/[?#].*/s, '');
+}
+
+/** The origin of an http(s) URL; undefined for anything else. */
+function originOf(url: string): string | undefined {
+  try {
+    const { origin } = new URL(url);
+    return origin === 'null' ? undefined : origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Where the visitor is, as staff may see it: the page without query or fragment, and so is a referrer
+ * on the page's own site (the reset page, say); another site's referrer stays as sent. Applied here, on
+ * the server, so an old widget that sends its whole address cannot store a token either.
+ */
+function withoutSiteSecrets<T extends { pageUrl?: string; referrer?: string }>(input: T): T {
+  const { pageUrl, referrer } = input;
+  const siteOrigin = pageUrl === undefined ? undefined : originOf(pageUrl);
+  const referrerOnSite = referrer !== undefined && siteOrigin !== undefined && originOf(referrer) === siteOrigin;
+  return {
+    ...input,
+    pageUrl: pageUrl === undefined ? undefined : withoutQueryOrFragment(pageUrl) || undefined,
+    referrer: referrerOnSite ? withoutQueryOrFragment(referrer) || undefined : referrer,
+  };
+}
+
 /** `POST /api/chat-message` and the socket's `chat:send`: always the visitor's own words. */
-export const chatMessageInputSchema = z.object({
-  sessionId: chatSessionIdSchema,
-  message: chatMessageTextSchema,
-  senderEmail: z
-    .string({ error: emailMessage })
-    .trim()
-    .max(254, emailMessage)
-    .pipe(z.union([z.literal(''), z.email({ error: emailMessage })]))
-    .optional()
-    .transform((value) => value || undefined),
-  senderName: optionalLine(100, 'Name'),
-  isFromUser: z.literal(true, { error: 'Visitors can only send their own messages' }).default(true),
-  clientId: clientIdSchema.optional(),
-  /** Where the visitor is, stored on the chat session with its first message. */
-  pageUrl: optionalLine(2000, 'Page URL'),
-  referrer: optionalLine(2000, 'Referrer'),
-});
+export const chatMessageInputSchema = z
+  .object({
+    sessionId: chatSessionIdSchema,
+    message: chatMessageTextSchema,
+    senderEmail: z
+      .string({ error: emailMessage })
+      .trim()
+      .max(254, emailMessage)
+      .pipe(z.union([z.literal(''), z.email({ error: emailMessage })]))
+      .optional()
+      .transform((value) => value || undefined),
+    senderName: optionalLine(100, 'Name'),
+    isFromUser: z.literal(true, { error: 'Visitors can only send their own messages' }).default(true),
+    clientId: clientIdSchema.optional(),
+    /** Where the visitor is, stored on the chat session with its first message. */
+    pageUrl: optionalLine(2000, 'Page URL'),
+    referrer: optionalLine(2000, 'Referrer'),
+  })
+  .transform(withoutSiteSecrets);
 export type ChatMessageInput = z.input<typeof chatMessageInputSchema>;
 
 export const adminChatReplySchema = z.object({

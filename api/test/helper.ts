@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, inject } from 'vitest';
 import { freshPostgresUrl, onPostgres } from '../../db/test-database';
-import { buildApp } from '../app';
+import { buildApp, type BuildOptions } from '../app';
 import { parseConfig, type Config } from '../config';
 
 export interface TestServer {
@@ -34,10 +34,13 @@ function scaledEnv(): Record<string, string> {
 /**
  * A real server on a fresh database, as each server test file uses: a SQLite file in its own temp
  * folder, or on the `server-scaled` project a fresh PostgreSQL database (its data folder is a temp
- * folder all the same). `env` overrides the environment (e.g. `{ STAFF_IDLE_MINUTES: '0.05' }`);
- * closed after the file.
+ * folder all the same). `env` overrides the environment (e.g. `{ STAFF_IDLE_MINUTES: '0.05' }`;
+ * `{ LOG_LEVEL: 'info' }` with a `logStream` to read the log); closed after the file.
  */
-export async function buildTestServer(env: Record<string, string> = {}, options: { listen?: boolean } = {}): Promise<TestServer> {
+export async function buildTestServer(
+  env: Record<string, string> = {},
+  options: { listen?: boolean; logStream?: BuildOptions['logStream'] } = {},
+): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'lotwise-test-'));
   const parsed = parseConfig({
     NODE_ENV: 'test',
@@ -50,7 +53,7 @@ export async function buildTestServer(env: Record<string, string> = {}, options:
     ...env,
   });
   const config: Config = { ...parsed, sessionSecret: testSessionSecret };
-  const app = await buildApp(config, { webRoot: join(dir, 'no-web') });
+  const app = await buildApp(config, { webRoot: join(dir, 'no-web'), logStream: options.logStream });
   if (options.listen) await app.listen({ port: 0, host: '127.0.0.1' });
   else await app.ready();
   afterAll(async () => {

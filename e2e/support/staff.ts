@@ -9,7 +9,7 @@ export const staffPassword = 'staff-password-123';
 export type StaffSocket = Socket<StaffServerToClientEvents, StaffClientToServerEvents>;
 
 /** The Cookie header of a staff sign-in through the real `POST /api/admin-login`. */
-async function loginCookie(request: APIRequestContext): Promise<string> {
+export async function loginCookie(request: APIRequestContext): Promise<string> {
   const response = await request.post('/api/admin-login', { data: { username: staffEmail, password: staffPassword } });
   if (!response.ok()) throw new Error(`admin-login failed: ${response.status()} ${await response.text()}`);
   const session = response.headersArray().find((header) => header.name.toLowerCase() === 'set-cookie' && header.value.startsWith('lw_session='));

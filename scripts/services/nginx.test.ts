@@ -34,7 +34,8 @@ describe('two app nodes behind the shipped deploy/nginx.conf', () => {
 
   beforeAll(async () => {
     // Two nodes as the README's "Run on several hosts" starts them: one SESSION_SECRET, the balancer trusted.
-    const env = { SESSION_SECRET: 'cluster-test-secret-of-at-least-32-characters', TRUST_PROXY: '127.0.0.1' };
+    // LOG_LEVEL info: each node logs every request, as a deployment does.
+    const env = { SESSION_SECRET: 'cluster-test-secret-of-at-least-32-characters', TRUST_PROXY: '127.0.0.1', LOG_LEVEL: 'info' };
     const started = await Promise.allSettled([startAppProcess(env), startAppProcess(env)]);
     nodes = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
     for (const result of started) if (result.status === 'rejected') throw result.reason;
@@ -92,6 +93,23 @@ describe('two app nodes behind the shipped deploy/nginx.conf', () => {
     const uri = `${apiPaths.health}?after-oversized`;
     for (let i = 0; i < 6; i += 1) expect((await fetch(`${nginx!.url}${uri}`)).status).toBe(200);
     expect(new Set(await upstreamPortsOf(nginx!, uri))).toEqual(new Set(nodes.map((node) => String(node.port))));
+  });
+
+  it('logs a reset link without its token, in its own access log and in the node’s, and other requests with their query', async () => {
+    const read = async (path: string, headers: Record<string, string> = {}) => (await fetch(`${nginx!.url}${path}`, { headers })).text();
+    await read('/reset-password?token=pagesecret1');
+    await read(`${apiPaths.resetPassword}?token=apisecret2`);
+    await read(`${apiPaths.health}?probe=kept`, { referer: `${nginx!.url}/reset-password?token=referersecret3` });
+    await expect.poll(() => nginx!.accessLog()).toContain(`${apiPaths.health}?probe=kept`);
+    const log = await nginx!.accessLog();
+    const secrets = /pagesecret1|apisecret2|referersecret3/;
+    expect(log).not.toMatch(secrets);
+    for (const node of nodes) expect(node.output()).not.toMatch(secrets);
+    // The request line and the referrer, each without its query.
+    expect(log).toContain('"GET /reset-password HTTP/1.1"');
+    expect(log).toContain(`"GET ${apiPaths.resetPassword} HTTP/1.1"`);
+    expect(log).toContain(`"${nginx!.url}/reset-password"`);
+    expect(nodes.map((node) => node.output()).join('')).toContain('/reset-password?token=[redacted]');
   });
 
   it('passes GETs on to the node still up when one dies', async () => {

@@ -16,19 +16,27 @@ export interface NginxInstance {
   url: string;
   port: number;
   pid: number;
-  /** nginx's access log so far: one line per request, `METHOD URI STATUS UPSTREAM` (the node that answered). */
+  /**
+   * nginx's access logs so far: the site's, in deploy/nginx.conf's format (one line per request, the
+   * node that answered last), then the one nginx.conf sets for every site, as Debian's does, which
+   * the site's replaces (so it stays empty).
+   */
   accessLog(): Promise<string>;
   stop(): Promise<void>;
 }
 
 /**
  * deploy/nginx.conf with the edits a deployer makes: its upstream `server` lines replaced by one per
- * port, its `listen 80;` by a loopback port. Throws if the file no longer has what it edits.
+ * port, its `listen 80;` by a loopback port; and its access log moved to `accessLogPath`. Throws if
+ * the file no longer has what it edits.
  */
-export function renderSiteConfig(shipped: string, options: { upstreamPorts: number[]; listenPort: number }): string {
+export function renderSiteConfig(shipped: string, options: { upstreamPorts: number[]; listenPort: number; accessLogPath: string }): string {
   const upstreamServer = /^( *)server 127\.0\.0\.1:\d+( [^;\n]*)?;\n/gm;
+  const accessLog = /^( *)access_log \/var\/log\/nginx\/access\.log( [^;\n]*);$/m;
   const servers = [...shipped.matchAll(upstreamServer)];
-  if (servers.length === 0 || !/^ *listen 80;$/m.test(shipped)) throw new Error(`${shippedNginxConfig}: no upstream server lines or no "listen 80;" to edit`);
+  if (servers.length === 0 || !/^ *listen 80;$/m.test(shipped) || !accessLog.test(shipped)) {
+    throw new Error(`${shippedNginxConfig}: no upstream server lines, no "listen 80;" or no access_log to edit`);
+  }
   const [first] = servers;
   const indent = first![1]!;
   const parameters = first![2] ?? '';
@@ -36,7 +44,8 @@ export function renderSiteConfig(shipped: string, options: { upstreamPorts: numb
   let placed = false;
   return shipped
     .replace(upstreamServer, () => (placed ? '' : ((placed = true), ours)))
-    .replace(/^( *)listen 80;$/m, `$1listen 127.0.0.1:${options.listenPort};`);
+    .replace(/^( *)listen 80;$/m, `$1listen 127.0.0.1:${options.listenPort};`)
+    .replace(accessLog, `$1access_log ${options.accessLogPath}$2;`);
 }
 
 /** Resolves once something accepts connections on the port. */
@@ -63,9 +72,10 @@ export async function startNginx(options: { upstreamPorts: number[] }): Promise<
   const port = await freePort();
   const dir = await mkdtemp(join(tmpdir(), 'lotwise-nginx-'));
   await mkdir(join(dir, 'temp'));
-  const site = renderSiteConfig(await readFile(shippedNginxConfig, 'utf8'), { upstreamPorts: options.upstreamPorts, listenPort: port });
-  await writeFile(join(dir, 'lotwise.conf'), site);
   const accessLogPath = join(dir, 'access.log');
+  const defaultAccessLogPath = join(dir, 'default-access.log');
+  const site = renderSiteConfig(await readFile(shippedNginxConfig, 'utf8'), { upstreamPorts: options.upstreamPorts, listenPort: port, accessLogPath });
+  await writeFile(join(dir, 'lotwise.conf'), site);
   const temp = (name: string) => `${name}_temp_path ${join(dir, 'temp', name)};`;
   // What /etc/nginx/nginx.conf holds around conf.d/*.conf, reduced to a folder of our own. As root,
   // nginx's workers would switch to `nobody`, who cannot write in this folder: they stay root here.
@@ -79,8 +89,8 @@ export async function startNginx(options: { upstreamPorts: number[] }): Promise<
     'worker_rlimit_nofile 20000;',
     'events { worker_connections 10000; }',
     'http {',
-    "  log_format upstream '$request_method $request_uri $status $upstream_addr';",
-    `  access_log ${accessLogPath} upstream;`,
+    // Debian's: every request of every site in the combined format, unless a site sets its own.
+    `  access_log ${defaultAccessLogPath};`,
     `  ${temp('client_body')} ${temp('proxy')} ${temp('fastcgi')} ${temp('uwsgi')} ${temp('scgi')}`,
     `  include ${join(dir, 'lotwise.conf')};`,
     '}',
@@ -119,7 +129,10 @@ export async function startNginx(options: { upstreamPorts: number[] }): Promise<
     url: `http://127.0.0.1:${port}`,
     port,
     pid: child.pid!,
-    accessLog: () => readFile(accessLogPath, 'utf8').catch(() => ''),
+    accessLog: async () => {
+      const logs = await Promise.all([accessLogPath, defaultAccessLogPath].map((path) => readFile(path, 'utf8').catch(() => '')));
+      return logs.join('');
+    },
     stop,
   };
 }

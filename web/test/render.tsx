@@ -8,12 +8,15 @@ import { useToastStore } from '../components/ui/toast-store';
 // Loaded up front so the lazily mounted region appears at once in tests, as it does after the first toast in the app.
 import '../components/ui/toast-region';
 
-/** Renders a screen inside a memory router with the app's toast region, as the app mounts it. */
-export function renderWithRouter(element: ReactElement, { path = '/', routes = [] as string[] } = {}) {
+/**
+ * Renders a screen inside a memory router with the app's toast region, as the app mounts it: the
+ * screen's route is `path`, opened at `url` (the path with a query, say) or at `path` itself.
+ */
+export function renderWithRouter(element: ReactElement, { path = '/', url = path, routes = [] }: { path?: string; url?: string; routes?: string[] } = {}) {
   useToastStore.setState({ toasts: [] });
   const router = createMemoryRouter(
     [{ path, element }, ...routes.map((route) => ({ path: route, element: <p>Arrived at {route}</p> }))],
-    { initialEntries: [path] },
+    { initialEntries: [url] },
   );
   const user = userEvent.setup({ delay: null });
   const view = render(

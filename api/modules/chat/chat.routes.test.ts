@@ -97,11 +97,34 @@ describe('chat over REST', async () => {
       await send(cookie, { sessionId, message: 'my email', senderEmail: 'ann@dealer.example', pageUrl: 'http://localhost:3000/other' });
       const summary = await app.inject({ method: 'GET', url: `/api/chat-sessions/${sessionId}`, headers: { cookie: staff.cookie } });
       expect(summary.json<ChatSessionSummary>()).toMatchObject({
-        pageUrl: 'http://localhost:3000/#pricing',
+        pageUrl: 'http://localhost:3000/',
         referrer: 'https://search.example/',
         userAgent: 'TestBrowser/1.0',
         senderEmail: 'ann@dealer.example',
       });
+    });
+
+    it('keeps the page without its query and fragment, where a reset link carries its token, and shows staff no more', async () => {
+      const sessionId = newSessionId();
+      const sent = await send(visitorCookie(app), {
+        sessionId,
+        message: 'help with my reset',
+        pageUrl: 'http://localhost:3000/reset-password?token=pagesecret123#x',
+        referrer: 'http://localhost:3000/reset-password?token=referrersecret456#y',
+      });
+      expect(sent.statusCode).toBe(201);
+      const list = await app.inject({ method: 'GET', url: '/api/chat-sessions', headers: { cookie: staff.cookie } });
+      const shown = list.json<ChatSessionSummary[]>().find((row) => row.id === sessionId);
+      expect(shown).toMatchObject({ pageUrl: 'http://localhost:3000/reset-password', referrer: 'http://localhost:3000/reset-password' });
+      const stored = await app.db.selectFrom('chatSessions').select(['pageUrl', 'referrer']).where('id', '=', sessionId).executeTakeFirstOrThrow();
+      expect(JSON.stringify(stored)).not.toMatch(/secret|#/);
+    });
+
+    it('keeps the query of a referrer from another site: only this site’s pages can carry its tokens', async () => {
+      const sessionId = newSessionId();
+      await send(visitorCookie(app), { sessionId, message: 'found you', pageUrl: 'http://localhost:3000/?token=x', referrer: 'https://search.example/search?q=dealer+software' });
+      const summary = await app.inject({ method: 'GET', url: `/api/chat-sessions/${sessionId}`, headers: { cookie: staff.cookie } });
+      expect(summary.json<ChatSessionSummary>()).toMatchObject({ pageUrl: 'http://localhost:3000/', referrer: 'https://search.example/search?q=dealer+software' });
     });
 
     it('is limited per visitor identity, not per address: another visitor on the same IP still gets through', async () => {

@@ -1,6 +1,6 @@
 import { io as connect } from 'socket.io-client';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChatMessage } from '../../contract/chat';
+import type { ChatMessage, ChatSessionSummary } from '../../contract/chat';
 import { rooms, socketLimits, type TypingPayload } from '../../contract/socket';
 import { buildTestServer } from '../../test/helper';
 import { closeClients, collect, connected, nextEvent, rawHandshake, serverUrl } from '../../test/sockets';
@@ -112,6 +112,15 @@ describe('chat over Socket.IO', async () => {
       const replyArrives = nextEvent(visitor, 'chat:message');
       const restReply = await app.inject({ method: 'POST', url: '/api/admin-chat-reply', headers: { cookie: staffCookie }, payload: { sessionId, message: 'answered by REST' } });
       expect(await replyArrives).toEqual(restReply.json());
+    });
+
+    it('a socket send keeps the page without its query and fragment, as a REST send does', async () => {
+      const { socket: visitor } = await connectedVisitor();
+      const sessionId = newSessionId();
+      expect(await send(visitor, { sessionId, message: 'from the reset page', pageUrl: 'http://localhost:3000/reset-password?token=socketsecret789#x' })).toMatchObject({ ok: true });
+      const { cookie: staffCookie } = await signInNewStaff(app);
+      const summary = await app.inject({ method: 'GET', url: `/api/chat-sessions/${sessionId}`, headers: { cookie: staffCookie } });
+      expect(summary.json<ChatSessionSummary>().pageUrl).toBe('http://localhost:3000/reset-password');
     });
 
     it('a socket send retried with the same clientId is stored and pushed once', async () => {

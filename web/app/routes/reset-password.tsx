@@ -1,11 +1,20 @@
-import { Link, useSearchParams } from 'react-router-dom';
+import { useEffect, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { buttonClasses } from '../../components/ui/button';
 import { ResetPasswordForm } from '../../features/dealer/components/reset-password-form';
 import { PageTitle } from '../../components/ui/page-title';
 
 export function ResetPasswordPage() {
   const [params] = useSearchParams();
-  const token = params.get('token')?.trim() ?? '';
+  const navigate = useNavigate();
+  // Read once and kept in memory only (not in history state, which survives a reload): the address
+  // loses the token at once, so a reload, bookmark, screenshot or Referer no longer carries it. A reload
+  // then finds no token and says the link is invalid.
+  const [token] = useState(() => params.get('token')?.trim() ?? '');
+  const addressHasToken = params.has('token');
+  useEffect(() => {
+    if (addressHasToken) void navigate('/reset-password', { replace: true });
+  }, [addressHasToken, navigate]);
   return (
     <div className="bg-slate-50 px-4 py-16">
       <PageTitle title="Reset Password" />

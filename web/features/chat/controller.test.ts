@@ -108,6 +108,23 @@ describe('ChatController', () => {
     expect(controller.store.getState().entries).toHaveLength(1);
   });
 
+  it('tells the page it was sent from without query or fragment, where a reset link carries its token', async () => {
+    const address = window.location.href;
+    window.history.replaceState(null, '', '/reset-password?token=abc123secret#frag');
+    try {
+      const { controller, transport } = startController();
+      controller.sendMessage('over REST');
+      transport.connect();
+      await advance(0);
+      controller.sendMessage('over the socket');
+      await advance(0);
+      const pageUrls = [...postBodies(), ...transport.sent].map((message) => message.pageUrl);
+      expect(pageUrls).toEqual([`${window.location.origin}/reset-password`, `${window.location.origin}/reset-password`]);
+    } finally {
+      window.history.replaceState(null, '', address);
+    }
+  });
+
   it('keeps each message once, whichever path brings it, with the optimistic copy replaced in place', async () => {
     const { controller, transport } = startController();
     let ack: (message: ChatMessage) => void = () => {};

@@ -233,7 +233,8 @@ export class ChatController {
       message: entry.text,
       clientId: entry.clientId,
       ...(email.trim() ? { senderEmail: email.trim() } : {}),
-      pageUrl: window.location.href,
+      // Not the query or fragment: a page such as the reset link's carries a secret there.
+      pageUrl: `${window.location.origin}${window.location.pathname}`,
       ...(document.referrer ? { referrer: document.referrer } : {}),
     };
     try {
