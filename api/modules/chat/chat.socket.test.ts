@@ -272,6 +272,14 @@ describe('chat over Socket.IO', async () => {
       expect(acks.filter((ack) => ack.ok).length).toBeLessThan(60);
       expect(acks.some((ack) => !ack.ok && ack.error === 'Too many events: please slow down')).toBe(true);
     });
+
+    it('an address of RATE_LIMIT_ALLOWLIST skips the event budget, as it skips every other limit', async () => {
+      const { app: allowing } = await buildTestServer({ RATE_LIMIT_ALLOWLIST: '127.0.0.1' }, { listen: true });
+      const socket = visitorClient(allowing, visitorCookie(allowing));
+      await connected(socket);
+      const acks = await Promise.all(Array.from({ length: 60 }, () => join(socket, newSessionId())));
+      expect(acks.every((ack) => ack.ok)).toBe(true);
+    });
   });
 
   describe('identity in the handshake', () => {

@@ -29,7 +29,7 @@ export default fp(
     const chat = new ChatService(app.db, app.writes, socketPushes(app), limits);
     app.decorate('chat', chat);
     await app.register(visitorChatRoutes, { chat });
-    guardChatHandshakes(app, options.config.publicUrl);
+    guardChatHandshakes(app, options.config);
     if (app.redis) {
       const ttlSeconds = options.config.presenceTtlSeconds;
       const presence = redisStaffPresence(app.redis.client, { keyPrefix: app.redis.keyPrefix, ttlSeconds });
