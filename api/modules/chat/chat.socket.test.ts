@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { io as connect } from 'socket.io-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../contract/chat';
@@ -20,6 +22,13 @@ const send = (socket: VisitorClient, payload: { sessionId: string; message: stri
 const reply = (socket: StaffClient, payload: { sessionId: string; message: string }) => socket.emitWithAck('chat:reply', payload) as Promise<SendAck>;
 
 afterEach(() => closeClients());
+
+/** A full garbage collection: Vitest's workers run without --expose-gc, so the flag is set now and `gc` taken from a new context. */
+function garbageCollector(): () => unknown {
+  if (globalThis.gc) return globalThis.gc;
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => unknown;
+}
 
 describe('chat over Socket.IO', async () => {
   const { app } = await buildTestServer({}, { listen: true });
@@ -156,7 +165,7 @@ describe('chat over Socket.IO', async () => {
       expect(rest.json<ChatMessage[]>().map((row) => row.message)).toEqual(['private words', 'more private words']);
     });
 
-    it('a socket that joined an unused id before its owner is put out when the owner starts it', async () => {
+    it('a socket that joined an unused id before its owner hears nothing of it once the owner starts it', async () => {
       const { socket: squatter } = await connectedVisitor();
       const { socket: owner } = await connectedVisitor();
       const sessionId = newSessionId();
@@ -165,6 +174,37 @@ describe('chat over Socket.IO', async () => {
       await send(owner, { sessionId, message: 'first words' });
       await pause(100);
       expect(heard).toEqual([]);
+    });
+
+    it('joining an id nobody owns joins no room; the first send joins it, and staff replies then arrive live', async () => {
+      const staff = await connectedStaff();
+      const { socket: visitor } = await connectedVisitor();
+      const sessionId = newSessionId();
+      const hasRoom = () => app.visitorSockets.adapter.rooms.has(rooms.chatSession(sessionId));
+      expect(await join(visitor, sessionId)).toEqual({ ok: true, messages: [] });
+      expect(hasRoom()).toBe(false);
+
+      expect((await send(visitor, { sessionId, message: 'first words' })).ok).toBe(true);
+      expect(hasRoom()).toBe(true);
+      const heard = nextEvent(visitor, 'chat:message');
+      expect((await reply(staff, { sessionId, message: 'we hear you' })).ok).toBe(true);
+      expect(await heard).toMatchObject({ sessionId, message: 'we hear you' });
+    });
+
+    it('a tab that waits on a new id hears the first message of the visitor’s other tab, and the replies after it', async () => {
+      const staff = await connectedStaff();
+      const cookie = visitorCookie(app);
+      const { socket: tabA } = await connectedVisitor(cookie);
+      const { socket: tabB } = await connectedVisitor(cookie);
+      const sessionId = newSessionId();
+      for (const tab of [tabA, tabB]) expect(await join(tab, sessionId)).toEqual({ ok: true, messages: [] });
+
+      const first = nextEvent(tabB, 'chat:message');
+      await send(tabA, { sessionId, message: 'asked in tab A' });
+      expect(await first).toMatchObject({ sessionId, message: 'asked in tab A' });
+      const replies = [nextEvent(tabA, 'chat:message'), nextEvent(tabB, 'chat:message')];
+      await reply(staff, { sessionId, message: 'answered to both' });
+      for (const heard of await Promise.all(replies)) expect(heard).toMatchObject({ sessionId, message: 'answered to both' });
     });
 
     it('the same visitor in two tabs hears both sides in both', async () => {
@@ -372,5 +412,52 @@ describe('chat over Socket.IO', async () => {
         expect(inOtherTab.map((row) => row.message).sort()).toEqual(Array.from({ length: perVisitor }, (_, n) => `burst ${n}`));
       }
     });
+  });
+
+  describe('a flood of joins from one socket', async () => {
+    // From an allowlisted address, so neither the socket's event budget nor the address limits refuse any of it.
+    const { app: flooded } = await buildTestServer({ RATE_LIMIT_ALLOWLIST: '127.0.0.1' }, { listen: true });
+
+    it('50,000 joins of fresh ids and of its own sessions leave the server’s room count and heap flat', async () => {
+      const collectGarbage = garbageCollector();
+      const heapUsed = () => {
+        collectGarbage();
+        collectGarbage();
+        return process.memoryUsage().heapUsed;
+      };
+      const socket = visitorClient(flooded, visitorCookie(flooded));
+      await connected(socket);
+      const own = [newSessionId(), newSessionId(), newSessionId()];
+      for (const sessionId of own) expect((await send(socket, { sessionId, message: `this is ${sessionId}` })).ok).toBe(true);
+      const rooms = () => flooded.visitorSockets.adapter.rooms.size;
+      const roomsBefore = rooms();
+      const heapBefore = heapUsed();
+
+      const joins = 50_000;
+      const batch = 1000;
+      const flood = `flood_${Date.now()}`;
+      let served = 0;
+      for (let start = 0; start < joins; start += batch) {
+        const acks = await Promise.all(
+          // Every hundredth join is one of the socket's own sessions, as a visitor's reopened tab would send.
+          Array.from({ length: batch }, (_, index) => {
+            const n = start + index;
+            return join(socket, n % 100 === 0 ? own[(n / 100) % own.length]! : `${flood}_${n}`);
+          }),
+        );
+        served += acks.filter((ack) => ack.ok).length;
+      }
+      expect(served).toBe(joins);
+
+      const grownBy = { rooms: rooms() - roomsBefore, heapMb: (heapUsed() - heapBefore) / 1024 / 1024 };
+      expect.soft(grownBy.rooms).toBeLessThanOrEqual(2);
+      expect.soft(grownBy.heapMb).toBeLessThan(5);
+
+      // Its own conversations are still pushed to it.
+      const staff = await connectStaffSocket(flooded, (await signInNewStaff(flooded)).cookie);
+      const heard = nextEvent(socket, 'chat:message');
+      expect((await reply(staff, { sessionId: own[0]!, message: 'still here for you' })).ok).toBe(true);
+      expect(await heard).toMatchObject({ sessionId: own[0], message: 'still here for you' });
+    }, 60_000);
   });
 });

@@ -48,9 +48,11 @@ export function chatSocketEvents(app: FastifyInstance, chat: ChatService): void 
       void answer(app, ack, async () => {
         const parsed = parsePayload(chatSessionParamsSchema, payload);
         if (!parsed.ok) throw new HttpError(400, parsed.error);
-        // Throws 404 for a stranger's session; a new id is joined so its first replies arrive here.
-        const { messages } = await chat.visitorHistory(visitorId, parsed.data.sessionId);
-        await socket.join(rooms.chatSession(parsed.data.sessionId));
+        // Throws 404 for a stranger's session. An id nobody owns yet joins nothing, so a socket cannot
+        // pile up rooms by joining made-up ids: the session's first message puts its owner's sockets in
+        // its room (chat.pushes.ts).
+        const { messages, isNew } = await chat.visitorHistory(visitorId, parsed.data.sessionId);
+        if (!isNew) await socket.join(rooms.chatSession(parsed.data.sessionId));
         return { ok: true as const, messages };
       });
     });
