@@ -11,11 +11,14 @@ import type {
 import { isSameSiteOrigin } from '../../plugins/origin';
 import { tooManyRequestsMessage } from '../../plugins/rate-limits';
 import { type EventBudget, eventBudgetFor } from './chat.budget';
+import { RecentChatRooms } from './chat.rooms';
 
 /** What a visitor socket carries from its handshake on. */
 export interface VisitorSocketData {
   visitorId: string;
   budget: EventBudget;
+  /** Its chat-session rooms, kept few by chat.rooms.ts. */
+  chatRooms: RecentChatRooms;
 }
 /** What a staff socket carries from its handshake on. */
 export interface StaffSocketData {
@@ -81,7 +84,7 @@ export function guardChatHandshakes(app: FastifyInstance, config: { publicUrl: s
     if (issued && 'refusal' in issued) return next(new Error(issued.refusal));
     const visitorId = app.visitorIdFromCookieHeader(socket.request.headers.cookie) ?? issued?.visitorId;
     if (!visitorId) return next(new Error('Visitor identity missing: enable cookies'));
-    socket.data = { visitorId, budget: budgetFor(socket) } satisfies VisitorSocketData;
+    socket.data = { visitorId, budget: budgetFor(socket), chatRooms: new RecentChatRooms() } satisfies VisitorSocketData;
     next();
   });
 

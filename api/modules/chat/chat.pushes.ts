@@ -13,8 +13,9 @@ export function socketPushes(app: FastifyInstance): ChatPushes {
       const room = rooms.chatSession(message.sessionId);
       if (newOwner) {
         // A new session's room had no one in it (joining an id nobody owns joins nothing): its owner's
-        // sockets, every tab and whichever path sent the message, join it now. One broadcast operation,
-        // on every process, carried ahead of the message below (no round trip to each).
+        // sockets, every tab and whichever path sent the message, join it now (each still within its few
+        // rooms: chat.rooms.ts). One broadcast operation, on every process, carried ahead of the
+        // message below (no round trip to each).
         app.visitorSockets.in(rooms.visitor(newOwner)).socketsJoin(room);
       }
       (exceptSocket ? app.visitorSockets.to(room).except(exceptSocket) : app.visitorSockets.to(room)).emit('chat:message', message);

@@ -5,6 +5,7 @@ import { guardChatHandshakes } from './chat.handshake';
 import { announceStaffPresence, inProcessStaffPresence, redisStaffPresence } from './chat.presence';
 import { socketPushes } from './chat.pushes';
 import { chatSendLimits } from './chat.rate-limit';
+import { capChatRoomsPerSocket } from './chat.rooms';
 import { visitorChatRoutes } from './chat.routes';
 import { ChatService } from './chat.service';
 import { chatSocketEvents } from './chat.socket';
@@ -38,6 +39,7 @@ export default fp(
     } else {
       announceStaffPresence(app, inProcessStaffPresence(), { shared: false });
     }
+    capChatRoomsPerSocket(app.visitorSockets);
     chatSocketEvents(app, chat);
     expireIdleStaffSockets(app);
   },
