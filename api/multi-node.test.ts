@@ -196,7 +196,7 @@ describe.runIf(redisUrl)('two nodes sharing Redis', async () => {
     const strangerHears = collect<ChatMessage>(strangerOnB, 'chat:message');
     const ownerTabHears = nextEvent(ownerTabOnB, 'chat:message');
 
-    // The owner's first message, on A, claims the id: the stranger's socket on B leaves the room.
+    // The owner's first message, on A, claims the id: the owner's tab on B joins its room, the stranger's socket never does.
     const { socket: ownerOnA } = await connectedVisitor(a, owner);
     expect((await send(ownerOnA, sessionId, 'mine now')).ok).toBe(true);
     expect(await ownerTabHears).toMatchObject({ sessionId, message: 'mine now' });

@@ -10,12 +10,15 @@ import type {
 } from '../../contract/socket';
 import { isSameSiteOrigin } from '../../plugins/origin';
 import { tooManyRequestsMessage } from '../../plugins/rate-limits';
-import { EventBudget } from './chat.budget';
+import { type EventBudget, eventBudgetFor } from './chat.budget';
+import { RecentChatRooms } from './chat.rooms';
 
 /** What a visitor socket carries from its handshake on. */
 export interface VisitorSocketData {
   visitorId: string;
   budget: EventBudget;
+  /** Its chat-session rooms, kept few by chat.rooms.ts. */
+  chatRooms: RecentChatRooms;
 }
 /** What a staff socket carries from its handshake on. */
 export interface StaffSocketData {
@@ -69,10 +72,11 @@ function issueVisitorIdentities(app: FastifyInstance): (request: IncomingMessage
  * session store as REST. Both refuse a page of another site: SameSite=Lax keeps the cookies off its
  * websocket, and this refuses it outright, as REST refuses its state-changing calls.
  */
-export function guardChatHandshakes(app: FastifyInstance, publicUrl: string): void {
+export function guardChatHandshakes(app: FastifyInstance, config: { publicUrl: string; rateLimitAllowlist: readonly string[] }): void {
   const fromThisSite = (handshake: { headers: IncomingMessage['headers'] }) =>
-    isSameSiteOrigin(handshake.headers.origin, handshake.headers.host, publicUrl);
+    isSameSiteOrigin(handshake.headers.origin, handshake.headers.host, config.publicUrl);
   const issuedFor = issueVisitorIdentities(app);
+  const budgetFor = (socket: { request: IncomingMessage }) => eventBudgetFor(app.clientAddress(socket.request), config.rateLimitAllowlist);
 
   app.visitorSockets.use((socket, next) => {
     if (!fromThisSite(socket.handshake)) return next(new Error(crossSiteMessage));
@@ -80,7 +84,7 @@ export function guardChatHandshakes(app: FastifyInstance, publicUrl: string): vo
     if (issued && 'refusal' in issued) return next(new Error(issued.refusal));
     const visitorId = app.visitorIdFromCookieHeader(socket.request.headers.cookie) ?? issued?.visitorId;
     if (!visitorId) return next(new Error('Visitor identity missing: enable cookies'));
-    socket.data = { visitorId, budget: new EventBudget() } satisfies VisitorSocketData;
+    socket.data = { visitorId, budget: budgetFor(socket), chatRooms: new RecentChatRooms() } satisfies VisitorSocketData;
     next();
   });
 
@@ -92,7 +96,7 @@ export function guardChatHandshakes(app: FastifyInstance, publicUrl: string): vo
     app.isLiveStaffSid(sid).then(
       (live) => {
         if (!live) return next(new Error(notAuthenticatedMessage));
-        socket.data = { sid, budget: new EventBudget() } satisfies StaffSocketData;
+        socket.data = { sid, budget: budgetFor(socket) } satisfies StaffSocketData;
         next();
       },
       (error: unknown) => {

@@ -12,9 +12,11 @@ export function socketPushes(app: FastifyInstance): ChatPushes {
       app.staffSockets.emit('chat:message', message);
       const room = rooms.chatSession(message.sessionId);
       if (newOwner) {
-        // Someone may have joined this id before anyone owned it; now that it is owned, only the owner stays.
-        // One broadcast operation, on every process, carried ahead of the message below (no round trip to each).
-        app.visitorSockets.in(room).except(rooms.visitor(newOwner)).socketsLeave(room);
+        // A new session's room had no one in it (joining an id nobody owns joins nothing): its owner's
+        // sockets, every tab and whichever path sent the message, join it now (each still within its few
+        // rooms: chat.rooms.ts). One broadcast operation, on every process, carried ahead of the
+        // message below (no round trip to each).
+        app.visitorSockets.in(rooms.visitor(newOwner)).socketsJoin(room);
       }
       (exceptSocket ? app.visitorSockets.to(room).except(exceptSocket) : app.visitorSockets.to(room)).emit('chat:message', message);
     },

@@ -1,10 +1,13 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { io as connect } from 'socket.io-client';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChatMessage, ChatSessionSummary } from '../../contract/chat';
 import { rooms, socketLimits, type TypingPayload } from '../../contract/socket';
 import { buildTestServer } from '../../test/helper';
 import { closeClients, collect, connected, nextEvent, rawHandshake, serverUrl } from '../../test/sockets';
 import { connectStaffSocket, type StaffClient } from '../../test/staff-socket';
+import { maxChatRoomsPerSocket } from './chat.rooms';
 import { pause, visitorClient, visitorCookie, type VisitorClient } from './chat.test-support';
 import { signInNewStaff } from '../../test/factories';
 
@@ -20,6 +23,13 @@ const send = (socket: VisitorClient, payload: { sessionId: string; message: stri
 const reply = (socket: StaffClient, payload: { sessionId: string; message: string }) => socket.emitWithAck('chat:reply', payload) as Promise<SendAck>;
 
 afterEach(() => closeClients());
+
+/** A full garbage collection: Vitest's workers run without --expose-gc, so the flag is set now and `gc` taken from a new context. */
+function garbageCollector(): () => unknown {
+  if (globalThis.gc) return globalThis.gc;
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => unknown;
+}
 
 describe('chat over Socket.IO', async () => {
   const { app } = await buildTestServer({}, { listen: true });
@@ -165,7 +175,7 @@ describe('chat over Socket.IO', async () => {
       expect(rest.json<ChatMessage[]>().map((row) => row.message)).toEqual(['private words', 'more private words']);
     });
 
-    it('a socket that joined an unused id before its owner is put out when the owner starts it', async () => {
+    it('a socket that joined an unused id before its owner hears nothing of it once the owner starts it', async () => {
       const { socket: squatter } = await connectedVisitor();
       const { socket: owner } = await connectedVisitor();
       const sessionId = newSessionId();
@@ -174,6 +184,37 @@ describe('chat over Socket.IO', async () => {
       await send(owner, { sessionId, message: 'first words' });
       await pause(100);
       expect(heard).toEqual([]);
+    });
+
+    it('joining an id nobody owns joins no room; the first send joins it, and staff replies then arrive live', async () => {
+      const staff = await connectedStaff();
+      const { socket: visitor } = await connectedVisitor();
+      const sessionId = newSessionId();
+      const hasRoom = () => app.visitorSockets.adapter.rooms.has(rooms.chatSession(sessionId));
+      expect(await join(visitor, sessionId)).toEqual({ ok: true, messages: [] });
+      expect(hasRoom()).toBe(false);
+
+      expect((await send(visitor, { sessionId, message: 'first words' })).ok).toBe(true);
+      expect(hasRoom()).toBe(true);
+      const heard = nextEvent(visitor, 'chat:message');
+      expect((await reply(staff, { sessionId, message: 'we hear you' })).ok).toBe(true);
+      expect(await heard).toMatchObject({ sessionId, message: 'we hear you' });
+    });
+
+    it('a tab that waits on a new id hears the first message of the visitor’s other tab, and the replies after it', async () => {
+      const staff = await connectedStaff();
+      const cookie = visitorCookie(app);
+      const { socket: tabA } = await connectedVisitor(cookie);
+      const { socket: tabB } = await connectedVisitor(cookie);
+      const sessionId = newSessionId();
+      for (const tab of [tabA, tabB]) expect(await join(tab, sessionId)).toEqual({ ok: true, messages: [] });
+
+      const first = nextEvent(tabB, 'chat:message');
+      await send(tabA, { sessionId, message: 'asked in tab A' });
+      expect(await first).toMatchObject({ sessionId, message: 'asked in tab A' });
+      const replies = [nextEvent(tabA, 'chat:message'), nextEvent(tabB, 'chat:message')];
+      await reply(staff, { sessionId, message: 'answered to both' });
+      for (const heard of await Promise.all(replies)) expect(heard).toMatchObject({ sessionId, message: 'answered to both' });
     });
 
     it('the same visitor in two tabs hears both sides in both', async () => {
@@ -281,6 +322,14 @@ describe('chat over Socket.IO', async () => {
       expect(acks.filter((ack) => ack.ok).length).toBeLessThan(60);
       expect(acks.some((ack) => !ack.ok && ack.error === 'Too many events: please slow down')).toBe(true);
     });
+
+    it('an address of RATE_LIMIT_ALLOWLIST skips the event budget, as it skips every other limit', async () => {
+      const { app: allowing } = await buildTestServer({ RATE_LIMIT_ALLOWLIST: '127.0.0.1' }, { listen: true });
+      const socket = visitorClient(allowing, visitorCookie(allowing));
+      await connected(socket);
+      const acks = await Promise.all(Array.from({ length: 60 }, () => join(socket, newSessionId())));
+      expect(acks.every((ack) => ack.ok)).toBe(true);
+    });
   });
 
   describe('identity in the handshake', () => {
@@ -373,5 +422,86 @@ describe('chat over Socket.IO', async () => {
         expect(inOtherTab.map((row) => row.message).sort()).toEqual(Array.from({ length: perVisitor }, (_, n) => `burst ${n}`));
       }
     });
+  });
+
+  describe('how many rooms a visitor socket is in', async () => {
+    // From an allowlisted address, so neither the socket's event budget nor the address limits refuse anything here.
+    const { app: allowlisted } = await buildTestServer({ RATE_LIMIT_ALLOWLIST: '127.0.0.1' }, { listen: true });
+
+    it(`at most ${maxChatRoomsPerSocket} sessions’ rooms: one more leaves the least recently used, whose pushes come back when it is joined again`, async () => {
+      const staff = await connectStaffSocket(allowlisted, (await signInNewStaff(allowlisted)).cookie);
+      const cookie = visitorCookie(allowlisted);
+      const tabA = visitorClient(allowlisted, cookie);
+      const tabB = visitorClient(allowlisted, cookie);
+      await Promise.all([connected(tabA), connected(tabB)]);
+      const serverSide = (tab: VisitorClient) => allowlisted.visitorSockets.sockets.get(tab.id!)!;
+      const sessionRooms = (tab: VisitorClient) => [...serverSide(tab).rooms].filter((room) => room.startsWith(rooms.chatSession(''))).sort();
+      const roomsOf = (...sessionIds: string[]) => sessionIds.map(rooms.chatSession).sort();
+
+      const sessions = Array.from({ length: maxChatRoomsPerSocket + 1 }, () => newSessionId());
+      for (const sessionId of sessions) expect((await send(tabA, { sessionId, message: `about ${sessionId}` })).ok).toBe(true);
+      // Tab B joined none of them: each session's first message put both tabs in its room, and the oldest out again.
+      for (const tab of [tabA, tabB]) {
+        await vi.waitFor(() => expect(sessionRooms(tab)).toEqual(roomsOf(...sessions.slice(1))));
+        expect(serverSide(tab).rooms.has(rooms.visitor(serverSide(tab).data.visitorId))).toBe(true);
+      }
+      const heard = collect<ChatMessage>(tabA, 'chat:message');
+      await reply(staff, { sessionId: sessions[0]!, message: 'to the session it left' });
+      await reply(staff, { sessionId: sessions[1]!, message: 'to a session it is in' });
+      await pause(150);
+      expect(heard.map((message) => message.message)).toEqual(['to a session it is in']);
+
+      // Joined again, the oldest session is back (and the next oldest leaves); a send marks its session used.
+      const [first, second, third, fourth] = sessions as [string, string, string, string];
+      expect(await join(tabA, first)).toMatchObject({ ok: true, messages: [{ message: `about ${first}` }, { message: 'to the session it left' }] });
+      expect(sessionRooms(tabA)).toEqual(roomsOf(...sessions.slice(2), first));
+      expect((await send(tabA, { sessionId: third, message: 'still on it' })).ok).toBe(true);
+      expect(await join(tabA, second)).toMatchObject({ ok: true });
+      expect(sessionRooms(tabA)).toEqual(roomsOf(...sessions.slice(2).filter((id) => id !== fourth), first, second));
+      const back = nextEvent(tabA, 'chat:message');
+      await reply(staff, { sessionId: first, message: 'heard again' });
+      expect(await back).toMatchObject({ sessionId: first, message: 'heard again' });
+    });
+
+    it('50,000 joins of fresh ids and of its own sessions leave the server’s room count and heap flat', async () => {
+      const collectGarbage = garbageCollector();
+      const heapUsed = () => {
+        collectGarbage();
+        collectGarbage();
+        return process.memoryUsage().heapUsed;
+      };
+      const socket = visitorClient(allowlisted, visitorCookie(allowlisted));
+      await connected(socket);
+      const own = [newSessionId(), newSessionId(), newSessionId()];
+      for (const sessionId of own) expect((await send(socket, { sessionId, message: `this is ${sessionId}` })).ok).toBe(true);
+      const joins = 50_000;
+      const batch = 1000;
+      /** One batch, awaited: fresh ids, and every hundredth one of the socket's own sessions, as a reopened tab would join. */
+      const joinBatch = async (ids: string) => {
+        const acks = await Promise.all(
+          Array.from({ length: batch }, (_, n) => join(socket, n % 100 === 0 ? own[(n / 100) % own.length]! : `${ids}_${n}`)),
+        );
+        return acks.filter((ack) => ack.ok).length;
+      };
+      // A first batch warms up what every join uses (compiled code, pooled connections, buffers): the heap then measures the flood alone.
+      await joinBatch(`warmup_${Date.now()}`);
+      const roomCount = () => allowlisted.visitorSockets.adapter.rooms.size;
+      const roomsBefore = roomCount();
+      const heapBefore = heapUsed();
+
+      let served = 0;
+      for (let start = 0; start < joins; start += batch) served += await joinBatch(`flood_${Date.now()}_${start}`);
+      expect(served).toBe(joins);
+
+      const grownBy = { rooms: roomCount() - roomsBefore, heapMb: (heapUsed() - heapBefore) / 1024 / 1024 };
+      expect.soft(grownBy.rooms).toBeLessThanOrEqual(2);
+      expect.soft(grownBy.heapMb).toBeLessThan(5);
+
+      // Its own conversations are still pushed to it.
+      const staff = await connectStaffSocket(allowlisted, (await signInNewStaff(allowlisted)).cookie);
+      const heard = nextEvent(socket, 'chat:message');
+      expect((await reply(staff, { sessionId: own[0]!, message: 'still here for you' })).ok).toBe(true);
+      expect(await heard).toMatchObject({ sessionId: own[0], message: 'still here for you' });
+    }, 60_000);
   });
 });

@@ -6,6 +6,7 @@ import { type Ack, rooms } from '../../contract/socket';
 import { HttpError } from '../../plugins/errors';
 import { overBudget } from './chat.budget';
 import type { StaffSocket, VisitorSocket } from './chat.handshake';
+import { enterChatRoom } from './chat.rooms';
 import type { ChatService } from './chat.service';
 import { expireStaffSession } from './chat.staff-expiry';
 
@@ -48,9 +49,11 @@ export function chatSocketEvents(app: FastifyInstance, chat: ChatService): void 
       void answer(app, ack, async () => {
         const parsed = parsePayload(chatSessionParamsSchema, payload);
         if (!parsed.ok) throw new HttpError(400, parsed.error);
-        // Throws 404 for a stranger's session; a new id is joined so its first replies arrive here.
-        const { messages } = await chat.visitorHistory(visitorId, parsed.data.sessionId);
-        await socket.join(rooms.chatSession(parsed.data.sessionId));
+        // Throws 404 for a stranger's session. An id nobody owns yet joins nothing, so a socket cannot
+        // pile up rooms by joining made-up ids: the session's first message puts its owner's sockets in
+        // its room (chat.pushes.ts). A socket is in a few rooms at most (chat.rooms.ts).
+        const { messages, isNew } = await chat.visitorHistory(visitorId, parsed.data.sessionId);
+        if (!isNew) await enterChatRoom(socket, parsed.data.sessionId);
         return { ok: true as const, messages };
       });
     });
@@ -62,8 +65,7 @@ export function chatSocketEvents(app: FastifyInstance, chat: ChatService): void 
         if (!parsed.ok) throw new HttpError(400, parsed.error);
         // A visitor's message is always the visitor's: the service never reads the payload's isFromUser.
         const { message } = await chat.sendVisitorMessage({ visitorId, userAgent, ip, socketId: socket.id }, parsed.data);
-        const room = rooms.chatSession(message.sessionId);
-        if (!socket.rooms.has(room)) await socket.join(room);
+        await enterChatRoom(socket, message.sessionId);
         return { ok: true as const, message };
       });
     });

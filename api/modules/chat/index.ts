@@ -5,6 +5,7 @@ import { guardChatHandshakes } from './chat.handshake';
 import { announceStaffPresence, inProcessStaffPresence, redisStaffPresence } from './chat.presence';
 import { socketPushes } from './chat.pushes';
 import { chatSendLimits } from './chat.rate-limit';
+import { capChatRoomsPerSocket } from './chat.rooms';
 import { visitorChatRoutes } from './chat.routes';
 import { ChatService } from './chat.service';
 import { chatSocketEvents } from './chat.socket';
@@ -29,7 +30,7 @@ export default fp(
     const chat = new ChatService(app.db, app.writes, socketPushes(app), limits);
     app.decorate('chat', chat);
     await app.register(visitorChatRoutes, { chat });
-    guardChatHandshakes(app, options.config.publicUrl);
+    guardChatHandshakes(app, options.config);
     if (app.redis) {
       const ttlSeconds = options.config.presenceTtlSeconds;
       const presence = redisStaffPresence(app.redis.client, { keyPrefix: app.redis.keyPrefix, ttlSeconds });
@@ -38,6 +39,7 @@ export default fp(
     } else {
       announceStaffPresence(app, inProcessStaffPresence(), { shared: false });
     }
+    capChatRoomsPerSocket(app.visitorSockets);
     chatSocketEvents(app, chat);
     expireIdleStaffSockets(app);
   },
