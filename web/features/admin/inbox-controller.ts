@@ -1,4 +1,3 @@
-import { chatSenderLabel } from '../../../api/contract/chat';
 import { leadKinds } from '../../../api/contract/leads';
 import { adminApi } from './api/admin-api';
 import { createVisitorAlerts } from './lib/alerts';
@@ -26,9 +25,11 @@ export interface InboxController {
  */
 export function createInboxController(onOpenSession: (sessionId: string) => void): InboxController {
   let disposed = false;
-  const alerts = createVisitorAlerts((sessionId) => {
-    const session = useChatSessions.getState().chatSessions.find((known) => known.id === sessionId);
-    return session ? chatSenderLabel(session) : 'a visitor';
+  // A notification names the visitor as they gave it: the name, else the email. The message itself
+  // says so where the list holds no row for its session (a search hides it, a deeper page holds it).
+  const alerts = createVisitorAlerts((message) => {
+    const session = useChatSessions.getState().chatSessions.find((known) => known.id === message.sessionId);
+    return session?.senderName || session?.senderEmail || message.senderName || message.senderEmail || null;
   }, onOpenSession);
   const updates = createFrameBatcher<InboxUpdate>(applyBatch);
 

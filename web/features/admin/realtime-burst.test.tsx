@@ -29,6 +29,7 @@ const shown: ShownNotification[] = [];
 function burstMessage(index: number): ChatMessage {
   return chatMessage({
     sessionId: `session_1732200${String(index).padStart(6, '0')}_flood`,
+    seq: 1,
     message: `Flood message ${index}`,
     createdAt: new Date(Date.parse('2026-11-21T12:00:00.000Z') + index * 1000).toISOString(),
   });
@@ -100,8 +101,8 @@ describe('a burst of pushes', () => {
     // The messages after the first are summed up in one notification, without another beep.
     await advance(alertIntervalMs);
     expect(shown).toEqual([
-      { title: 'New chat message from Anonymous', body: 'Flood message 1' },
-      { title: `${burstSize - 1} new chat messages`, body: `Latest from Anonymous: Flood message ${burstSize}` },
+      { title: 'New chat', body: 'Flood message 1', tag: 'chat-session_1732200000001_flood' },
+      { title: `${burstSize - 1} new chat messages`, body: `Latest from Anonymous: Flood message ${burstSize}`, tag: 'chat-messages' },
     ]);
     expect(tones.slice(tonesBefore)).toEqual([880, 1320]);
   });
@@ -116,7 +117,9 @@ describe('a burst of pushes', () => {
 
     push('chat:message', chatMessage({ message: 'A question after the flood' }));
     expect(tones.slice(tonesBefore)).toEqual([880, 1320]);
-    expect(shown.slice(notificationsBefore)).toEqual([{ title: 'New chat message from buyer@lot.example', body: 'A question after the flood' }]);
+    expect(shown.slice(notificationsBefore)).toEqual([
+      { title: 'New message from buyer@lot.example', body: 'A question after the flood', tag: `chat-${sessionId}` },
+    ]);
     expect(useInbox.getState().chatSessions.find((session) => session.id === sessionId)?.lastMessage).toBe('A question after the flood');
   });
 

@@ -147,7 +147,7 @@ describe('live chat inbox', () => {
     await renderDashboard();
     push('chat:message', chatMessage({ message: 'Do you do financing?' }));
     push('chat:message', chatMessage({ isFromUser: false, message: 'Yes we do' }));
-    expect(shown).toEqual([{ title: 'New chat message from buyer@lot.example', body: 'Do you do financing?' }]);
+    expect(shown).toEqual([{ title: 'New message from buyer@lot.example', body: 'Do you do financing?', tag: `chat-${sessionId}` }]);
   });
 
   it('beeps through Web Audio for a visitor message once a gesture has unlocked audio', async () => {

@@ -3,6 +3,7 @@ import { Send, X } from 'lucide-react';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { chatLimits } from '../../../../api/contract/brand';
 import { chatSenderLabel, type ChatMessage } from '../../../../api/contract/chat';
+import { LinkedText } from '../../../components/ui/linked-text';
 import { emitStaffTyping } from '../api/admin-socket';
 import { useChatSessions } from '../stores/chat-sessions-store';
 import { formatDate, formatTime } from '../lib/format';
@@ -19,7 +20,9 @@ function MessageBubble({ message }: { message: ChatMessage }) {
           {fromUser ? message.senderName || 'Customer' : 'Support'}
           <span className="ml-2 font-normal">{formatTime(message.createdAt)}</span>
         </p>
-        <p className="mt-0.5 text-sm break-words whitespace-pre-wrap">{message.message}</p>
+        <p className="mt-0.5 text-sm break-words whitespace-pre-wrap">
+          <LinkedText text={message.message} />
+        </p>
       </div>
     </li>
   );

@@ -1,20 +1,23 @@
-import { useCallback } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { chatSenderLabel, chatSessionStatuses, type ChatSessionStatus, type ChatSessionSummary } from '../../../../api/contract/chat';
 import { useChatSessions } from '../stores/chat-sessions-store';
 import { formatDate, shortSessionId } from '../lib/format';
 import { Badge, UnreadBadge } from './badges';
+import { ResolveUnreadDialog } from './resolve-unread-dialog';
 import { SearchBox } from './search-box';
 import { type Column, VirtualTable } from './virtual-table';
 
 const statusLabels: Record<ChatSessionStatus, string> = { open: 'Open', resolved: 'Resolved' };
 
-function ChatStatusSelect({ session }: { session: ChatSessionSummary }) {
-  const setChatStatus = useChatSessions((state) => state.setChatStatus);
+/** A status chosen in a row's select; the table decides whether to ask first. */
+type StatusChange = (session: ChatSessionSummary, status: ChatSessionStatus) => void;
+
+function ChatStatusSelect({ session, onChange }: { session: ChatSessionSummary; onChange: StatusChange }) {
   return (
     <select
       aria-label={`Status of chat ${shortSessionId(session.id)}`}
       value={session.status}
-      onChange={(event) => void setChatStatus(session.id, event.target.value as ChatSessionStatus)}
+      onChange={(event) => onChange(session, event.target.value as ChatSessionStatus)}
       className={`w-full rounded-md border px-2 py-1 text-xs font-medium ${
         session.status === 'open' ? 'border-blue-200 bg-blue-50 text-blue-800' : 'border-slate-200 bg-slate-100 text-slate-600'
       }`}
@@ -42,38 +45,46 @@ function ViewButton({ session }: { session: ChatSessionSummary }) {
   );
 }
 
-/** The chat columns: session, sender, last message, count, last activity, and the dialog. */
-export const chatColumns: Column<ChatSessionSummary>[] = [
-  {
-    key: 'session',
-    header: 'Session',
-    width: '7.5rem',
-    cell: (session) => (
-      <span className="inline-flex items-center gap-1.5">
-        <span className="font-mono text-xs" title={session.id}>
-          {shortSessionId(session.id)}
+/** The chat columns: session, sender, last message, count, last activity, status, and the dialog. */
+function chatColumns(onStatusChange: StatusChange): Column<ChatSessionSummary>[] {
+  return [
+    {
+      key: 'session',
+      header: 'Session',
+      width: '7.5rem',
+      cell: (session) => (
+        <span className="inline-flex items-center gap-1.5">
+          <span className="font-mono text-xs" title={session.id}>
+            {shortSessionId(session.id)}
+          </span>
+          <UnreadBadge count={session.unreadCount} />
         </span>
-        <UnreadBadge count={session.unreadCount} />
-      </span>
-    ),
-  },
-  {
-    key: 'sender',
-    header: 'Sender',
-    width: '14rem',
-    cell: (session) => (
-      <span className="inline-flex max-w-full items-center gap-1.5">
-        <span className={`truncate ${session.unreadCount > 0 ? 'font-semibold text-slate-900' : ''}`}>{chatSenderLabel(session)}</span>
-        {session.hasCustomerMessage ? <Badge className="bg-blue-100 text-blue-800">Customer</Badge> : null}
-      </span>
-    ),
-  },
-  { key: 'last', header: 'Last Message', width: '18rem', cell: (session) => <span title={session.lastMessage}>{session.lastMessage}</span> },
-  { key: 'count', header: 'Messages', width: '6rem', cell: (session) => session.messageCount },
-  { key: 'activity', header: 'Last Activity', width: '12.5rem', cell: (session) => formatDate(session.lastActivity) },
-  { key: 'status', header: 'Status', width: '7.5rem', control: true, cell: (session) => <ChatStatusSelect session={session} /> },
-  { key: 'actions', header: 'Actions', width: '8rem', control: true, cell: (session) => <ViewButton session={session} /> },
-];
+      ),
+    },
+    {
+      key: 'sender',
+      header: 'Sender',
+      width: '14rem',
+      cell: (session) => (
+        <span className="inline-flex max-w-full items-center gap-1.5">
+          <span className={`truncate ${session.unreadCount > 0 ? 'font-semibold text-slate-900' : ''}`}>{chatSenderLabel(session)}</span>
+          {session.hasCustomerMessage ? <Badge className="bg-blue-100 text-blue-800">Customer</Badge> : null}
+        </span>
+      ),
+    },
+    { key: 'last', header: 'Last Message', width: '18rem', cell: (session) => <span title={session.lastMessage}>{session.lastMessage}</span> },
+    { key: 'count', header: 'Messages', width: '6rem', cell: (session) => session.messageCount },
+    { key: 'activity', header: 'Last Activity', width: '12.5rem', cell: (session) => formatDate(session.lastActivity) },
+    {
+      key: 'status',
+      header: 'Status',
+      width: '7.5rem',
+      control: true,
+      cell: (session) => <ChatStatusSelect session={session} onChange={onStatusChange} />,
+    },
+    { key: 'actions', header: 'Actions', width: '8rem', control: true, cell: (session) => <ViewButton session={session} /> },
+  ];
+}
 
 export function ChatSessionsTable() {
   const sessions = useChatSessions((state) => state.chatSessions);
@@ -84,6 +95,17 @@ export function ChatSessionsTable() {
   const chatQuery = useChatSessions((state) => state.chatQuery);
   const searchChats = useChatSessions((state) => state.searchChats);
   const onEndReached = useCallback(() => void loadMoreChats(), [loadMoreChats]);
+  const setChatStatus = useChatSessions((state) => state.setChatStatus);
+  // Held here, not in the row: a virtual row may unmount (a push moves it out of view) while it asks.
+  const [confirmingResolve, setConfirmingResolve] = useState<string | null>(null);
+  const onStatusChange = useCallback<StatusChange>(
+    (session, status) => {
+      if (status === 'resolved' && session.unreadCount > 0) setConfirmingResolve(session.id);
+      else void setChatStatus(session.id, status);
+    },
+    [setChatStatus],
+  );
+  const columns = useMemo(() => chatColumns(onStatusChange), [onStatusChange]);
   return (
     <div className="space-y-3">
       <SearchBox
@@ -96,12 +118,20 @@ export function ChatSessionsTable() {
         label="Chat Messages"
         rows={sessions}
         rowKey={(session) => session.id}
-        columns={chatColumns}
+        columns={columns}
         hasMore={hasMore}
         loading={loading}
         loadingMore={loadingMore}
         onEndReached={onEndReached}
         emptyText={chatQuery ? `No chat sessions match "${chatQuery}".` : 'No chat sessions yet.'}
+      />
+      <ResolveUnreadDialog
+        sessionId={confirmingResolve}
+        onResolve={(sessionId) => {
+          setConfirmingResolve(null);
+          void setChatStatus(sessionId, 'resolved');
+        }}
+        onCancel={() => setConfirmingResolve(null)}
       />
     </div>
   );

@@ -4,7 +4,7 @@ import type { LeadKind } from '../../../../api/contract/leads';
 import { loadInbox, resetInbox, useInbox } from '../inbox-store';
 import { useCounts } from '../stores/counts-store';
 import { useLeads } from '../stores/leads-store';
-import { chatSession, contactRow, emptyCounts, fakeServer, getStartedRow, ticketRow } from '../test/fake-server';
+import { chatSession, contactRow, emptyCounts, fakeServer, type FakeServer, getStartedRow, ticketRow } from '../test/fake-server';
 import { ChatSessionsTable } from './chat-sessions-table';
 import { CountCards } from './count-cards';
 import { LeadTable } from './lead-table';
@@ -199,6 +199,67 @@ describe('chat sessions table', () => {
     expect(within(third!).queryByText('Customer')).not.toBeInTheDocument();
     expect(third).toHaveTextContent('4');
     expect(within(third!).getByRole('button', { name: /View & Reply/ })).toBeInTheDocument();
+  });
+});
+
+describe('resolving a chat', () => {
+  const unreadId = 'session_1732200000001_aaaa';
+  const readId = 'session_1732200000002_bbbb';
+
+  function renderSessions() {
+    const server = fakeServer({ admin: 'staff@lotwise.example' });
+    for (const id of [unreadId, readId]) {
+      server.on(`PATCH /api/chat-sessions/${id}`, ({ body }) => ({ body: chatSession({ id, ...(body as object) }) }));
+    }
+    useInbox.setState({
+      chatSessions: [
+        chatSession({ id: unreadId, senderName: 'Dana', unreadCount: 2 }),
+        chatSession({ id: readId, senderEmail: 'pat@dealer.example', unreadCount: 0 }),
+      ],
+    });
+    render(<ChatSessionsTable />);
+    return server;
+  }
+
+  const statusOf = (short: string) => screen.getByRole('combobox', { name: `Status of chat ${short}` });
+  const patches = (server: FakeServer) => server.bodies.filter((entry) => entry.call.startsWith('PATCH '));
+
+  it('asks first when the conversation has an unread visitor message: Cancel leaves it open', async () => {
+    const server = renderSessions();
+    fireEvent.change(statusOf('001_aaaa'), { target: { value: 'resolved' } });
+    const dialog = screen.getByRole('dialog', { name: 'Resolve with 2 unread messages?' });
+    expect(dialog).toHaveTextContent('Dana sent 2 messages nobody has read yet.');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await act(async () => {});
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(statusOf('001_aaaa')).toHaveValue('open');
+    expect(patches(server)).toEqual([]);
+  });
+
+  it('resolves the conversation with an unread message when Resolve is chosen', async () => {
+    const server = renderSessions();
+    fireEvent.change(statusOf('001_aaaa'), { target: { value: 'resolved' } });
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Resolve' }));
+    await act(async () => {});
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(patches(server)).toEqual([{ call: `PATCH /api/chat-sessions/${unreadId}`, body: { status: 'resolved' } }]);
+    expect(statusOf('001_aaaa')).toHaveValue('resolved');
+  });
+
+  it('resolves a conversation with nothing unread at once, and reopens without asking', async () => {
+    const server = renderSessions();
+    fireEvent.change(statusOf('002_bbbb'), { target: { value: 'resolved' } });
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    await act(async () => {});
+    expect(statusOf('002_bbbb')).toHaveValue('resolved');
+    useInbox.setState((state) => ({ chatSessions: state.chatSessions.map((session) => ({ ...session, status: 'resolved' as const })) }));
+    fireEvent.change(statusOf('001_aaaa'), { target: { value: 'open' } });
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    await act(async () => {});
+    expect(patches(server)).toEqual([
+      { call: `PATCH /api/chat-sessions/${readId}`, body: { status: 'resolved' } },
+      { call: `PATCH /api/chat-sessions/${unreadId}`, body: { status: 'open' } },
+    ]);
   });
 });
 

@@ -54,14 +54,31 @@ function notify(title: string, options: NotificationOptions, onClick: () => void
   }
 }
 
-/** A system notification for a visitor's message, shown whether or not the tab has focus. */
-export function notifyVisitorMessage(message: ChatMessage, senderLabel: string, onClick: () => void): void {
-  notify(`New chat message from ${senderLabel}`, { body: message.message.slice(0, 200), tag: `chat-${message.sessionId}` }, onClick);
+/** How much of a message a notification shows: its start, enough to tell what it is about. */
+const notificationBodyLength = 200;
+
+function messageStart(text: string): string {
+  return text.length > notificationBodyLength ? `${text.slice(0, notificationBodyLength).trimEnd()}…` : text;
+}
+
+/**
+ * A system notification for a visitor's message, shown whether or not the tab has focus: a new
+ * conversation (its first message), or a new message in one. One tag a conversation, so its next
+ * message replaces its notification on screen rather than stacking another.
+ */
+export function notifyVisitorMessage(message: ChatMessage, sender: string | null, onClick: () => void): void {
+  notify(visitorMessageTitle(message, sender), { body: messageStart(message.message), tag: `chat-${message.sessionId}` }, onClick);
+}
+
+function visitorMessageTitle(message: ChatMessage, sender: string | null): string {
+  // Only a visitor starts a session, so its first message is a new conversation.
+  if (message.seq === 1) return sender ? `New chat from ${sender}` : 'New chat';
+  return sender ? `New message from ${sender}` : 'New chat message';
 }
 
 /** One system notification for several visitors' messages; a click opens the latest. */
-export function notifyVisitorMessages(count: number, latest: ChatMessage, latestSenderLabel: string, onClick: () => void): void {
-  notify(`${count} new chat messages`, { body: `Latest from ${latestSenderLabel}: ${latest.message.slice(0, 200)}`, tag: 'chat-messages' }, onClick);
+export function notifyVisitorMessages(count: number, latest: ChatMessage, latestSender: string | null, onClick: () => void): void {
+  notify(`${count} new chat messages`, { body: `Latest from ${latestSender ?? 'Anonymous'}: ${messageStart(latest.message)}`, tag: 'chat-messages' }, onClick);
 }
 
 /** After an alert, visitors' messages of this long are summed up in one notification, without a sound. */
@@ -78,14 +95,14 @@ export interface VisitorAlerts {
  * notifies at once; more within the interval after it wait for its end and make one notification
  * between them, so a flood of messages beeps once instead of a thousand times.
  */
-export function createVisitorAlerts(senderLabel: (sessionId: string) => string, onOpen: (sessionId: string) => void): VisitorAlerts {
+export function createVisitorAlerts(senderOf: (message: ChatMessage) => string | null, onOpen: (sessionId: string) => void): VisitorAlerts {
   let held: { count: number; latest: ChatMessage } | null = null;
   let interval: ReturnType<typeof setTimeout> | undefined;
 
   function show(count: number, latest: ChatMessage): void {
     const open = () => onOpen(latest.sessionId);
-    if (count === 1) notifyVisitorMessage(latest, senderLabel(latest.sessionId), open);
-    else notifyVisitorMessages(count, latest, senderLabel(latest.sessionId), open);
+    if (count === 1) notifyVisitorMessage(latest, senderOf(latest), open);
+    else notifyVisitorMessages(count, latest, senderOf(latest), open);
   }
 
   function endInterval(): void {

@@ -57,16 +57,21 @@ export function fakeAudioContext(tones: number[]) {
 export interface ShownNotification {
   title: string;
   body?: string;
+  /** Notifications of one tag replace each other on screen. */
+  tag?: string;
 }
 
-/** A granted Notification stand-in that records into `shown` every notification the page shows. */
-export function fakeNotification(shown: ShownNotification[]) {
+/**
+ * A Notification stand-in, granted unless told otherwise, that records into `shown` every
+ * notification the page makes, with or without the permission (so a test sees any made without).
+ */
+export function fakeNotification(shown: ShownNotification[], permission: NotificationPermission = 'granted') {
   return class FakeNotification {
-    static permission = 'granted';
-    static requestPermission = vi.fn(async () => 'granted');
+    static permission = permission;
+    static requestPermission = vi.fn(async () => permission);
     onclick: (() => void) | null = null;
-    constructor(title: string, options?: { body?: string }) {
-      shown.push({ title, body: options?.body });
+    constructor(title: string, options?: { body?: string; tag?: string }) {
+      shown.push({ title, body: options?.body, tag: options?.tag });
     }
     close() {}
   };

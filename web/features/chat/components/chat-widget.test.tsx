@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ChatMessage } from '../../../../api/contract/chat';
 import { chatRow, FakeTransport } from '../test/fake-transport';
@@ -88,6 +88,41 @@ describe('chat widget', () => {
     expect(screen.getByText('Earlier question')).toBeInTheDocument();
     expect(screen.getByText('Earlier answer')).toBeInTheDocument();
     expect(screen.queryByText(welcomeText)).not.toBeInTheDocument();
+  });
+
+  it('shows http(s) addresses in messages as links opening in a new tab, and everything else as text', async () => {
+    const transport = new FakeTransport();
+    await renderWidget(transport);
+    transport.history = [
+      row({ id: 1, message: 'Is www.joesauto.example on your plan? <img src=x onerror=alert(1)> javascript:alert(1)' }),
+      row({ id: 2, message: 'Yes: see https://lotwise.example/pricing.', isFromUser: false }),
+    ];
+    transport.connect();
+    await openPanel();
+    const log = screen.getByRole('log', { name: 'Chat messages' });
+    const links = within(log).getAllByRole('link');
+    expect(links.map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
+      ['www.joesauto.example', 'https://www.joesauto.example/'],
+      ['https://lotwise.example/pricing', 'https://lotwise.example/pricing'],
+    ]);
+    for (const link of links) {
+      expect(link).toHaveAttribute('target', '_blank');
+      expect(link).toHaveAttribute('rel', 'noopener noreferrer nofollow');
+    }
+    // What the visitor typed stays text: no element made of it, the sentence's period outside the link.
+    expect(log.querySelector('img')).toBeNull();
+    expect(screen.getByText(/<img src=x onerror=alert\(1\)> javascript:alert\(1\)$/)).toBeInTheDocument();
+    expect(links[1]!.parentElement).toHaveTextContent('Yes: see https://lotwise.example/pricing.');
+  });
+
+  it('links an address in the message the visitor just sent', async () => {
+    const transport = new FakeTransport();
+    await renderWidget(transport);
+    transport.connect();
+    await openPanel();
+    typeAndEnter('My site: http://pats-cars.example/used');
+    await advance(0);
+    expect(screen.getByRole('link', { name: 'http://pats-cars.example/used' })).toHaveAttribute('href', 'http://pats-cars.example/used');
   });
 
   it('polls every 3 s only while the socket is disconnected and the panel is open', async () => {

@@ -1,6 +1,7 @@
 import { MessageCircle, Send, X } from 'lucide-react';
 import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { brand, chatLimits, timings } from '../../../../api/contract/brand';
+import { LinkedText } from '../../../components/ui/linked-text';
 import { ChatController } from '../controller';
 import type { ChatEntry } from '../messages';
 import { type ChatTransport, socketTransport } from '../transport';
@@ -23,7 +24,7 @@ function Bubble({ entry, onRetry }: { entry: Pick<ChatEntry, 'key' | 'text' | 'f
           entry.fromUser ? 'rounded-br-sm bg-brand text-white' : 'rounded-bl-sm bg-slate-100 text-slate-900'
         } ${entry.status === 'sending' ? 'opacity-70' : ''}`}
       >
-        {entry.text}
+        <LinkedText text={entry.text} />
       </p>
       {entry.status === 'failed' ? (
         <span className="mt-1 flex items-center gap-2 text-xs text-red-700" role="alert">

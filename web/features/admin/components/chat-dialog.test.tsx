@@ -1,0 +1,46 @@
+import { render, screen, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { resetInbox, useInbox } from '../inbox-store';
+import { chatMessage, chatSession } from '../test/fake-server';
+import { ChatDialog } from './chat-dialog';
+
+const sessionId = 'session_1732200000000_abcdef';
+
+beforeEach(() => resetInbox());
+
+function openConversation(...messages: ReturnType<typeof chatMessage>[]) {
+  useInbox.setState({
+    chatSessions: [chatSession({ id: sessionId, senderName: 'Dana', unreadCount: 0 })],
+    openChat: { sessionId, messages, loading: false, sending: false },
+  });
+  render(<ChatDialog />);
+  return screen.getByRole('list', { name: 'Conversation' });
+}
+
+describe('chat dialog messages', () => {
+  it('shows http(s) addresses in both sides’ messages as links opening in a new tab, as typed', () => {
+    const conversation = openConversation(
+      chatMessage({ message: 'My lot is at www.danas-cars.example (the used side).', senderName: 'Dana' }),
+      chatMessage({ message: 'Thanks! Plans: https://lotwise.example/pricing#pro, or call us.', isFromUser: false }),
+    );
+    const links = within(conversation).getAllByRole('link');
+    expect(links.map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
+      ['www.danas-cars.example', 'https://www.danas-cars.example/'],
+      ['https://lotwise.example/pricing#pro', 'https://lotwise.example/pricing#pro'],
+    ]);
+    for (const link of links) {
+      expect(link).toHaveAttribute('target', '_blank');
+      expect(link).toHaveAttribute('rel', 'noopener noreferrer nofollow');
+    }
+    expect(links[0]!.parentElement).toHaveTextContent('My lot is at www.danas-cars.example (the used side).');
+    expect(links[1]!.parentElement).toHaveTextContent('Thanks! Plans: https://lotwise.example/pricing#pro, or call us.');
+  });
+
+  it('shows markup and other schemes a visitor typed as text, never as elements or links', () => {
+    const typed = '<a href="javascript:alert(1)">win</a> <img src=x onerror=alert(1)> data:text/html,hi javascript:alert(1)';
+    const conversation = openConversation(chatMessage({ message: typed }));
+    expect(within(conversation).queryByRole('link')).not.toBeInTheDocument();
+    expect(conversation.querySelector('img, a')).toBeNull();
+    expect(within(conversation).getByText(typed)).toBeInTheDocument();
+  });
+});
