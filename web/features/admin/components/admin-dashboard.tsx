@@ -12,6 +12,7 @@ import { ChatDialog } from './chat-dialog';
 import { ChatSessionsTable } from './chat-sessions-table';
 import { CountCards } from './count-cards';
 import { DashboardHeader } from './dashboard-header';
+import { IdleWarningDialog } from './idle-warning-dialog';
 import { LeadTable } from './lead-table';
 
 const leadTabs: { kind: LeadKind; title: string }[] = [
@@ -98,6 +99,7 @@ export function AdminDashboard() {
         </Tabs.Root>
       </main>
       <ChatDialog />
+      <IdleWarningDialog />
     </div>
   );
 }
