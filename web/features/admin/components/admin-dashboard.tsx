@@ -3,6 +3,7 @@ import { useEffect, useEffectEvent, useState } from 'react';
 import type { LeadKind } from '../../../../api/contract/leads';
 import { connectAdminSocket, setCurrentAdminSocket } from '../api/admin-socket';
 import { createInboxController } from '../inbox-controller';
+import { pruneDrafts } from '../lib/drafts';
 import { loadInbox, resetInbox, useUnreadChats } from '../inbox-store';
 import { bindAdminSocket } from '../realtime';
 import { useChatSessions } from '../stores/chat-sessions-store';
@@ -67,6 +68,7 @@ export function AdminDashboard() {
   useIdleLogout();
   useInboxLive(() => setTab(chatTab));
   usePageTitle(unread);
+  useEffect(() => pruneDrafts(), []);
 
   return (
     <div className="min-h-screen bg-slate-50">
