@@ -63,7 +63,7 @@ export function IdleWarningDialog() {
                 <span data-testid="idle-warning-countdown" className="font-mono font-semibold text-slate-900 tabular-nums">
                   {formatCountdown(remaining)}
                 </span>{' '}
-                because of inactivity. Replies and notes you have not sent stay in this browser.
+                because of inactivity. Unsent replies and unsaved notes stay in this browser.
               </DialogPrimitive.Description>
             </div>
           </div>
