@@ -15,4 +15,11 @@ export const storageKeys = {
   adminLastActivity: 'adminLastActivity',
   /** Set once staff have been asked for notifications, so they are asked only once. */
   adminNotificationAsked: 'adminNotificationAsked',
+  /** Staff text not yet sent or saved, one key per staff email and conversation or lead (see adminDraftKey). */
+  adminDraftPrefix: 'adminDraft:',
 } as const;
+
+/** The key of one staff member's draft: `subject` names a reply (`chat:<sessionId>`) or a lead note (`note:<kind>:<id>`). */
+export function adminDraftKey(email: string, subject: string): string {
+  return `${storageKeys.adminDraftPrefix}${email.toLowerCase()}:${subject}`;
+}

@@ -16,6 +16,8 @@ interface StaffSessionState {
   staffIdleMinutes: number;
   /** Last mouse press, key press, scroll or touch, in ms since the epoch. */
   lastActivityAt: number;
+  /** While the "Still there?" dialog shows, only its answer counts as activity. */
+  idleWarningShown: boolean;
   /** Restores a sign-in on page load: the server says whether the staff session is still live. */
   restore: () => Promise<void>;
   signIn: (input: AdminLoginInput) => Promise<boolean>;
@@ -23,6 +25,8 @@ interface StaffSessionState {
   /** Back to the sign-in card with the "Session expired" toast; `idle` also tells the server. */
   expire: (reason: 'idle' | 'server') => void;
   recordActivity: (now?: number) => void;
+  /** The "Still there?" dialog's answer: activity that reaches the server's idle clock at once. */
+  staySignedIn: () => void;
   /** Asks the server whether the staff session is still live (after a refused socket, say). */
   recheck: () => Promise<void>;
   /** Logs out when the idle limit has passed; run every check interval. */
@@ -31,6 +35,15 @@ interface StaffSessionState {
 
 export function staffIdleMs(minutes: number): number {
   return minutes * 60_000;
+}
+
+/**
+ * How long before the idle limit "Still there?" asks: a minute, or the limit's last sixth when the
+ * limit is two minutes or less (a minute would be half of it or more; 20 s of a 2-minute limit).
+ */
+export function idleWarningLeadMs(minutes: number): number {
+  const idleMs = staffIdleMs(minutes);
+  return idleMs > 2 * 60_000 ? 60_000 : idleMs / 6;
 }
 
 /** Last activity seen by any tab of this browser: the flag is shared, so work in one tab keeps all alive. */
@@ -66,6 +79,7 @@ export const useStaffSession = create<StaffSessionState>((set, get) => ({
   email: null,
   staffIdleMinutes: defaultStaffIdleMinutes,
   lastActivityAt: 0,
+  idleWarningShown: false,
 
   async restore() {
     try {
@@ -136,6 +150,13 @@ export const useStaffSession = create<StaffSessionState>((set, get) => ({
     }
   },
 
+  staySignedIn() {
+    const now = Date.now();
+    get().recordActivity(now);
+    // recordActivity may have left the touch for the minute mark, which a short limit does not wait for.
+    if (lastServerTouchAt !== now) touchServer(now);
+  },
+
   async recheck() {
     try {
       const session = await adminApi.session();
@@ -161,5 +182,5 @@ export function resetStaffSession(): void {
   lastServerTouchAt = 0;
   clearTimeout(trailingTouch);
   trailingTouch = undefined;
-  useStaffSession.setState({ status: 'checking', email: null, staffIdleMinutes: defaultStaffIdleMinutes, lastActivityAt: 0 });
+  useStaffSession.setState({ status: 'checking', email: null, staffIdleMinutes: defaultStaffIdleMinutes, lastActivityAt: 0, idleWarningShown: false });
 }

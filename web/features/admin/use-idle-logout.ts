@@ -17,7 +17,9 @@ export function idleCheckIntervalMs(idleMinutes: number): number {
 
 /**
  * Staff activity (mouse press, key press, scroll, touch) refreshes the last-activity time; a check
- * logs out after the idle limit. A sign-out in another tab signs this one out too.
+ * logs out after the idle limit. While "Still there?" asks, only its answer counts: a stray key or
+ * click, or a scroll the page makes itself, does not silently extend. Activity and sign-out in
+ * another tab count here too.
  */
 export function useIdleLogout(): void {
   const staffIdleMinutes = useStaffSession((state) => state.staffIdleMinutes);
@@ -26,6 +28,7 @@ export function useIdleLogout(): void {
     let lastRecordedAt = 0;
     const onActivity = (event: Event) => {
       if (gestureEvents.has(event.type)) unlockAlerts();
+      if (useStaffSession.getState().idleWarningShown) return;
       const now = Date.now();
       // Scrolling fires per frame; once a second is plenty for a minutes-long limit.
       if (now - lastRecordedAt < 1000) return;
@@ -35,6 +38,8 @@ export function useIdleLogout(): void {
     for (const type of activityEvents) document.addEventListener(type, onActivity, { capture: true, passive: true });
 
     const onStorage = (event: StorageEvent) => {
+      // Reads the shared last-activity time: work in another tab moves the countdown and closes "Still there?".
+      if (event.key === storageKeys.adminLastActivity && event.newValue !== null) useStaffSession.getState().checkIdle();
       if (event.key === storageKeys.adminAuthenticated && event.newValue === null && useStaffSession.getState().status === 'signed-in') {
         useStaffSession.setState({ status: 'signed-out', email: null });
       }

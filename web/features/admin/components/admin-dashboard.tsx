@@ -3,6 +3,7 @@ import { useEffect, useEffectEvent, useState } from 'react';
 import type { LeadKind } from '../../../../api/contract/leads';
 import { connectAdminSocket, setCurrentAdminSocket } from '../api/admin-socket';
 import { createInboxController } from '../inbox-controller';
+import { pruneDrafts } from '../lib/drafts';
 import { loadInbox, resetInbox, useUnreadChats } from '../inbox-store';
 import { bindAdminSocket } from '../realtime';
 import { useChatSessions } from '../stores/chat-sessions-store';
@@ -12,6 +13,7 @@ import { ChatDialog } from './chat-dialog';
 import { ChatSessionsTable } from './chat-sessions-table';
 import { CountCards } from './count-cards';
 import { DashboardHeader } from './dashboard-header';
+import { IdleWarningDialog } from './idle-warning-dialog';
 import { LeadTable } from './lead-table';
 
 const leadTabs: { kind: LeadKind; title: string }[] = [
@@ -66,6 +68,7 @@ export function AdminDashboard() {
   useIdleLogout();
   useInboxLive(() => setTab(chatTab));
   usePageTitle(unread);
+  useEffect(() => pruneDrafts(), []);
 
   return (
     <div className="min-h-screen bg-slate-50">
@@ -98,6 +101,7 @@ export function AdminDashboard() {
         </Tabs.Root>
       </main>
       <ChatDialog />
+      <IdleWarningDialog />
     </div>
   );
 }

@@ -1,12 +1,14 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { Send, X } from 'lucide-react';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useRef } from 'react';
 import { chatLimits } from '../../../../api/contract/brand';
 import { chatSenderLabel, type ChatMessage } from '../../../../api/contract/chat';
 import { LinkedText } from '../../../components/ui/linked-text';
 import { emitStaffTyping } from '../api/admin-socket';
+import { chatDraftSubject } from '../lib/drafts';
 import { useChatSessions } from '../stores/chat-sessions-store';
 import { formatDate, formatTime } from '../lib/format';
+import { useDraft } from '../use-draft';
 
 /** Staff stop showing as typing to the visitor this long after their last keystroke. */
 const staffTypingIdleMs = 2000;
@@ -28,7 +30,7 @@ function MessageBubble({ message }: { message: ChatMessage }) {
   );
 }
 
-/** The View & Reply dialog: the conversation, live, and a 3-row reply box. */
+/** The View & Reply dialog: the conversation, live, and a 3-row reply box whose unsent text is kept per conversation. */
 export function ChatDialog() {
   const openChat = useChatSessions((state) => state.openChat);
   const session = useChatSessions((state) => state.chatSessions.find((known) => known.id === state.openChat?.sessionId));
@@ -36,11 +38,12 @@ export function ChatDialog() {
   const closeSession = useChatSessions((state) => state.closeSession);
   const sendReply = useChatSessions((state) => state.sendReply);
   const markOpenSessionRead = useChatSessions((state) => state.markOpenSessionRead);
-  const [reply, setReply] = useState('');
+  const sessionId = openChat?.sessionId;
+  const [draft, setDraft] = useDraft(sessionId ? chatDraftSubject(sessionId) : null);
+  const reply = draft ?? '';
   const listEnd = useRef<HTMLLIElement>(null);
   const replyBox = useRef<HTMLTextAreaElement>(null);
   const typingTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  const sessionId = openChat?.sessionId;
   const messageCount = openChat?.messages.length ?? 0;
 
   useEffect(() => {
@@ -56,16 +59,17 @@ export function ChatDialog() {
     return () => document.removeEventListener('visibilitychange', onVisible);
   }, [markOpenSessionRead]);
 
-  useEffect(() => {
-    setReply('');
-    return () => {
+  useEffect(
+    // Leaving a conversation stops the typing its visitor sees.
+    () => () => {
       clearTimeout(typingTimer.current);
       if (sessionId) emitStaffTyping(sessionId, false);
-    };
-  }, [sessionId]);
+    },
+    [sessionId],
+  );
 
   const onReplyChange = (value: string) => {
-    setReply(value);
+    setDraft(value === '' ? null : value);
     if (!sessionId) return;
     if (typingTimer.current === undefined) emitStaffTyping(sessionId, true);
     clearTimeout(typingTimer.current);
@@ -81,7 +85,8 @@ export function ChatDialog() {
     clearTimeout(typingTimer.current);
     typingTimer.current = undefined;
     emitStaffTyping(sessionId, false);
-    if (await sendReply(reply)) setReply('');
+    // The setter of the conversation it was sent in, even if another is open by now.
+    if (await sendReply(reply)) setDraft(null);
     // The send button was disabled while sending, which drops focus: give it back to the box.
     replyBox.current?.focus();
   };

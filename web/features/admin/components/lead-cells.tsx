@@ -1,6 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useId } from 'react';
 import { leadStatusLabels, leadStatuses, type LeadKind, type LeadStatus } from '../../../../api/contract/leads';
+import { noteDraftSubject } from '../lib/drafts';
 import { useLeads } from '../stores/leads-store';
+import { useDraft } from '../use-draft';
+
+const unsavedHint = 'Unsaved: Enter saves it, Escape discards it.';
 
 const statusClasses: Record<LeadStatus, string> = {
   new: 'border-blue-200 bg-blue-50 text-blue-800',
@@ -28,40 +32,51 @@ export function LeadStatusSelect({ kind, id, status, rowLabel }: { kind: LeadKin
 }
 
 /**
- * The staff note of a lead, edited in place: saved on Enter or when the field loses focus.
- * A change pushed by another staff member shows unless this field is being edited.
+ * The staff note of a lead, edited in place: saved on Enter or when the field loses focus; Escape
+ * drops the edit. Until the server has it, the text is a draft kept in this browser (a sign-out or
+ * a failed save loses nothing) and the field says it is unsaved. A change pushed by another staff
+ * member shows unless there is a draft.
  */
 export function LeadNoteInput({ kind, id, note, rowLabel }: { kind: LeadKind; id: number; note: string; rowLabel: string }) {
   const updateLead = useLeads((state) => state.updateLead);
-  const [draft, setDraft] = useState(note);
-  const [editing, setEditing] = useState(false);
-  useEffect(() => {
-    if (!editing) setDraft(note);
-  }, [note, editing]);
+  const [draft, setDraft] = useDraft(noteDraftSubject(kind, id));
+  const unsaved = draft !== null && draft !== note;
+  const hintId = useId();
 
-  const save = () => {
-    setEditing(false);
-    if (draft !== note) void updateLead(kind, id, { note: draft });
+  const save = async () => {
+    if (draft === null) return;
+    const sent = draft;
+    if (sent === note || (await updateLead(kind, id, { note: sent }))) {
+      // Text typed while the save was under way stays a draft.
+      setDraft((current) => (current === sent ? null : current));
+    }
   };
 
   return (
-    <input
-      type="text"
-      aria-label={`Note for ${rowLabel}`}
-      placeholder="Add a note"
-      value={draft}
-      maxLength={5000}
-      onFocus={() => setEditing(true)}
-      onChange={(event) => setDraft(event.target.value)}
-      onBlur={save}
-      onKeyDown={(event) => {
-        if (event.key === 'Enter') event.currentTarget.blur();
-        if (event.key === 'Escape') {
-          setDraft(note);
-          setEditing(false);
-        }
-      }}
-      className="w-full rounded-md border border-transparent bg-transparent px-2 py-1 text-sm hover:border-slate-200 focus:border-brand focus:bg-white focus:outline-none"
-    />
+    <>
+      <input
+        type="text"
+        aria-label={`Note for ${rowLabel}`}
+        aria-describedby={unsaved ? hintId : undefined}
+        title={unsaved ? unsavedHint : undefined}
+        placeholder="Add a note"
+        value={unsaved ? draft : note}
+        maxLength={5000}
+        onChange={(event) => setDraft(event.target.value)}
+        onBlur={() => void save()}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter') event.currentTarget.blur();
+          if (event.key === 'Escape') setDraft(null);
+        }}
+        className={`w-full rounded-md border px-2 py-1 text-sm hover:border-slate-200 focus:border-brand focus:bg-white focus:outline-none ${
+          unsaved ? 'border-amber-400 bg-amber-50' : 'border-transparent bg-transparent'
+        }`}
+      />
+      {unsaved ? (
+        <span id={hintId} className="sr-only">
+          {unsavedHint}
+        </span>
+      ) : null}
+    </>
   );
 }

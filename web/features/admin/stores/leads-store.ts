@@ -31,7 +31,8 @@ interface LeadsState {
   load: (kind: LeadKind, query: string) => Promise<void>;
   search: (kind: LeadKind, query: string) => Promise<void>;
   loadMore: (kind: LeadKind) => Promise<void>;
-  updateLead: <K extends LeadKind>(kind: K, id: number, patch: LeadPatch) => Promise<void>;
+  /** Shows the change at once; true once the server has stored it, false when it was undone. */
+  updateLead: <K extends LeadKind>(kind: K, id: number, patch: LeadPatch) => Promise<boolean>;
   /** After a socket reconnect: the first page read again joins the rows held; deeper pages stay. Throws. */
   refresh: (kind: LeadKind) => Promise<void>;
   /** Pushes and fresh pages, in the order they came, in one update. */
@@ -116,14 +117,16 @@ export const useLeads = create<LeadsState>((set, get) => {
 
     async updateLead(kind, id, patch) {
       const previous = get().leads[kind].rows.find((row) => row.id === id);
-      if (!previous) return;
+      if (!previous) return false;
       setList(kind, (list) => ({ ...list, rows: list.rows.map((row) => (row.id === id ? { ...row, ...patch } : row)) }));
       try {
         const item = await adminApi.patchLead(kind, id, patch);
         get().applyLive([{ event: 'lead:updated', payload: { kind, item } }]);
+        return true;
       } catch (error) {
         setList(kind, (list) => ({ ...list, rows: list.rows.map((row) => (row.id === id ? previous : row)) }));
         if (!isUnauthorized(error)) saveFailed();
+        return false;
       }
     },
 
