@@ -86,3 +86,14 @@ export const honeypotName = '_gotcha';
 /** ISO-8601 UTC timestamp as the API returns it. */
 export const isoDate = z.string();
 export const rowId = z.number().int().positive();
+
+/** The largest id a row can have: ids are PostgreSQL `integer`s, which refuses a larger one with an error. */
+export const maxRowId = 2_147_483_647;
+const rowIdParamMessage = `id must be a whole number from 1 to ${maxRowId}`;
+
+/** A row id in a URL path: digits only (no sign, fraction or exponent), within the range of a stored id. */
+export const rowIdParam = z
+  .string()
+  .regex(/^[1-9]\d{0,9}$/, rowIdParamMessage)
+  .transform(Number)
+  .refine((id) => id <= maxRowId, rowIdParamMessage);

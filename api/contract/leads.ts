@@ -10,6 +10,7 @@ import {
   phoneField,
   requiredText,
   rowId,
+  rowIdParam,
 } from './common';
 
 // ---------- option lists of the forms ----------
@@ -259,9 +260,10 @@ export const leadPatchSchema = z
   });
 export type LeadPatch = z.infer<typeof leadPatchSchema>;
 
-export const leadPatchParamsSchema = z.object({
-  kind: leadKindSchema,
-  id: z.coerce.number().int().positive(),
+/** `:kind/:id` of `GET` and `PATCH /api/leads/:kind/:id`. */
+export const leadParamsSchema = z.object({
+  kind: z.enum(leadKinds, { error: `kind must be one of ${leadKinds.join(', ')}` }),
+  id: rowIdParam,
 });
 
 // ---------- list queries (keyset paging, search, CSV) ----------
