@@ -264,7 +264,8 @@ export const leadPatchSchema = z
   });
 export type LeadPatch = z.infer<typeof leadPatchSchema>;
 
-export const leadPatchParamsSchema = z.object({
+/** `:kind/:id` of `GET` and `PATCH /api/leads/:kind/:id`. */
+export const leadParamsSchema = z.object({
   kind: leadKindSchema,
   id: rowIdParam('id'),
 });

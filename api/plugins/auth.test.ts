@@ -15,6 +15,7 @@ describe('staff routes check the sign-in before the input', async () => {
   const badRequests = [
     { method: 'PATCH', url: '/api/leads/contact/1', payload: { status: 'not-a-status' } },
     { method: 'PATCH', url: '/api/leads/no-such-kind/abc', payload: {} },
+    { method: 'GET', url: '/api/leads/no-such-kind/abc' },
     { method: 'POST', url: '/api/admin-chat-reply', payload: { sessionId: '', message: '' } },
     { method: 'PATCH', url: `/api/chat-sessions/${unknownSession}`, payload: { status: 'archived', extra: true } },
     { method: 'GET', url: '/api/contact-submissions?limit=-5' },

@@ -54,7 +54,8 @@ export function AppRoutes() {
         <Route path="/simple-test" element={<SimpleTestPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
-      <Route path="/admin" element={<AdminPage />} />
+      {/* The dashboard and its deep links (a lead: /admin/leads/:kind/:id) are one lazy route. */}
+      <Route path="/admin/*" element={<AdminPage />} />
       {/* The dealer dashboard has its own chrome (tabs and LOGOUT), not the marketing header. */}
       <Route path="/dealer-dashboard" element={<DealerDashboardPage />} />
     </Routes>

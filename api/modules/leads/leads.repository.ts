@@ -85,6 +85,11 @@ export async function listLeadRows<K extends LeadKind>(db: Db, kind: K, filter: 
   return (await query.execute()) as unknown as LeadRowByKind[K][];
 }
 
+export async function findLeadRow<K extends LeadKind>(db: Db, kind: K, id: number): Promise<LeadRowByKind[K] | undefined> {
+  const row = await db.selectFrom(sharedColumnsOf(kind)).selectAll().where('id', '=', id).executeTakeFirst();
+  return row as LeadRowByKind[K] | undefined;
+}
+
 /** The leads service runs it in the app's write path (db/writes.ts). */
 export async function insertLeadRow<K extends LeadKind>(db: Db, kind: K, values: NewLeadRowByKind[K]): Promise<LeadRowByKind[K]> {
   const table: LeadTable = leadTables[kind];

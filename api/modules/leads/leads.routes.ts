@@ -10,7 +10,7 @@ import {
   getStartedRequestSchema,
   type Lead,
   type LeadKind,
-  leadPatchParamsSchema,
+  leadParamsSchema,
   leadPatchSchema,
   leadRecordByKind,
   listCursor,
@@ -76,7 +76,7 @@ export async function publicLeadRoutes(app: FastifyInstance, options: { config: 
   }
 }
 
-/** The staff lists, lead updates and the dashboard counts. */
+/** The staff lists, one lead, lead updates and the dashboard counts. */
 export async function staffLeadRoutes(app: FastifyInstance, options: { config: Config }) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const leads = leadsServiceOf(app, options.config);
@@ -105,9 +105,19 @@ export async function staffLeadRoutes(app: FastifyInstance, options: { config: C
     );
   }
 
+  routes.get(
+    apiPaths.lead,
+    { onRequest: app.requireStaff, schema: { params: leadParamsSchema, response: { 200: anyLeadRecord } } },
+    async (request) => {
+      const lead = await leads.get(request.params.kind, request.params.id);
+      if (!lead) throw new HttpError(404, 'Lead not found');
+      return lead;
+    },
+  );
+
   routes.patch(
     apiPaths.lead,
-    { onRequest: app.requireStaff, schema: { params: leadPatchParamsSchema, body: leadPatchSchema, response: { 200: anyLeadRecord } } },
+    { onRequest: app.requireStaff, schema: { params: leadParamsSchema, body: leadPatchSchema, response: { 200: anyLeadRecord } } },
     async (request) => {
       const lead = await leads.update(request.params.kind, request.params.id, request.body);
       if (!lead) throw new HttpError(404, 'Lead not found');

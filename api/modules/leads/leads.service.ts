@@ -166,6 +166,12 @@ export function createLeadsService(deps: LeadsServiceDeps) {
       return rows.map((row) => toLead(kind, row));
     },
 
+    /** One lead as stored, every field its form collected; undefined when there is no such lead. */
+    async get<K extends LeadKind>(kind: K, id: number): Promise<LeadByKind[K] | undefined> {
+      const row = await repository.findLeadRow(db, kind, id);
+      return row ? toLead(kind, row) : undefined;
+    },
+
     /** Every matching row as CSV, columns in the order of the API record. */
     async csv(kind: LeadKind, filter: Omit<LeadFilter, 'limit' | 'before'>): Promise<string> {
       const leads = await this.list(kind, filter);

@@ -303,6 +303,69 @@ describe('paging, search, CSV and lead updates', async () => {
   });
 });
 
+describe('one lead by kind and id (GET /api/leads/:kind/:id)', async () => {
+  const { app } = await buildTestServer({ ...staffEnv, RATE_LIMIT_ALLOWLIST: '127.0.0.1' });
+  const cookie = (await signInStaff(app)).cookie;
+  const staffGet = (url: string) => app.inject({ method: 'GET', url, headers: { cookie } });
+  const create = async (kind: LeadKind) => (await app.inject({ method: 'POST', url: leadPaths[kind].create, payload: validInput[kind]() })).json();
+
+  it.each(kinds)('answers a %s with every field it stored, its status, note and createdAt', async (kind) => {
+    const created = await create(kind);
+    const response = await staffGet(`/api/leads/${kind}/${created.id}`);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual(created);
+    // What the dealer typed, not only the list's columns.
+    const { _gotcha: _honeypot, agreeToTerms: _agreed, ...typed } = validInput[kind]();
+    expect(response.json()).toMatchObject({ ...typed, status: 'new', note: '' });
+    expect(new Date(response.json().createdAt).toISOString()).toBe(created.createdAt);
+  });
+
+  it('answers the status and note a PATCH left', async () => {
+    const created = await create('support');
+    await app.inject({ method: 'PATCH', url: `/api/leads/support/${created.id}`, headers: { cookie }, payload: { status: 'contacted', note: 'Sent the fix' } });
+    expect((await staffGet(`/api/leads/support/${created.id}`)).json()).toMatchObject({ id: created.id, status: 'contacted', note: 'Sent the fix' });
+  });
+
+  it.each(kinds)('refuses a %s lead to a caller without a staff session with 401', async (kind) => {
+    const created = await create(kind);
+    const response = await app.inject({ method: 'GET', url: `/api/leads/${kind}/${created.id}` });
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual({ message: 'Not authenticated' });
+  });
+
+  it('answers an unknown id with 404 JSON', async () => {
+    const response = await staffGet('/api/leads/contact/999999');
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ message: 'Lead not found' });
+  });
+
+  const badId = 'id must be a whole number from 1 to 2147483647';
+  it.each([
+    ['an unknown kind', '/api/leads/nonsense/1', 'kind', 'kind must be one of contact, support, demo, get-started'],
+    ['an id that is not a number', '/api/leads/contact/abc', 'id', badId],
+    ['an id of 0', '/api/leads/contact/0', 'id', badId],
+    ['a negative id', '/api/leads/contact/-1', 'id', badId],
+    ['a fractional id', '/api/leads/contact/1.5', 'id', badId],
+    ['an id in exponent form', '/api/leads/contact/1e3', 'id', badId],
+    // Past PostgreSQL's integer column: refused as input, never sent to the database (a 500 there).
+    ['an id no row can have', '/api/leads/contact/2147483648', 'id', badId],
+    ['an id of 11 digits', '/api/leads/contact/99999999999', 'id', badId],
+  ])('answers %s with 400 naming the parameter', async (_case, url, field, message) => {
+    const response = await staffGet(url);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ message: 'Validation failed', errors: { [field]: message } });
+  });
+
+  it('answers the largest id a row can have with 404, not 400', async () => {
+    expect((await staffGet('/api/leads/contact/2147483647')).statusCode).toBe(404);
+  });
+
+  it('refuses a PATCH to an id no row can have with 400, not a database error', async () => {
+    const response = await app.inject({ method: 'PATCH', url: '/api/leads/contact/99999999999', headers: { cookie }, payload: { status: 'closed' } });
+    expect(response.statusCode).toBe(400);
+  });
+});
+
 describe('form rate limit', async () => {
   const { app } = await buildTestServer();
 

@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../components/ui/toast';
-import { AdminPage } from './admin-page';
+import { AdminRoute } from './test/admin-route';
 import { storageKeys } from '../../lib/storage-keys';
 import { contactRow, emptyCounts, fakeServer } from './test/fake-server';
 import { advance, freshDashboard } from './test/dashboard';
@@ -27,7 +27,7 @@ afterEach(() => {
 function renderPage() {
   return render(
     <>
-      <AdminPage />
+      <AdminRoute />
       <Toaster />
     </>,
   );

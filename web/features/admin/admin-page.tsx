@@ -1,15 +1,26 @@
-import { useEffect } from 'react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { createAdminQueryClient } from './api/lead-queries';
 import { AdminDashboard } from './components/admin-dashboard';
 import { SignInCard } from './components/sign-in-card';
 import { useStaffSession } from './session-store';
 
-/** /admin: the sign-in card, or the dashboard while the server holds a live staff session. */
+/**
+ * /admin and everything under it (a lead at /admin/leads/:kind/:id): the sign-in card, or the
+ * dashboard while the server holds a live staff session. The address is kept across a sign-in, so
+ * a deep link opened signed out shows its lead once signed in.
+ */
 export function AdminPage() {
   const status = useStaffSession((state) => state.status);
   const restore = useStaffSession((state) => state.restore);
+  const [queryClient] = useState(createAdminQueryClient);
   useEffect(() => {
     void restore();
   }, [restore]);
+  // Nothing a staff member read stays in memory after the sign-out.
+  useEffect(() => {
+    if (status === 'signed-out') queryClient.clear();
+  }, [status, queryClient]);
 
   if (status === 'checking') {
     return (
@@ -18,5 +29,5 @@ export function AdminPage() {
       </main>
     );
   }
-  return status === 'signed-in' ? <AdminDashboard /> : <SignInCard />;
+  return <QueryClientProvider client={queryClient}>{status === 'signed-in' ? <AdminDashboard /> : <SignInCard />}</QueryClientProvider>;
 }

@@ -2,7 +2,7 @@ import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { Profiler } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ChatMessage } from '../../../api/contract/chat';
-import { AdminPage } from './admin-page';
+import { AdminRoute } from './test/admin-route';
 import { useInbox } from './inbox-store';
 import { alertIntervalMs } from './lib/alerts';
 import { frameFallbackMs, pushesAppliedAtOncePerFrame } from './lib/frame-batcher';
@@ -65,7 +65,7 @@ function pushBurst(): void {
 async function renderDashboard(onCommit: () => void = () => {}) {
   render(
     <Profiler id="dashboard" onRender={onCommit}>
-      <AdminPage />
+      <AdminRoute />
     </Profiler>,
   );
   await advance();

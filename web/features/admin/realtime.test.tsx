@@ -2,7 +2,7 @@ import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { timings } from '../../../api/contract/brand';
 import { Toaster } from '../../components/ui/toast';
-import { AdminPage } from './admin-page';
+import { AdminRoute } from './test/admin-route';
 import { useInbox } from './inbox-store';
 import { countsRecheckMs, useCounts } from './stores/counts-store';
 import { useLeads } from './stores/leads-store';
@@ -38,7 +38,7 @@ afterEach(() => {
 async function renderDashboard() {
   render(
     <>
-      <AdminPage />
+      <AdminRoute />
       <Toaster />
     </>,
   );

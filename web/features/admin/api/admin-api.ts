@@ -47,6 +47,8 @@ export const adminApi = {
     staffCall(() =>
       get<LeadByKind[K][]>(withQuery(leadPaths[kind].list, { limit: query.limit ?? adminPageSize, before: query.before, q: query.q })),
     ),
+  /** One lead with every field its form collected. */
+  lead: <K extends LeadKind>(kind: K, id: number) => staffCall(() => api.get<LeadByKind[K]>(pathTo(apiPaths.lead, { kind, id }))),
   patchLead: <K extends LeadKind>(kind: K, id: number, patch: LeadPatch) =>
     staffCall(() => api.patch<LeadByKind[K]>(pathTo(apiPaths.lead, { kind, id }), patch)),
 

@@ -1,11 +1,15 @@
 import * as Tabs from '@radix-ui/react-tabs';
-import { useEffect, useEffectEvent, useState } from 'react';
-import type { LeadKind } from '../../../../api/contract/leads';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useEffectEvent, useRef } from 'react';
+import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import { type LeadKind, leadKinds } from '../../../../api/contract/leads';
 import { connectAdminSocket, setCurrentAdminSocket } from '../api/admin-socket';
 import { createInboxController } from '../inbox-controller';
 import { pruneDrafts } from '../lib/drafts';
 import { loadInbox, resetInbox, useUnreadChats } from '../inbox-store';
-import { bindAdminSocket } from '../realtime';
+import { type AdminTab, firstTab, leadPath, matchLeadPath, tabParam, tabPath } from '../lib/admin-paths';
+import { leadKindNames } from '../lib/lead-fields';
+import { bindAdminSocket, bindLeadQueries } from '../realtime';
 import { useChatSessions } from '../stores/chat-sessions-store';
 import { useIdleLogout } from '../use-idle-logout';
 import { UnreadBadge } from './badges';
@@ -14,15 +18,15 @@ import { ChatSessionsTable } from './chat-sessions-table';
 import { CountCards } from './count-cards';
 import { DashboardHeader } from './dashboard-header';
 import { IdleWarningDialog } from './idle-warning-dialog';
+import { LeadDetail } from './lead-detail';
 import { LeadTable } from './lead-table';
 
-const leadTabs: { kind: LeadKind; title: string }[] = [
-  { kind: 'contact', title: 'Contact Forms' },
-  { kind: 'support', title: 'Support Tickets' },
-  { kind: 'demo', title: 'Demo Requests' },
-  { kind: 'get-started', title: 'Get Started Requests' },
-];
+const leadTabs = leadKinds.map((kind) => ({ kind, title: leadKindNames[kind].list }));
 const chatTab = 'chat';
+
+function isTab(value: string | null): value is AdminTab {
+  return value === chatTab || (leadKinds as readonly (string | null)[]).includes(value);
+}
 const pageTitle = 'Admin Dashboard · Lotwise';
 
 /** Unread conversations in the tab's title, so staff see them from any other tab. */
@@ -42,6 +46,7 @@ function usePageTitle(unread: number): void {
 function useInboxLive(openChatTab: () => void): void {
   // A notification click opens the chat tab with whatever the latest render says that means.
   const showChatTab = useEffectEvent(openChatTab);
+  const queryClient = useQueryClient();
   useEffect(() => {
     const inbox = createInboxController((sessionId) => {
       showChatTab();
@@ -51,22 +56,61 @@ function useInboxLive(openChatTab: () => void): void {
     const socket = connectAdminSocket();
     setCurrentAdminSocket(socket);
     const unbind = bindAdminSocket(socket, inbox, firstLoad);
+    const unbindLeadQueries = bindLeadQueries(socket, queryClient);
     return () => {
+      unbindLeadQueries();
       unbind();
       inbox.dispose();
       setCurrentAdminSocket(null);
       socket.disconnect();
       resetInbox();
     };
-    // The dashboard mounts once per sign-in: one load and one socket.
-  }, []);
+    // The dashboard mounts once per sign-in, and the query client lives as long as the page: one load and one socket.
+  }, [queryClient]);
+}
+
+/**
+ * The open tab lives in the URL (`/admin?tab=support`), so a lead's way back names its list; an
+ * open lead is `/admin/leads/:kind/:id`. The lists stay mounted under an open lead, hidden, so
+ * going back finds them as they were, and the row that was opened gets the focus again.
+ */
+function useDashboardRoute() {
+  const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const openLead = matchLeadPath(useLocation().pathname);
+  const leadOpen = openLead !== undefined;
+  // Under an open lead, the hidden lists are on its kind's tab: the way back finds that list as it was.
+  const requested = leadOpen ? openLead.kind : searchParams.get(tabParam);
+  const tab: AdminTab = isTab(requested) ? requested : firstTab;
+
+  // Switching tabs replaces the address; leaving an open lead for a tab is a step of its own.
+  const showTab = (value: string) => {
+    if (isTab(value)) void navigate(tabPath(value), { replace: !leadOpen });
+  };
+  const openedRow = useRef<{ kind: LeadKind; id: number } | null>(null);
+  const openLeadRow = useCallback(
+    (kind: LeadKind, id: number) => {
+      openedRow.current = { kind, id };
+      void navigate(leadPath(kind, id));
+    },
+    [navigate],
+  );
+  useEffect(() => {
+    const opened = openedRow.current;
+    if (leadOpen || !opened) return;
+    openedRow.current = null;
+    const table = document.querySelector(`[role="table"][aria-label="${leadKindNames[opened.kind].list}"]`);
+    table?.querySelector<HTMLElement>(`[data-row-key="${opened.id}"]`)?.focus();
+  }, [leadOpen]);
+
+  return { tab, showTab, openLead, openLeadRow };
 }
 
 export function AdminDashboard() {
-  const [tab, setTab] = useState<string>('contact');
+  const { tab, showTab, openLead, openLeadRow } = useDashboardRoute();
   const unread = useUnreadChats();
   useIdleLogout();
-  useInboxLive(() => setTab(chatTab));
+  useInboxLive(() => showTab(chatTab));
   usePageTitle(unread);
   useEffect(() => pruneDrafts(), []);
 
@@ -74,31 +118,34 @@ export function AdminDashboard() {
     <div className="min-h-screen bg-slate-50">
       <DashboardHeader />
       <main className="mx-auto max-w-7xl space-y-6 px-4 py-6 sm:px-6">
-        <CountCards />
-        <Tabs.Root value={tab} onValueChange={setTab}>
-          <Tabs.List aria-label="Submissions" className="flex gap-1 overflow-x-auto border-b border-slate-200">
-            {[...leadTabs.map(({ kind, title }) => ({ value: kind, title })), { value: chatTab, title: 'Chat Messages' }].map(
-              ({ value, title }) => (
-                <Tabs.Trigger
-                  key={value}
-                  value={value}
-                  className="-mb-px inline-flex items-center gap-1.5 rounded-t-md border-b-2 focus-visible:outline-offset-[-3px] border-transparent px-3 py-2 text-sm font-medium whitespace-nowrap text-slate-600 hover:text-slate-900 data-[state=active]:border-brand data-[state=active]:text-brand"
-                >
-                  {title}
-                  {value === chatTab ? <UnreadBadge count={unread} /> : null}
-                </Tabs.Trigger>
-              ),
-            )}
-          </Tabs.List>
-          {leadTabs.map(({ kind, title }) => (
-            <Tabs.Content key={kind} value={kind} className="pt-4 focus:outline-none">
-              <LeadTable kind={kind} title={title} />
+        {openLead ? <LeadDetail kind={openLead.kind} id={openLead.id} /> : null}
+        <div hidden={openLead !== undefined} className="space-y-6">
+          <CountCards />
+          <Tabs.Root value={tab} onValueChange={showTab}>
+            <Tabs.List aria-label="Submissions" className="flex gap-1 overflow-x-auto border-b border-slate-200">
+              {[...leadTabs.map(({ kind, title }) => ({ value: kind, title })), { value: chatTab, title: 'Chat Messages' }].map(
+                ({ value, title }) => (
+                  <Tabs.Trigger
+                    key={value}
+                    value={value}
+                    className="-mb-px inline-flex items-center gap-1.5 rounded-t-md border-b-2 focus-visible:outline-offset-[-3px] border-transparent px-3 py-2 text-sm font-medium whitespace-nowrap text-slate-600 hover:text-slate-900 data-[state=active]:border-brand data-[state=active]:text-brand"
+                  >
+                    {title}
+                    {value === chatTab ? <UnreadBadge count={unread} /> : null}
+                  </Tabs.Trigger>
+                ),
+              )}
+            </Tabs.List>
+            {leadTabs.map(({ kind, title }) => (
+              <Tabs.Content key={kind} value={kind} className="pt-4 focus:outline-none">
+                <LeadTable kind={kind} title={title} onOpen={openLeadRow} />
+              </Tabs.Content>
+            ))}
+            <Tabs.Content value={chatTab} className="pt-4 focus:outline-none">
+              <ChatSessionsTable />
             </Tabs.Content>
-          ))}
-          <Tabs.Content value={chatTab} className="pt-4 focus:outline-none">
-            <ChatSessionsTable />
-          </Tabs.Content>
-        </Tabs.Root>
+          </Tabs.Root>
+        </div>
       </main>
       <ChatDialog />
       <IdleWarningDialog />

@@ -81,12 +81,14 @@ function workColumns<K extends LeadKind>(kind: K): Columns<K> {
   ];
 }
 
-export function LeadTable<K extends LeadKind>({ kind, title }: { kind: K; title: string }) {
+/** One tab's list; `onOpen` opens a row's lead (the dashboard's `/admin/leads/:kind/:id`). */
+export function LeadTable<K extends LeadKind>({ kind, title, onOpen }: { kind: K; title: string; onOpen?: (kind: K, id: number) => void }) {
   const list = useLeads((state) => state.leads[kind]) as LeadList<K>;
   const search = useLeads((state) => state.search);
   const loadMore = useLeads((state) => state.loadMore);
   const onEndReached = useCallback(() => void loadMore(kind), [kind, loadMore]);
   const columns = useMemo(() => [...(leadColumns[kind] as Columns<K>), ...workColumns(kind)], [kind]);
+  const onRowOpen = useMemo(() => (onOpen ? (row: LeadByKind[K]) => onOpen(kind, row.id) : undefined), [kind, onOpen]);
 
   return (
     <div className="space-y-3">
@@ -115,6 +117,7 @@ export function LeadTable<K extends LeadKind>({ kind, title }: { kind: K; title:
         loading={list.loading}
         loadingMore={list.loadingMore}
         onEndReached={onEndReached}
+        onRowOpen={onRowOpen}
         emptyText={list.query ? `No ${title.toLowerCase()} match "${list.query}".` : `No ${title.toLowerCase()} yet.`}
       />
     </div>

@@ -1,4 +1,4 @@
-import { memo, type ReactNode, type UIEvent, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { type KeyboardEvent, memo, type MouseEvent, type ReactNode, type UIEvent, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 
 export interface Column<Row> {
   key: string;
@@ -22,6 +22,8 @@ interface VirtualTableProps<Row> {
   loadingMore: boolean;
   onEndReached: () => void;
   emptyText: string;
+  /** Makes each row open something: focusable, opened by a click or by Enter or Space. Keep it stable. */
+  onRowOpen?: (row: Row) => void;
 }
 
 /** Rows drawn beyond the visible ones on each side, so a quick flick does not show blank space. */
@@ -43,16 +45,44 @@ interface RowProps<Row> {
   index: number;
   columns: Column<Row>[];
   rowHeight: number;
+  rowKey: string | number;
+  onOpen?: (row: Row) => void;
 }
 
-function VirtualRowView<Row>({ row, index, columns, rowHeight }: RowProps<Row>) {
+/** A click that lands on a control in the row (the status select, the note) works that control. */
+function isOnControl(event: MouseEvent<HTMLElement>): boolean {
+  return event.target instanceof Element && event.target.closest('a, button, input, select, textarea, label') !== null;
+}
+
+function VirtualRowView<Row>({ row, index, columns, rowHeight, rowKey, onOpen }: RowProps<Row>) {
+  const open = onOpen
+    ? {
+        tabIndex: 0,
+        onClick: (event: MouseEvent<HTMLElement>) => {
+          // Selecting a row's text to copy it is not a request to open it.
+          if (isOnControl(event) || window.getSelection()?.toString()) return;
+          onOpen(row);
+        },
+        onKeyDown: (event: KeyboardEvent<HTMLElement>) => {
+          // Keys typed in the row's controls stay theirs.
+          if (event.target !== event.currentTarget || (event.key !== 'Enter' && event.key !== ' ')) return;
+          event.preventDefault();
+          onOpen(row);
+        },
+      }
+    : {};
   return (
     <tr
       role="row"
       aria-rowindex={index + 2}
       data-row-index={index}
-      className="absolute left-0 flex w-full items-center border-b border-slate-100 hover:bg-slate-50"
+      data-row-key={rowKey}
+      className={`absolute left-0 flex w-full items-center border-b border-slate-100 hover:bg-slate-50 ${
+        // Inside the scroller an outline outside the row would be cut off.
+        onOpen ? 'cursor-pointer focus-visible:outline-offset-[-3px]' : ''
+      }`}
       style={{ height: rowHeight, transform: `translateY(${index * rowHeight}px)` }}
+      {...open}
     >
       {columns.map((column) => (
         <td key={column.key} role="cell" className={`flex min-w-0 items-center ${column.control ? 'px-2' : 'px-3'}`} style={columnStyle(column.width)}>
@@ -86,6 +116,7 @@ export function VirtualTable<Row>({
   loadingMore,
   onEndReached,
   emptyText,
+  onRowOpen,
 }: VirtualTableProps<Row>) {
   const scrollerRef = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
@@ -122,7 +153,8 @@ export function VirtualTable<Row>({
   const visible: ReactNode[] = [];
   for (let index = first; index < last; index++) {
     const row = rows[index]!;
-    visible.push(<VirtualRow<Row> key={rowKey(row)} row={row} index={index} columns={columns} rowHeight={rowHeight} />);
+    const key = rowKey(row);
+    visible.push(<VirtualRow<Row> key={key} rowKey={key} row={row} index={index} columns={columns} rowHeight={rowHeight} onOpen={onRowOpen} />);
   }
   const minWidth = `calc(${columns.map((column) => column.width).join(' + ')})`;
 

@@ -1,7 +1,7 @@
 import { vi } from 'vitest';
 import type { SessionInfo } from '../../../../api/contract/auth';
 import type { ChatMessage, ChatSessionSummary } from '../../../../api/contract/chat';
-import type { AdminCounts, ContactSubmission, GetStartedRequest, Lead, LeadKind, SupportTicket } from '../../../../api/contract/leads';
+import type { AdminCounts, ContactSubmission, DemoRequest, GetStartedRequest, Lead, LeadKind, SupportTicket } from '../../../../api/contract/leads';
 
 type Handler = (request: { url: URL; method: string; body: unknown }) => { status?: number; body?: unknown } | undefined;
 
@@ -117,6 +117,12 @@ class StoredData {
     return answer;
   }
 
+  /** `GET /api/leads/:kind/:id`: the lead as the lists and pushes left it, if the server has it. */
+  lead(kind: LeadKind, id: number, scriptedRows: Lead[]): Lead | undefined {
+    const row = scriptedRows.find((scripted) => scripted.id === id) ?? this.createdLeads.get(kind)?.get(id);
+    return row ? (this.updatedLeads.get(id) ?? row) : undefined;
+  }
+
   /** `GET /api/chat-sessions/:id`: the session's row as the list would show it, if the server has it. */
   session(sessionId: string): ChatSessionSummary | undefined {
     return this.summary(sessionId, this.scriptedSessions().find((row) => row.id === sessionId));
@@ -181,7 +187,8 @@ export function recordServerPush(event: string, payload: unknown): void {
 /**
  * Stands in for the HTTP API at the fetch boundary, for component tests only (the real endpoints
  * are proven by the server tests and the browser tests). Unlisted staff paths answer like an empty
- * database, plus what the server's pushes announced since (see StoredData).
+ * database, plus what the server's pushes announced since (see StoredData); one lead's path answers
+ * the lead a scripted list or a push holds, else 404.
  */
 export function fakeServer(options: { admin?: string | null; staffIdleMinutes?: number } = {}): FakeServer {
   const routes = new Map<string, Handler>();
@@ -206,6 +213,11 @@ export function fakeServer(options: { admin?: string | null; staffIdleMinutes?: 
     return Array.isArray(answer.body) ? (answer.body as ChatSessionSummary[]) : [];
   };
   const stored = new StoredData(scriptedSessions);
+  const scriptedLeads = (kind: LeadKind): Lead[] => {
+    const path = Object.keys(leadListPaths).find((list) => leadListPaths[list] === kind)!;
+    const answer = routes.get(`GET ${path}`)?.({ url: new URL(path, 'http://localhost'), method: 'GET', body: undefined });
+    return Array.isArray(answer?.body) ? (answer.body as Lead[]) : [];
+  };
   current = stored;
   vi.stubGlobal(
     'fetch',
@@ -219,6 +231,9 @@ export function fakeServer(options: { admin?: string | null; staffIdleMinutes?: 
       const handled = routes.get(key)?.({ url, method, body });
       const sessionRead = method === 'GET' && /^\/api\/chat-sessions\/([^/]+)$/.exec(url.pathname);
       const storedSession = sessionRead ? stored.session(decodeURIComponent(sessionRead[1]!)) : undefined;
+      const leadRead = method === 'GET' && /^\/api\/leads\/(contact|support|demo|get-started)\/(\d+)$/.exec(url.pathname);
+      const leadKind = leadRead ? (leadRead[1] as LeadKind) : undefined;
+      const storedLead = leadRead && leadKind ? stored.lead(leadKind, Number(leadRead[2]), scriptedLeads(leadKind)) : undefined;
       const answer =
         handled ??
         (key === 'GET /api/session'
@@ -227,7 +242,11 @@ export function fakeServer(options: { admin?: string | null; staffIdleMinutes?: 
             ? { body: defaults[key] }
             : storedSession
               ? { body: storedSession }
-              : { status: 404, body: { message: 'Not found' } });
+              : storedLead
+                ? { body: storedLead }
+                : leadRead
+                  ? { status: 404, body: { message: 'Lead not found' } }
+                  : { status: 404, body: { message: 'Not found' } });
       const status = answer.status ?? 200;
       if (status < 300 && method === 'GET') answer.body = stored.completeRead(url, answer.body);
       if (status < 300) stored.recordAnswer(method, url, body, answer.body);
@@ -270,6 +289,18 @@ export function ticketRow(overrides: Partial<SupportTicket> = {}): SupportTicket
     category: 'billing',
     subject: 'Invoice is wrong',
     description: 'The November invoice lists 120 cars.',
+    ...overrides,
+  };
+}
+
+export function demoRow(overrides: Partial<DemoRequest> = {}): DemoRequest {
+  return {
+    ...meta('2026-11-20T17:45:00.000Z'),
+    name: 'Dee Demo',
+    email: 'dee@demo-cars.example',
+    company: 'Demo Cars',
+    phone: null,
+    message: null,
     ...overrides,
   };
 }

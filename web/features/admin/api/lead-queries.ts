@@ -1,0 +1,39 @@
+import { QueryClient, queryOptions } from '@tanstack/react-query';
+import type { Lead, LeadByKind, LeadKind } from '../../../../api/contract/leads';
+import { adminApi } from './admin-api';
+
+/**
+ * The staff dashboard's server state in TanStack Query (DESIGN.md section 15). The spec's defaults:
+ * queries never go stale, do not refetch on window focus, do not poll and do not retry; mutations
+ * do not retry. What keeps them true is the staff socket: its pushes replace held data, and after
+ * a (re)connect the held data is read again (realtime.ts `bindLeadQueries`).
+ */
+export function createAdminQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: { staleTime: Infinity, refetchOnWindowFocus: false, retry: false },
+      mutations: { retry: false },
+    },
+  });
+}
+
+export const leadQueryKeys = {
+  all: ['lead'] as const,
+  one: (kind: LeadKind, id: number) => ['lead', kind, id] as const,
+};
+
+/** `GET /api/leads/:kind/:id`. */
+export function leadQuery<K extends LeadKind>(kind: K, id: number) {
+  return queryOptions<LeadByKind[K]>({
+    queryKey: leadQueryKeys.one(kind, id),
+    queryFn: () => adminApi.lead(kind, id),
+  });
+}
+
+/**
+ * A changed lead (a `lead:updated` push, a PATCH answer) replaces the one held, unless the held one
+ * is newer. A lead nobody has opened is not added: the cache holds what screens asked for.
+ */
+export function storeLeadUpdate(queryClient: QueryClient, { kind, item }: { kind: LeadKind; item: Lead }): void {
+  queryClient.setQueryData<Lead>(leadQueryKeys.one(kind, item.id), (held) => (held && item.updatedAt >= held.updatedAt ? item : held));
+}

@@ -1,0 +1,33 @@
+import type { LeadKind } from '../../../../api/contract/leads';
+
+/** The dashboard, under the one `/admin/*` route of web/app/router.tsx. */
+export const adminHome = '/admin';
+
+/** The dashboard's tabs: the four lead lists, then the chat sessions. */
+export type AdminTab = LeadKind | 'chat';
+
+/** The search parameter naming the open tab: `/admin?tab=support`. The first tab has none. */
+export const tabParam = 'tab';
+export const firstTab: AdminTab = 'contact';
+
+/** One lead, `/admin/leads/:kind/:id`: a deep link that works after a reload and from a mail. */
+const leadAddress = /^\/admin\/leads\/([^/]+)\/([^/]+)\/?$/;
+
+/**
+ * The `:kind` and `:id` of a lead's address as they are in the URL (LeadDetail checks them; a valid
+ * one needs no decoding), or undefined for any other address. Matched here rather than with the
+ * router's `useMatch`, which the entry bundle would then carry for every visitor.
+ */
+export function matchLeadPath(pathname: string): { kind: string; id: string } | undefined {
+  const match = leadAddress.exec(pathname);
+  return match ? { kind: match[1]!, id: match[2]! } : undefined;
+}
+
+export function leadPath(kind: LeadKind, id: number): string {
+  return `/admin/leads/${kind}/${id}`;
+}
+
+/** The dashboard showing a tab, e.g. the list a lead was opened from. */
+export function tabPath(tab: AdminTab): string {
+  return tab === firstTab ? adminHome : `${adminHome}?${tabParam}=${tab}`;
+}
