@@ -266,7 +266,7 @@ export type LeadPatch = z.infer<typeof leadPatchSchema>;
 
 /** `:kind/:id` of `GET` and `PATCH /api/leads/:kind/:id`. */
 export const leadParamsSchema = z.object({
-  kind: leadKindSchema,
+  kind: z.enum(leadKinds, { error: `kind must be one of ${leadKinds.join(', ')}` }),
   id: rowIdParam('id'),
 });
 

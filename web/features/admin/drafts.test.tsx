@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../components/ui/toast';
-import { AdminPage } from './admin-page';
+import { AdminRoute } from './test/admin-route';
 import { chatMessage, chatSession, contactRow, fakeServer, type FakeServer } from './test/fake-server';
 import { advance, freshDashboard, openChatTab } from './test/dashboard';
 
@@ -54,7 +54,7 @@ afterEach(() => {
 async function renderPage(): Promise<void> {
   render(
     <>
-      <AdminPage />
+      <AdminRoute />
       <Toaster />
     </>,
   );

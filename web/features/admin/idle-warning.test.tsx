@@ -2,7 +2,7 @@ import { fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../components/ui/toast';
 import { storageKeys } from '../../lib/storage-keys';
-import { AdminPage } from './admin-page';
+import { AdminRoute } from './test/admin-route';
 import { fakeServer, type FakeServer } from './test/fake-server';
 import { advance, freshDashboard } from './test/dashboard';
 import { idleWarningLeadMs } from './session-store';
@@ -25,7 +25,7 @@ async function renderDashboard(options: { staffIdleMinutes?: number } = {}): Pro
   const server = fakeServer({ admin: 'staff@lotwise.example', ...options });
   render(
     <>
-      <AdminPage />
+      <AdminRoute />
       <Toaster />
     </>,
   );

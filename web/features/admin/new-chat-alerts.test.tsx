@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ChatMessage } from '../../../api/contract/chat';
-import { AdminPage } from './admin-page';
+import { AdminRoute } from './test/admin-route';
 import { alertIntervalMs } from './lib/alerts';
 import { chatMessage, chatSession, emptyCounts, fakeServer, type FakeServer } from './test/fake-server';
 import { advance, fakeAudioContext, fakeNotification, freshDashboard, openChatTab, type ShownNotification } from './test/dashboard';
@@ -41,7 +41,7 @@ afterEach(() => {
 
 /** The dashboard, after the gesture that lets it play sound. */
 async function renderDashboard() {
-  render(<AdminPage />);
+  render(<AdminRoute />);
   await advance();
   fireEvent.mouseDown(document.body);
 }
