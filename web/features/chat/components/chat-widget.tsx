@@ -191,11 +191,15 @@ export interface ChatWidgetProps {
   transport?: ChatTransport;
   /** Counts "open the panel" requests (openChat()); each rise opens it. */
   openRequests?: number;
+  /** The router's path: each new one is a page of the visit. */
+  pathname?: string;
 }
 
 /** The visitor chat: the round button bottom right and its panel. */
-export function ChatWidget({ transport, openRequests = 0 }: ChatWidgetProps) {
+export function ChatWidget({ transport, openRequests = 0, pathname }: ChatWidgetProps) {
   const controller = useChatController(transport);
+
+  useEffect(() => controller?.pageShown(), [controller, pathname]);
   // Requests made before this mount were for an earlier widget (say, before a hidden route).
   const openedFor = useRef(openRequests);
 
