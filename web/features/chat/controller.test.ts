@@ -170,6 +170,15 @@ describe('ChatController', () => {
     }
   });
 
+  it('sends no time zone where the browser cannot tell it (Etc/Unknown), so the first message is not refused', async () => {
+    const resolved = Intl.DateTimeFormat().resolvedOptions();
+    vi.spyOn(Intl.DateTimeFormat.prototype, 'resolvedOptions').mockReturnValue({ ...resolved, timeZone: 'Etc/Unknown' });
+    const { controller } = startController();
+    controller.sendMessage('hello');
+    await advance(0);
+    expect(postBodies()[0]).not.toHaveProperty('timeZone');
+  });
+
   it('keeps the last 20 pages of the visit across a reload, in session storage', async () => {
     const address = window.location.href;
     try {

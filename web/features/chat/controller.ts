@@ -7,7 +7,7 @@ import { type ChatEntry, mergeMessages } from './messages';
 import { readOrCreateSessionId } from './session-id';
 import { type ChatStore, createChatStore } from './store';
 import { ChatRefusedError, type ChatTransport } from './transport';
-import { addVisitPage, visitPages } from './visit-pages';
+import { addVisitPage, visitorTimeZone, visitPages } from './visit-pages';
 
 function failureText(error: unknown): string {
   if (error instanceof ChatRefusedError) return error.message;
@@ -245,7 +245,7 @@ export class ChatController {
       pageUrl: `${window.location.origin}${window.location.pathname}`,
       ...(document.referrer ? { referrer: document.referrer } : {}),
       // The visit so far, until the conversation exists: the server keeps it with the first message only.
-      ...(this.sessionStarted ? {} : { pages: visitPages(), timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone }),
+      ...(this.sessionStarted ? {} : { pages: visitPages(), timeZone: visitorTimeZone() }),
     };
     try {
       let stored: ChatMessage;

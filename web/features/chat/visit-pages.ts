@@ -17,6 +17,12 @@ export function visitPages(): VisitPage[] {
   }
 }
 
+/** The visitor's IANA time zone; none where the browser cannot tell (ICU's Etc/Unknown, which the server refuses). */
+export function visitorTimeZone(): string | undefined {
+  const { timeZone } = Intl.DateTimeFormat().resolvedOptions();
+  return timeZone === 'Etc/Unknown' ? undefined : timeZone;
+}
+
 /**
  * Adds the page shown now (its origin and path: a query or fragment may carry a secret) with the time,
  * keeping the last 20. False when nothing was added: the same page again (a reload), or an address too long to send.
