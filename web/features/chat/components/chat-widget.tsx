@@ -198,8 +198,6 @@ export interface ChatWidgetProps {
 /** The visitor chat: the round button bottom right and its panel. */
 export function ChatWidget({ transport, openRequests = 0, pathname }: ChatWidgetProps) {
   const controller = useChatController(transport);
-
-  useEffect(() => controller?.pageShown(), [controller, pathname]);
   // Requests made before this mount were for an earlier widget (say, before a hidden route).
   const openedFor = useRef(openRequests);
 
@@ -208,6 +206,9 @@ export function ChatWidget({ transport, openRequests = 0, pathname }: ChatWidget
     openedFor.current = openRequests;
     controller.openPanel();
   }, [controller, openRequests]);
+
+  // The path is the trigger; the controller reads the address itself, as it does for pageUrl.
+  useEffect(() => controller?.pageShown(), [controller, pathname]);
 
   return controller && <ChatButton controller={controller} />;
 }
