@@ -135,3 +135,56 @@ describe(`2026-12-01T0000_chat_message_seq on ${onPostgres ? 'PostgreSQL' : 'SQL
     expect(Number(marker.rows[0]!.read)).toBe(a2.rows[0]!.id);
   });
 });
+
+describe(`2026-12-02T0000_chat_session_context on ${onPostgres ? 'PostgreSQL' : 'SQLite'}`, async () => {
+  const open = await testDatabaseOpener('migrations-context');
+
+  /** The plan of `query`, as text: PostgreSQL told to shun sequential scans, which it prefers on tables this small. */
+  async function planOf(db: ReturnType<typeof open>, query: string): Promise<string> {
+    if (!onPostgres) {
+      const plan = await sql<{ detail: string }>`explain query plan ${sql.raw(query)}`.execute(db);
+      return plan.rows.map((row) => row.detail).join('\n');
+    }
+    return db.connection().execute(async (connection) => {
+      await sql`set enable_seqscan = off`.execute(connection);
+      const plan = await sql<{ 'QUERY PLAN': string }>`explain ${sql.raw(query)}`.execute(connection);
+      await sql`reset enable_seqscan`.execute(connection);
+      return plan.rows.map((row) => row['QUERY PLAN']).join('\n');
+    });
+  }
+
+  it('adds the time zone and the page views (gone with their session), finds people by email in any case through indexes, and goes down again', async () => {
+    const db = open();
+    const migrator = migratorFor(db);
+    expect((await migrator.migrateTo('2026-12-01T0000_chat_message_seq')).error).toBeUndefined();
+    const now = '2026-12-02T10:00:00.000Z';
+    await sql`insert into chat_sessions (id, visitor_id, sender_email, last_message_at, created_at) values ('session_a', 'v', 'Ann@Dealer.example', ${now}, ${now})`.execute(db);
+
+    expect((await migrator.migrateTo('2026-12-02T0000_chat_session_context')).error).toBeUndefined();
+    const zone = await sql<{ timeZone: string | null }>`select time_zone as "timeZone" from chat_sessions`.execute(db);
+    expect(zone.rows).toEqual([{ timeZone: null }]);
+    for (const url of ['https://a.example/', 'https://a.example/pricing']) {
+      await sql`insert into chat_page_views (session_id, url, viewed_at) values ('session_a', ${url}, ${now})`.execute(db);
+    }
+    await expect(sql`insert into chat_page_views (session_id, url, viewed_at) values ('no_such_session', 'https://a.example/', ${now})`.execute(db)).rejects.toThrow(
+      /FOREIGN KEY|foreign key/,
+    );
+
+    expect(await planOf(db, `select id from chat_page_views where session_id = 'session_a' order by id desc limit 50`)).toMatch(/chat_page_views_session_id_id/);
+    expect(await planOf(db, `select id from chat_sessions where lower("chat_sessions"."sender_email") = lower('ann@dealer.example') or "chat_sessions"."visitor_id" = 'v'`)).toMatch(
+      /chat_sessions_sender_email_lower[\s\S]*chat_sessions_visitor_id|chat_sessions_visitor_id[\s\S]*chat_sessions_sender_email_lower/,
+    );
+    for (const table of ['demo_requests', 'contact_submissions', 'support_tickets', 'get_started_requests']) {
+      expect(await planOf(db, `select id from ${table} where lower("email") = lower('ann@dealer.example')`)).toMatch(new RegExp(`${table}_email_lower`));
+    }
+
+    await sql`delete from chat_sessions where id = 'session_a'`.execute(db);
+    const left = await sql<{ n: number }>`select count(*) as n from chat_page_views`.execute(db);
+    expect(Number(left.rows[0]!.n)).toBe(0);
+
+    expect((await migrator.migrateTo('2026-12-01T0000_chat_message_seq')).error).toBeUndefined();
+    await expect(sql`select time_zone from chat_sessions`.execute(db)).rejects.toThrow(/time_zone/);
+    await expect(sql`select id from chat_page_views`.execute(db)).rejects.toThrow(/chat_page_views/);
+    expect((await migrator.migrateTo('2026-12-02T0000_chat_session_context')).error).toBeUndefined();
+  });
+});

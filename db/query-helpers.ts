@@ -11,6 +11,14 @@ export function textContains(column: string, text: string): RawBuilder<SqlBool> 
 }
 
 /**
+ * Case-insensitive equality (an email, stored as typed): lower(...) = lower(...), which an index on
+ * `lower(column)` serves on SQLite and PostgreSQL alike.
+ */
+export function equalsIgnoringCase(column: string, text: string): RawBuilder<SqlBool> {
+  return sql<SqlBool>`lower(${sql.ref(column)}) = lower(${text})`;
+}
+
+/**
  * Keyset paging, newest first: the rows strictly older than the cursor `(at, id)` in the order
  * `atColumn desc, idColumn desc`. The row-wise comparison is written out, so every SQL engine runs it.
  */

@@ -126,6 +126,8 @@ export interface ChatSessionsTable {
   referrer: string | null;
   userAgent: string | null;
   senderEmail: string | null;
+  /** The visitor's IANA time zone (`America/Chicago`), given with the first message. */
+  timeZone: string | null;
   /** The seq of the session's newest message (db/migrations/2026-12-01T0000_chat_message_seq.ts). */
   lastSeq: ColumnType<number, number | undefined, number>;
   /** Highest message seq staff have read; visitor messages above it are unread. */
@@ -148,6 +150,14 @@ export interface ChatMessagesTable {
   createdAt: string;
 }
 
+/** A page of the visitor's visit (origin and path only); the last 50 of a session are kept. */
+export interface ChatPageViewsTable {
+  id: Id;
+  sessionId: string;
+  url: string;
+  viewedAt: string;
+}
+
 export interface Database {
   users: UsersTable;
   admins: AdminsTable;
@@ -160,6 +170,7 @@ export interface Database {
   trialSignups: TrialSignupsTable;
   chatSessions: ChatSessionsTable;
   chatMessages: ChatMessagesTable;
+  chatPageViews: ChatPageViewsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -173,6 +184,7 @@ export type ChatSessionRow = Selectable<ChatSessionsTable>;
 export type ChatMessageRow = Selectable<ChatMessagesTable>;
 export type NewChatMessage = Insertable<ChatMessagesTable>;
 export type NewChatSession = Insertable<ChatSessionsTable>;
+export type ChatPageViewRow = Selectable<ChatPageViewsTable>;
 export type ChatSessionUpdate = Updateable<ChatSessionsTable>;
 
 /** The four lead tables, by the lead kind of the API. */

@@ -38,4 +38,9 @@ export const chatLimits = {
   messageMaxLength: 2000,
   sessionIdShownChars: 8,
   adminReplyRows: 3,
+  /** Pages of the visit the widget keeps and sends with a conversation's first message. */
+  pagesPerVisit: 20,
+  /** Page views kept per conversation (the first message's pages and each later `chat:page`). */
+  pageViewsPerSession: 50,
+  pageUrlMaxLength: 2000,
 } as const;

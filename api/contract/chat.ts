@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { chatLimits } from './brand';
 import { controlCharacterMessage, cursorDateMessage, emailMessage, hasRefusedCharacters, isIsoTimestamp, isoDate, optionalLine, rowId } from './common';
-import { listQuerySchema } from './leads';
+import { leadKindSchema, leadStatusSchema, listQuerySchema } from './leads';
 
 /** `session_` + timestamp + random string in the widget; anything of that alphabet is accepted. */
 export const chatSessionIdSchema = z
@@ -48,6 +48,42 @@ function withoutSiteSecrets<T extends { pageUrl?: string; referrer?: string }>(i
   };
 }
 
+/** A page as staff see it: the origin and path of an http(s) address, never its query or fragment; undefined for anything else. */
+function pageAddress(text: string): string | undefined {
+  try {
+    const { protocol, origin, pathname } = new URL(text);
+    return protocol === 'http:' || protocol === 'https:' ? `${origin}${pathname}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const pageUrlMessage = `A page's url must be an http(s) address of at most ${chatLimits.pageUrlMaxLength} characters`;
+/** A page of the visit, kept as origin and path (pageAddress). */
+export const pageUrlSchema = z
+  .string({ error: pageUrlMessage })
+  .max(chatLimits.pageUrlMaxLength, pageUrlMessage)
+  .transform((text, context) => {
+    const address = pageAddress(text);
+    if (address !== undefined && address.length <= chatLimits.pageUrlMaxLength) return address;
+    context.addIssue({ code: 'custom', message: pageUrlMessage });
+    return z.NEVER;
+  });
+
+const timeZoneMaxLength = 64;
+const timeZoneMessage = 'timeZone must be an IANA time zone such as America/Chicago';
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat(undefined, { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const pageAtMessage = "A page's at must be a UTC timestamp such as 2025-01-31T12:00:00.000Z";
+const pagesMessage = `pages must be a list of at most ${chatLimits.pagesPerVisit} pages`;
+
 /** `POST /api/chat-message` and the socket's `chat:send`: always the visitor's own words. */
 export const chatMessageInputSchema = z
   .object({
@@ -66,6 +102,12 @@ export const chatMessageInputSchema = z
     /** Where the visitor is, stored on the chat session with its first message. */
     pageUrl: optionalLine(2000, 'Page URL'),
     referrer: optionalLine(2000, 'Referrer'),
+    /** The visitor's time zone and the pages of their visit so far: kept with the first message only. */
+    timeZone: z.string({ error: timeZoneMessage }).max(timeZoneMaxLength, timeZoneMessage).refine(isTimeZone, timeZoneMessage).optional(),
+    pages: z
+      .array(z.object({ url: pageUrlSchema, at: z.string({ error: pageAtMessage }).refine(isIsoTimestamp, pageAtMessage) }), { error: pagesMessage })
+      .max(chatLimits.pagesPerVisit, pagesMessage)
+      .optional(),
   })
   .transform(withoutSiteSecrets);
 export type ChatMessageInput = z.input<typeof chatMessageInputSchema>;
@@ -129,6 +171,37 @@ export const chatSessionPatchSchema = z
   });
 export type ChatSessionPatch = z.infer<typeof chatSessionPatchSchema>;
 
+/** `GET /api/chat-sessions/:sessionId/context` (staff): who the visitor is, beside the conversation. */
+export const chatSessionContext = z.object({
+  sessionId: z.string(),
+  pageUrl: z.string().nullable(),
+  referrer: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  timeZone: z.string().nullable(),
+  /** The pages of the visit, oldest first: those sent with the first message, then each page since. */
+  pages: z.array(z.object({ url: z.string(), at: isoDate })),
+  /** The visitor's other conversations (the same email in any case, or the same visitor identity), newest first. */
+  earlierConversations: z.array(
+    z.object({ id: z.string(), lastMessage: z.string(), lastActivity: isoDate, status: chatSessionStatusSchema, messageCount: z.number().int() }),
+  ),
+  /** Leads of the four forms with the same email in any case, newest first. */
+  leads: z.array(
+    z.object({
+      kind: leadKindSchema,
+      id: rowId,
+      name: z.string(),
+      email: z.string(),
+      /** What it is about: a contact's subject, a ticket's subject, a demo's company, a get-started's dealership. */
+      summary: z.string(),
+      status: leadStatusSchema,
+      createdAt: isoDate,
+    }),
+  ),
+});
+export type ChatSessionContext = z.infer<typeof chatSessionContext>;
+/** How many earlier conversations and leads the context lists. */
+export const chatContextListLimit = 20;
+
 /** Who the sender is, as the staff inbox shows it: email, else name, else Anonymous. */
 export function chatSenderLabel(row: { senderEmail: string | null; senderName: string | null }): string {
   return row.senderEmail || row.senderName || 'Anonymous';
@@ -162,6 +235,10 @@ export const chatSessionListQuerySchema = z.object({
   q: listQuerySchema.shape.q,
 });
 export type ChatSessionListQuery = z.infer<typeof chatSessionListQuerySchema>;
+
+/** The socket's `chat:page`: the visitor went on to another page of the site. */
+export const chatPageSchema = z.object({ sessionId: chatSessionIdSchema, url: pageUrlSchema });
+export type ChatPageInput = z.input<typeof chatPageSchema>;
 
 export const chatTypingSchema = z.object({
   sessionId: chatSessionIdSchema,

@@ -23,6 +23,8 @@ export const apiPaths = {
   staffReply: '/api/admin-chat-reply',
   chatSessions: '/api/chat-sessions',
   chatSession: '/api/chat-sessions/:sessionId',
+  /** The visitor's context beside a conversation: pages, time zone, earlier conversations and leads. */
+  chatSessionContext: '/api/chat-sessions/:sessionId/context',
   lead: '/api/leads/:kind/:id',
   adminCounts: '/api/admin/counts',
 } as const;

@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatMessageInput, ChatSessionSummary } from './chat';
+import type { ChatMessage, ChatMessageInput, ChatPageInput, ChatSessionSummary } from './chat';
 import type { Lead, LeadByKind, LeadKind } from './leads';
 
 /** What an acknowledged event answers: `{ ok: true, ... }`, or `{ ok: false, error }` with a sentence to show. */
@@ -18,6 +18,8 @@ export interface VisitorClientToServerEvents {
   'chat:join': (payload: { sessionId: string }, ack: Ack<{ messages: ChatMessage[] }>) => void;
   'chat:send': (payload: ChatMessageInput, ack: Ack<{ message: ChatMessage }>) => void;
   'chat:typing': (payload: TypingPayload) => void;
+  /** The visitor went on to another page; recorded for their own session only (a stranger's is refused as not found). */
+  'chat:page': (payload: ChatPageInput, ack?: Ack) => void;
 }
 
 export interface VisitorServerToClientEvents {

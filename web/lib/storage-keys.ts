@@ -6,6 +6,8 @@
 export const storageKeys = {
   /** The visitor's chat conversation, `session_<timestamp>_<random>`. */
   chatSessionId: 'chatSessionId',
+  /** Session storage: the pages of this visit (origin and path, with the time), sent with a conversation's first message. */
+  chatVisitPages: 'chatVisitPages',
   /** The cookie banner's choice. */
   cookieConsent: 'lw_cookie_consent',
   /** A copy of the submitted Get Started application, read by /payment. */

@@ -9,6 +9,7 @@ import {
   chatSessionListQuerySchema,
   chatSessionNotFoundMessage,
   chatSessionParamsSchema,
+  chatSessionContext,
   chatSessionPatchSchema,
   chatSessionSummary,
 } from '../../contract/chat';
@@ -85,6 +86,12 @@ export async function staffChatRoutes(instance: FastifyInstance, options: { chat
     apiPaths.chatSession,
     { onRequest: app.requireStaff, schema: { params: chatSessionParamsSchema, response: { 200: chatSessionSummary, ...errors } } },
     async (request) => chat.session(request.params.sessionId),
+  );
+
+  app.get(
+    apiPaths.chatSessionContext,
+    { onRequest: app.requireStaff, schema: { params: chatSessionParamsSchema, response: { 200: chatSessionContext, ...errors } } },
+    async (request) => chat.context(request.params.sessionId),
   );
 
   app.patch(

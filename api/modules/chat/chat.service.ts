@@ -1,17 +1,22 @@
 import type { Db } from '../../../db/client';
 import type { ChatMessageRow } from '../../../db/schema';
 import type { Writes } from '../../../db/writes';
+import { chatLimits } from '../../contract/brand';
 import {
   type ChatMessage,
   type ChatMessageListQuery,
   type ChatSessionListQuery,
   type ChatSessionPatch,
   type ChatSessionStatus,
+  type ChatSessionContext,
   type ChatSessionSummary,
+  chatContextListLimit,
   chatSessionNotFoundMessage,
   chatSessionStatusSchema,
 } from '../../contract/chat';
+import { contactSubjects, leadStatusSchema } from '../../contract/leads';
 import { HttpError } from '../../plugins/errors';
+import * as leadsRepository from '../leads/leads.repository';
 import * as repository from './chat.repository';
 import { type ChatSendLimits, unlimitedChatSends } from './chat.rate-limit';
 
@@ -44,6 +49,9 @@ export interface VisitorMessage {
   clientId?: string;
   pageUrl?: string;
   referrer?: string;
+  /** Kept only when the message starts the session, like pageUrl and referrer. */
+  timeZone?: string;
+  pages?: { url: string; at: string }[];
 }
 
 export interface StaffReply {
@@ -142,11 +150,15 @@ export class ChatService {
             referrer: input.referrer ?? null,
             userAgent: visitor.userAgent?.slice(0, userAgentMaxLength) ?? null,
             senderEmail: input.senderEmail ?? null,
+            timeZone: input.timeZone ?? null,
             lastMessageAt: now,
             createdAt: now,
           });
           // Another visitor's first message made it a moment ago: still nothing of ours written.
           if (session.row.visitorId !== visitor.visitorId) throw new HttpError(404, chatSessionNotFoundMessage);
+          if (session.created && input.pages) {
+            await repository.addPageViews(db, input.sessionId, input.pages.map((page) => ({ url: page.url, viewedAt: page.at })));
+          }
           const first = await repository.storeMessage(db, draft, author);
           if (!first) throw new Error(`chat session ${input.sessionId} vanished while storing its first message`);
           return { stored: first, sessionCreated: session.created };
@@ -174,6 +186,52 @@ export class ChatService {
     const message = toChatMessage(stored.row);
     if (stored.created) await this.pushes.message(message);
     return { message, created: stored.created };
+  }
+
+  /**
+   * The visitor went on to another page: recorded in their own session, whose oldest views beyond
+   * the last 50 go. A stranger's session and one not started yet are not found alike.
+   */
+  async recordPageView(visitorId: string, view: { sessionId: string; url: string }): Promise<void> {
+    const viewedAt = new Date().toISOString();
+    const recorded = await this.writes.run((db) => repository.addOwnPageView(db, { ...view, visitorId, viewedAt }, chatLimits.pageViewsPerSession));
+    if (!recorded) throw new HttpError(404, chatSessionNotFoundMessage);
+  }
+
+  /** Who the visitor of a session is, for staff: where they are and were, and what else they sent us. */
+  async context(sessionId: string): Promise<ChatSessionContext> {
+    const session = await repository.findSession(this.db, sessionId);
+    if (!session) throw new HttpError(404, chatSessionNotFoundMessage);
+    const email = session.senderEmail;
+    const [pages, related, leads] = await Promise.all([
+      repository.listPageViews(this.db, sessionId, chatLimits.pageViewsPerSession),
+      repository.listRelatedSessions(this.db, { sessionId, visitorId: session.visitorId, email }, chatContextListLimit),
+      email ? leadsRepository.listLeadsByEmail(this.db, email, chatContextListLimit) : [],
+    ]);
+    return {
+      sessionId,
+      pageUrl: session.pageUrl,
+      referrer: session.referrer,
+      userAgent: session.userAgent,
+      timeZone: session.timeZone,
+      pages: pages.map((page) => ({ url: page.url, at: page.viewedAt })),
+      earlierConversations: related.map((row) => ({
+        id: row.id,
+        lastMessage: row.lastMessage ?? '',
+        lastActivity: row.lastActivity,
+        status: chatSessionStatusSchema.catch('open').parse(row.status),
+        messageCount: Number(row.messageCount),
+      })),
+      leads: leads.map((row) => ({
+        kind: row.kind,
+        id: Number(row.id),
+        name: row.name,
+        email: row.email,
+        summary: row.kind === 'contact' ? (contactSubjects.find((subject) => subject.value === row.summary)?.label ?? row.summary) : row.summary,
+        status: leadStatusSchema.catch('new').parse(row.status),
+        createdAt: row.createdAt,
+      })),
+    };
   }
 
   /** True when the visitor started this session; false for a stranger's or a session not started yet. */

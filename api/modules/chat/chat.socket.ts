@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
-import { adminChatReplySchema, chatMessageInputSchema, chatSessionParamsSchema, chatTypingSchema } from '../../contract/chat';
+import { adminChatReplySchema, chatMessageInputSchema, chatPageSchema, chatSessionParamsSchema, chatTypingSchema } from '../../contract/chat';
 import { notAuthenticatedMessage } from '../../contract/auth';
 import { type Ack, rooms } from '../../contract/socket';
 import { HttpError } from '../../plugins/errors';
@@ -67,6 +67,16 @@ export function chatSocketEvents(app: FastifyInstance, chat: ChatService): void 
         const { message } = await chat.sendVisitorMessage({ visitorId, userAgent, ip, socketId: socket.id }, parsed.data);
         await enterChatRoom(socket, message.sessionId);
         return { ok: true as const, message };
+      });
+    });
+
+    socket.on('chat:page', (payload, ack) => {
+      if (overBudget(budget, ack)) return;
+      void answer(app, ack, async () => {
+        const parsed = parsePayload(chatPageSchema, payload);
+        if (!parsed.ok) throw new HttpError(400, parsed.error);
+        await chat.recordPageView(visitorId, parsed.data);
+        return { ok: true as const };
       });
     });
 

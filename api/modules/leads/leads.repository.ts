@@ -1,7 +1,7 @@
 import { type Expression, type Insertable, type SqlBool, sql } from 'kysely';
 import type { Db } from '../../../db/client';
 import { insertReturning } from '../../../db/insert-returning';
-import { olderThanCursor, textContains } from '../../../db/query-helpers';
+import { equalsIgnoringCase, olderThanCursor, textContains } from '../../../db/query-helpers';
 import {
   type ContactSubmissionRow,
   type ContactSubmissionsTable,
@@ -88,6 +88,42 @@ export async function listLeadRows<K extends LeadKind>(db: Db, kind: K, filter: 
 export async function findLeadRow<K extends LeadKind>(db: Db, kind: K, id: number): Promise<LeadRowByKind[K] | undefined> {
   const row = await db.selectFrom(sharedColumnsOf(kind)).selectAll().where('id', '=', id).executeTakeFirst();
   return row as LeadRowByKind[K] | undefined;
+}
+
+/** A lead of any kind, as one row: who, and what it is about (a subject, a company, a dealership). */
+export interface LeadByEmailRow {
+  kind: LeadKind;
+  id: number;
+  name: string;
+  email: string;
+  summary: string;
+  status: string;
+  createdAt: string;
+}
+
+/**
+ * The leads of all four kinds with this email in any case (stored as typed), newest first, in one
+ * query: each kind is found by its `lower(email)` index.
+ */
+export async function listLeadsByEmail(db: Db, email: string, limit: number): Promise<LeadByEmailRow[]> {
+  const sameEmail = equalsIgnoringCase('email', email);
+  const kindOf = (kind: LeadKind) => sql<LeadKind>`${sql.lit(kind)}`.as('kind');
+  const shared = ['id', 'email', 'status', 'createdAt'] as const;
+  const contact = db.selectFrom('contactSubmissions').select([kindOf('contact'), ...shared, 'name', 'subject as summary']).where(sameEmail);
+  const support = db.selectFrom('supportTickets').select([kindOf('support'), ...shared, 'name', 'subject as summary']).where(sameEmail);
+  const demo = db.selectFrom('demoRequests').select([kindOf('demo'), ...shared, 'name', 'company as summary']).where(sameEmail);
+  const getStarted = db
+    .selectFrom('getStartedRequests')
+    .select([kindOf('get-started'), ...shared, sql<string>`${sql.ref('firstName')} || ' ' || ${sql.ref('lastName')}`.as('name'), 'dealershipName as summary'])
+    .where(sameEmail);
+  return db
+    .selectFrom(contact.unionAll(support).unionAll(demo).unionAll(getStarted).as('leads'))
+    .selectAll()
+    .orderBy('createdAt', 'desc')
+    .orderBy('kind')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
 }
 
 /** The leads service runs it in the app's write path (db/writes.ts). */

@@ -90,6 +90,12 @@ const sections: readonly LegalSection[] = [
               <td>Until you clear your browser storage</td>
             </tr>
             <tr>
+              <td>{storageKeys.chatVisitPages} (session storage)</td>
+              <td>Essential</td>
+              <td>Lists the pages you have seen on this visit (without their query), sent with your first chat message so we can help.</td>
+              <td>Until you close the tab</td>
+            </tr>
+            <tr>
               <td>{storageKeys.cookieConsent} (local storage)</td>
               <td>Essential</td>
               <td>Remembers the choice you made in the cookie banner.</td>

@@ -125,6 +125,80 @@ describe('ChatController', () => {
     }
   });
 
+  it('sends the pages of the visit and the time zone with the first message only, then tells staff of each new page', async () => {
+    const address = window.location.href;
+    const { origin } = window.location;
+    try {
+      const { controller, transport } = startController();
+      const { sessionId } = controller.store.getState();
+      window.history.replaceState(null, '', '/inventory?make=ford#top');
+      controller.pageShown();
+      await advance(60_000);
+      window.history.pushState(null, '', '/pricing');
+      controller.pageShown();
+      controller.pageShown(); // the same page again, as a reload shows it: kept once
+      transport.connect();
+      await advance(0);
+      // No conversation yet: the pages wait for the first message.
+      expect(transport.pages).toEqual([]);
+
+      controller.sendMessage('Is the F-150 still there?');
+      await advance(0);
+      const [first] = transport.sent;
+      expect(first!.timeZone).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
+      expect(first!.pages).toEqual([
+        { url: `${origin}/inventory`, at: expect.any(String) },
+        { url: `${origin}/pricing`, at: expect.any(String) },
+      ]);
+      expect(new Date(first!.pages![1]!.at).getTime() - new Date(first!.pages![0]!.at).getTime()).toBe(60_000);
+
+      window.history.pushState(null, '', '/about?ref=mail#team');
+      controller.pageShown();
+      expect(transport.pages).toEqual([{ sessionId, url: `${origin}/about` }]);
+      controller.sendMessage('And trade-ins?');
+      await advance(0);
+      expect(transport.sent[1]).not.toHaveProperty('pages');
+      expect(transport.sent[1]).not.toHaveProperty('timeZone');
+
+      // While the socket is down a page is kept for the visit, not sent.
+      transport.drop();
+      window.history.pushState(null, '', '/contact');
+      controller.pageShown();
+      expect(transport.pages).toHaveLength(1);
+    } finally {
+      window.history.replaceState(null, '', address);
+    }
+  });
+
+  it('sends no time zone where the browser cannot tell it (Etc/Unknown), so the first message is not refused', async () => {
+    const resolved = Intl.DateTimeFormat().resolvedOptions();
+    vi.spyOn(Intl.DateTimeFormat.prototype, 'resolvedOptions').mockReturnValue({ ...resolved, timeZone: 'Etc/Unknown' });
+    const { controller } = startController();
+    controller.sendMessage('hello');
+    await advance(0);
+    expect(postBodies()[0]).not.toHaveProperty('timeZone');
+  });
+
+  it('keeps the last 20 pages of the visit across a reload, in session storage', async () => {
+    const address = window.location.href;
+    try {
+      const { controller } = startController();
+      for (let index = 1; index <= 25; index += 1) {
+        window.history.pushState(null, '', `/page-${index}`);
+        controller.pageShown();
+      }
+      controller.dispose();
+      const { controller: reloaded } = startController();
+      reloaded.pageShown(); // the page the reload shows again
+      reloaded.sendMessage('hello');
+      await advance(0);
+      const [first] = postBodies();
+      expect(first!.pages!.map((page) => page.url.replace(window.location.origin, ''))).toEqual(Array.from({ length: 20 }, (_, index) => `/page-${index + 6}`));
+    } finally {
+      window.history.replaceState(null, '', address);
+    }
+  });
+
   it('keeps each message once, whichever path brings it, with the optimistic copy replaced in place', async () => {
     const { controller, transport } = startController();
     let ack: (message: ChatMessage) => void = () => {};

@@ -7,6 +7,7 @@ import { type ChatEntry, mergeMessages } from './messages';
 import { readOrCreateSessionId } from './session-id';
 import { type ChatStore, createChatStore } from './store';
 import { ChatRefusedError, type ChatTransport } from './transport';
+import { addVisitPage, visitorTimeZone, visitPages } from './visit-pages';
 
 function failureText(error: unknown): string {
   if (error instanceof ChatRefusedError) return error.message;
@@ -36,6 +37,8 @@ export class ChatController {
   private typingTimer: ReturnType<typeof setTimeout> | undefined;
   private staffTypingTimer: ReturnType<typeof setTimeout> | undefined;
   private historyLoaded = false;
+  /** A stored message of the session has been seen: the conversation exists on the server. */
+  private sessionStarted = false;
   /**
    * Socket connections so far (never reset, so a late answer to an old join cannot pass for the live
    * one's), and the connection whose join succeeded: that one is subscribed and pushed every new message.
@@ -122,6 +125,12 @@ export class ChatController {
     void this.deliver({ ...entry, status: 'sending' });
   }
 
+  /** The page shown now joins the visit's pages; once the conversation exists, staff hear of it at once. */
+  pageShown(): void {
+    const url = `${window.location.origin}${window.location.pathname}`;
+    if (addVisitPage(url) && this.sessionStarted) this.transport.page({ sessionId: this.state.sessionId, url });
+  }
+
   /** Tells staff the visitor is typing: once at the start, and "stopped" after 3 s without a key. */
   visitorTyping(): void {
     if (this.typingTimer === undefined) this.transport.typing({ sessionId: this.state.sessionId, typing: true });
@@ -134,10 +143,9 @@ export class ChatController {
   private receive(messages: ChatMessage[]): void {
     if (this.disposed) return;
     const { sessionId, entries, open, unread } = this.state;
-    const { entries: merged, added } = mergeMessages(
-      entries,
-      messages.filter((message) => message.sessionId === sessionId),
-    );
+    const ours = messages.filter((message) => message.sessionId === sessionId);
+    if (ours.length > 0) this.sessionStarted = true;
+    const { entries: merged, added } = mergeMessages(entries, ours);
     if (merged === entries) return;
     const fromStaff = added.filter((message) => !message.isFromUser).length;
     this.state.setEntries(merged);
@@ -236,6 +244,8 @@ export class ChatController {
       // Not the query or fragment: a page such as the reset link's carries a secret there.
       pageUrl: `${window.location.origin}${window.location.pathname}`,
       ...(document.referrer ? { referrer: document.referrer } : {}),
+      // The visit so far, until the conversation exists: the server keeps it with the first message only.
+      ...(this.sessionStarted ? {} : { pages: visitPages(), timeZone: visitorTimeZone() }),
     };
     try {
       let stored: ChatMessage;

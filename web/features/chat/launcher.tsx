@@ -68,5 +68,5 @@ export function ChatLauncher({ pathname }: { pathname: string }) {
   }, [Widget, hidden]);
 
   if (hidden || !Widget) return null;
-  return <Widget openRequests={openRequests} />;
+  return <Widget openRequests={openRequests} pathname={pathname} />;
 }

@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatMessageInput } from '../../../api/contract/chat';
+import type { ChatMessage, ChatMessageInput, ChatPageInput } from '../../../api/contract/chat';
 import type { AckAnswer, TypingPayload } from '../../../api/contract/socket';
 import { connectVisitorSocket } from '../../lib/socket';
 
@@ -20,6 +20,8 @@ export interface ChatTransport {
   /** A visitor message, as `POST /api/chat-message` takes it too. */
   send(message: ChatMessageInput): Promise<ChatMessage>;
   typing(payload: TypingPayload): void;
+  /** The visitor went on to another page (`chat:page`), while connected. */
+  page(payload: ChatPageInput): void;
 }
 
 /** An answer from the server that refused the message: retrying by REST would not help. */
@@ -59,6 +61,9 @@ export function socketTransport(): ChatTransport {
     },
     typing(payload) {
       if (socket?.connected) socket.emit('chat:typing', payload);
+    },
+    page(payload) {
+      if (socket?.connected) socket.emit('chat:page', payload);
     },
   };
 }

@@ -361,6 +361,26 @@ describe('chat widget', () => {
     expect(screen.getByRole('button', { name: 'Open chat' })).toBeInTheDocument();
   });
 
+  it('tells staff of each page the router shows once the conversation exists', async () => {
+    const address = window.location.href;
+    try {
+      const transport = new FakeTransport();
+      window.history.replaceState(null, '', '/inventory');
+      const { rerender } = render(<ChatWidget transport={transport} pathname="/inventory" />);
+      sessionId = localStorage.getItem('chatSessionId') ?? '';
+      transport.history = [row({ id: 1, message: 'Earlier question' })];
+      await act(async () => transport.connect());
+      await advance(0);
+
+      window.history.pushState(null, '', '/pricing?plan=pro');
+      rerender(<ChatWidget transport={transport} pathname="/pricing" />);
+      rerender(<ChatWidget transport={transport} pathname="/pricing" openRequests={1} />);
+      expect(transport.pages).toEqual([{ sessionId, url: `${window.location.origin}/pricing` }]);
+    } finally {
+      window.history.replaceState(null, '', address);
+    }
+  });
+
   it('ignores messages of another session', async () => {
     const transport = new FakeTransport();
     await renderWidget(transport);

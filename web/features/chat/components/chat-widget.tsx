@@ -191,10 +191,12 @@ export interface ChatWidgetProps {
   transport?: ChatTransport;
   /** Counts "open the panel" requests (openChat()); each rise opens it. */
   openRequests?: number;
+  /** The router's path: each new one is a page of the visit. */
+  pathname?: string;
 }
 
 /** The visitor chat: the round button bottom right and its panel. */
-export function ChatWidget({ transport, openRequests = 0 }: ChatWidgetProps) {
+export function ChatWidget({ transport, openRequests = 0, pathname }: ChatWidgetProps) {
   const controller = useChatController(transport);
   // Requests made before this mount were for an earlier widget (say, before a hidden route).
   const openedFor = useRef(openRequests);
@@ -204,6 +206,9 @@ export function ChatWidget({ transport, openRequests = 0 }: ChatWidgetProps) {
     openedFor.current = openRequests;
     controller.openPanel();
   }, [controller, openRequests]);
+
+  // The path is the trigger; the controller reads the address itself, as it does for pageUrl.
+  useEffect(() => controller?.pageShown(), [controller, pathname]);
 
   return controller && <ChatButton controller={controller} />;
 }

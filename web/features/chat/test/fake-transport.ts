@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatMessageInput } from '../../../../api/contract/chat';
+import type { ChatMessage, ChatMessageInput, ChatPageInput } from '../../../../api/contract/chat';
 import type { TypingPayload } from '../../../../api/contract/socket';
 import type { ChatTransport, TransportHandlers } from '../transport';
 
@@ -23,6 +23,8 @@ export class FakeTransport implements ChatTransport {
   history: ChatMessage[] = [];
   sent: ChatMessageInput[] = [];
   typed: TypingPayload[] = [];
+  /** `chat:page` events, sent only while connected (as the socket transport does). */
+  pages: ChatPageInput[] = [];
   joins = 0;
   /** When set, the next join is refused with it (as a timed-out or refused ack is). */
   joinError: Error | null = null;
@@ -52,6 +54,9 @@ export class FakeTransport implements ChatTransport {
   }
   typing(payload: TypingPayload) {
     this.typed.push(payload);
+  }
+  page(payload: ChatPageInput) {
+    if (this.connected) this.pages.push(payload);
   }
 
   connect() {
