@@ -3,7 +3,7 @@ import type { ComponentType } from 'react';
 import type { AdminCounts } from '../../../../api/contract/leads';
 import { useCounts } from '../stores/counts-store';
 
-const cards: { key: keyof AdminCounts; label: string; icon: ComponentType<{ className?: string }> }[] = [
+const cards: { key: Exclude<keyof AdminCounts, 'byStatus'>; label: string; icon: ComponentType<{ className?: string }> }[] = [
   { key: 'contact', label: 'Contact Forms', icon: FileText },
   { key: 'support', label: 'Support Tickets', icon: LifeBuoy },
   { key: 'demo', label: 'Demo Requests', icon: Presentation },

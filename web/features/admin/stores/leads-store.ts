@@ -40,7 +40,7 @@ interface LeadsState {
   reset: () => void;
 }
 
-export const countKeys: Record<LeadKind, keyof AdminCounts> = {
+export const countKeys: Record<LeadKind, Exclude<keyof AdminCounts, 'byStatus' | 'chatSessions' | 'unreadChats'>> = {
   contact: 'contact',
   support: 'support',
   demo: 'demo',

@@ -241,7 +241,17 @@ export function fakeServer(options: { admin?: string | null; staffIdleMinutes?: 
 }
 
 export function emptyCounts(overrides: Partial<AdminCounts> = {}): AdminCounts {
-  return { contact: 0, support: 0, demo: 0, getStarted: 0, chatSessions: 0, unreadChats: 0, ...overrides };
+  const none = { new: 0, contacted: 0, closed: 0 };
+  return {
+    contact: 0,
+    support: 0,
+    demo: 0,
+    getStarted: 0,
+    chatSessions: 0,
+    unreadChats: 0,
+    byStatus: { contact: none, support: none, demo: none, getStarted: none, chatSessions: { open: 0, resolved: 0 } },
+    ...overrides,
+  };
 }
 
 let nextId = 1;
