@@ -7,11 +7,12 @@ import { pruneDrafts } from '../lib/drafts';
 import { loadInbox, resetInbox, useUnreadChats } from '../inbox-store';
 import { bindAdminSocket } from '../realtime';
 import { useChatSessions } from '../stores/chat-sessions-store';
+import { useLeads } from '../stores/leads-store';
 import { useIdleLogout } from '../use-idle-logout';
 import { UnreadBadge } from './badges';
 import { ChatDialog } from './chat-dialog';
 import { ChatSessionsTable } from './chat-sessions-table';
-import { CountCards } from './count-cards';
+import { type CountCardKey, CountCards } from './count-cards';
 import { DashboardHeader } from './dashboard-header';
 import { IdleWarningDialog } from './idle-warning-dialog';
 import { LeadTable } from './lead-table';
@@ -23,6 +24,24 @@ const leadTabs: { kind: LeadKind; title: string }[] = [
   { kind: 'get-started', title: 'Get Started Requests' },
 ];
 const chatTab = 'chat';
+
+/** The tab each count card shows. */
+const tabOfCard: Record<CountCardKey, LeadKind | typeof chatTab> = {
+  contact: 'contact',
+  support: 'support',
+  demo: 'demo',
+  getStarted: 'get-started',
+  chatSessions: chatTab,
+};
+
+/** A tab's list with the status filter back on All (read again only when it was filtered). */
+function clearStatusFilter(tab: LeadKind | typeof chatTab): void {
+  if (tab === chatTab) {
+    if (useChatSessions.getState().chatStatus !== null) void useChatSessions.getState().filterChats(null);
+  } else if (useLeads.getState().leads[tab].status !== null) {
+    void useLeads.getState().filterByStatus(tab, null);
+  }
+}
 const pageTitle = 'Admin Dashboard · Lotwise';
 
 /** Unread conversations in the tab's title, so staff see them from any other tab. */
@@ -74,7 +93,13 @@ export function AdminDashboard() {
     <div className="min-h-screen bg-slate-50">
       <DashboardHeader />
       <main className="mx-auto max-w-7xl space-y-6 px-4 py-6 sm:px-6">
-        <CountCards />
+        <CountCards
+          onShow={(card) => {
+            const shown = tabOfCard[card];
+            setTab(shown);
+            clearStatusFilter(shown);
+          }}
+        />
         <Tabs.Root value={tab} onValueChange={setTab}>
           <Tabs.List aria-label="Submissions" className="flex gap-1 overflow-x-auto border-b border-slate-200">
             {[...leadTabs.map(({ kind, title }) => ({ value: kind, title })), { value: chatTab, title: 'Chat Messages' }].map(
