@@ -16,7 +16,7 @@ test.describe('staff dashboard: live chat', () => {
     const chatTab = page.getByRole('tab', { name: /Chat Messages/ });
     await expect(chatTab.getByLabel(/\d+ unread/)).toBeVisible();
     await expect(page).toHaveTitle(/^\(\d+\) Admin Dashboard/);
-    await expect(page.getByTestId('count-chatSessions').locator('p')).toHaveText(String(before + 1));
+    await expect(page.getByTestId('count-chatSessions').locator('[data-figure]')).toHaveText(String(before + 1));
     await chatTab.click();
     const row = page.getByRole('table', { name: 'Chat Messages' }).getByRole('row').nth(1);
     await expect(row).toContainText(sessionId.slice(-8));

@@ -233,6 +233,7 @@ export const chatSessionListQuerySchema = z.object({
     })
     .optional(),
   q: listQuerySchema.shape.q,
+  status: z.enum(chatSessionStatuses, { error: 'status must be open or resolved' }).optional(),
 });
 export type ChatSessionListQuery = z.infer<typeof chatSessionListQuerySchema>;
 

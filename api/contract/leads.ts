@@ -306,16 +306,29 @@ export const listQuerySchema = z.object({
     .max(200, 'q must be at most 200 characters')
     .refine((value) => !hasRefusedCharacters(value), controlCharacterMessage)
     .optional(),
+  status: z.enum(leadStatuses, { error: 'status must be new, contacted or closed' }).optional(),
   format: z.enum(['json', 'csv'], { error: 'format must be json or csv' }).default('json'),
 });
 export type ListQuery = z.infer<typeof listQuerySchema>;
 
+const count = z.number().int();
+const leadCountsByStatus = z.object({ new: count, contacted: count, closed: count });
+export type LeadCountsByStatus = z.infer<typeof leadCountsByStatus>;
+
 export const adminCountsSchema = z.object({
-  contact: z.number().int(),
-  support: z.number().int(),
-  demo: z.number().int(),
-  getStarted: z.number().int(),
-  chatSessions: z.number().int(),
-  unreadChats: z.number().int(),
+  contact: count,
+  support: count,
+  demo: count,
+  getStarted: count,
+  chatSessions: count,
+  unreadChats: count,
+  /** The same lists by status, for the dashboard's filters ("New 12"). */
+  byStatus: z.object({
+    contact: leadCountsByStatus,
+    support: leadCountsByStatus,
+    demo: leadCountsByStatus,
+    getStarted: leadCountsByStatus,
+    chatSessions: z.object({ open: count, resolved: count }),
+  }),
 });
 export type AdminCounts = z.infer<typeof adminCountsSchema>;

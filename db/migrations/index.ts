@@ -4,6 +4,7 @@ import * as chatMessagesLean from './2026-11-22T0000_chat_messages_lean';
 import * as sessionsByAccount from './2026-11-23T1200_sessions_by_account';
 import * as chatMessageSeq from './2026-12-01T0000_chat_message_seq';
 import * as chatSessionContext from './2026-12-02T0000_chat_session_context';
+import * as leadStatusIndexes from './2026-12-02T0100_lead_status_indexes';
 
 /** Every migration, in order. Add new files here; never edit a landed one. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T1200_sessions_by_account': sessionsByAccount,
   '2026-12-01T0000_chat_message_seq': chatMessageSeq,
   '2026-12-02T0000_chat_session_context': chatSessionContext,
+  '2026-12-02T0100_lead_status_indexes': leadStatusIndexes,
 };

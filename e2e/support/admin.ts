@@ -19,8 +19,8 @@ export async function signIn(page: Page, base = ''): Promise<void> {
 /** The figure of one count card, e.g. `count-contact`. */
 export async function countOf(page: Page, key: string): Promise<number> {
   const card = page.getByTestId(`count-${key}`);
-  await expect(card.locator('p')).not.toHaveText('–');
-  return Number((await card.locator('p').innerText()).replace(/,/g, ''));
+  await expect(card.locator('[data-figure]')).not.toHaveText('–');
+  return Number((await card.locator('[data-figure]').innerText()).replace(/,/g, ''));
 }
 
 let unique = 0;

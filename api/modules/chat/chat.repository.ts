@@ -323,9 +323,10 @@ function summaryQuery(db: Executor) {
 
 export async function listSessionSummaries(
   db: Executor,
-  page: { limit: number; before?: { lastActivity: string; id: string }; q?: string },
+  page: { limit: number; before?: { lastActivity: string; id: string }; q?: string; status?: string },
 ): Promise<ChatSessionSummaryRow[]> {
   let query = summaryQuery(db);
+  if (page.status) query = query.where('chatSessions.status', '=', page.status);
   if (page.before) {
     const { lastActivity, id } = page.before;
     query = query.where(olderThanCursor('chatSessions.lastMessageAt', 'chatSessions.id', { at: lastActivity, id }));

@@ -310,5 +310,39 @@ describe('chat over REST', async () => {
       const older = await fresh.inject({ method: 'GET', url: `/api/chat-messages?limit=10&before=${encodeURIComponent(`${newest[1]!.createdAt},${newest[1]!.id}`)}`, headers: { cookie: freshStaff.cookie } });
       expect(older.json<ChatMessage[]>().map((row) => row.message)).toEqual(['second in A', 'only in B', 'first in A']);
     });
+
+    it('list the sessions of one status, with q and keyset paging; a bad status is a 400 naming the field', async () => {
+      const { app: fresh } = await buildTestServer();
+      const freshStaff = await signInNewStaff(fresh);
+      const visitor = visitorCookie(fresh);
+      const staffGet = (url: string) => fresh.inject({ method: 'GET', url, headers: { cookie: freshStaff.cookie } });
+      const ids = (response: { json: () => unknown }) => (response.json() as ChatSessionSummary[]).map((row) => row.id);
+      // Oldest first; the resolved ones are s2, s4, s5 and the words "refund" are in s3, s4 and s5.
+      const plan = [
+        { id: 'session_s1_0000001', message: 'hello', resolved: false },
+        { id: 'session_s2_0000002', message: 'hello', resolved: true },
+        { id: 'session_s3_0000003', message: 'refund please', resolved: false },
+        { id: 'session_s4_0000004', message: 'refund please', resolved: true },
+        { id: 'session_s5_0000005', message: 'refund please', resolved: true },
+      ];
+      for (const session of plan) {
+        await fresh.inject({ method: 'POST', url: '/api/chat-message', headers: { cookie: visitor }, payload: { sessionId: session.id, message: session.message } });
+        if (session.resolved) {
+          await fresh.inject({ method: 'PATCH', url: `/api/chat-sessions/${session.id}`, headers: { cookie: freshStaff.cookie }, payload: { status: 'resolved' } });
+        }
+      }
+
+      expect(ids(await staffGet('/api/chat-sessions?status=open'))).toEqual(['session_s3_0000003', 'session_s1_0000001']);
+      expect(ids(await staffGet('/api/chat-sessions?status=resolved'))).toEqual(['session_s5_0000005', 'session_s4_0000004', 'session_s2_0000002']);
+      expect(ids(await staffGet('/api/chat-sessions?status=resolved&q=REFUND'))).toEqual(['session_s5_0000005', 'session_s4_0000004']);
+      const first = (await staffGet('/api/chat-sessions?status=resolved&limit=1')).json<ChatSessionSummary[]>();
+      expect(first.map((row) => row.id)).toEqual(['session_s5_0000005']);
+      const cursor = encodeURIComponent(`${first[0]!.lastActivity},${first[0]!.id}`);
+      expect(ids(await staffGet(`/api/chat-sessions?status=resolved&limit=5&before=${cursor}`))).toEqual(['session_s4_0000004', 'session_s2_0000002']);
+
+      const bad = await staffGet('/api/chat-sessions?status=closed');
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json()).toEqual({ message: 'Validation failed', errors: { status: 'status must be open or resolved' } });
+    });
   });
 });

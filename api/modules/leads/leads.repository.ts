@@ -15,7 +15,8 @@ import {
   type SupportTicketRow,
   type SupportTicketsTable,
 } from '../../../db/schema';
-import type { LeadKind, LeadStatus } from '../../contract/leads';
+import { chatSessionStatuses } from '../../contract/chat';
+import { type AdminCounts, type LeadKind, type LeadStatus, leadStatuses } from '../../contract/leads';
 
 export interface LeadRowByKind {
   contact: ContactSubmissionRow;
@@ -45,6 +46,8 @@ export interface LeadFilter {
   before?: { createdAt: string; id: number };
   /** Case-insensitive substring of any search column. */
   q?: string;
+  /** Only the rows of this status. */
+  status?: LeadStatus;
   /** Absent: every matching row (CSV export). */
   limit?: number;
 }
@@ -61,6 +64,7 @@ function listConditions(kind: LeadKind, filter: LeadFilter): Expression<SqlBool>
     const matches = searchColumns[kind].map((column) => textContains(column, q));
     conditions.push(sql<SqlBool>`(${sql.join(matches, sql` or `)})`);
   }
+  if (filter.status) conditions.push(sql<SqlBool>`${sql.ref('status')} = ${filter.status}`);
   return conditions;
 }
 
@@ -72,7 +76,10 @@ function sharedColumnsOf(kind: LeadKind): 'contactSubmissions' {
   return leadTables[kind] as 'contactSubmissions';
 }
 
-/** Newest first, by keyset on `(createdAt, id)` (served by the `<table>_created_at_id` indexes). */
+/**
+ * Newest first, by keyset on `(createdAt, id)`: served by the `<table>_created_at_id` indexes, and
+ * with a status by the `<table>_status_created_at_id` ones.
+ */
 export async function listLeadRows<K extends LeadKind>(db: Db, kind: K, filter: LeadFilter): Promise<LeadRowByKind[K][]> {
   const conditions = listConditions(kind, filter);
   let query = db
@@ -148,7 +155,7 @@ export async function updateLeadRow<K extends LeadKind>(
 }
 
 /** Every count card of the dashboard in one round trip, counted by the database. */
-export async function countAll(db: Db) {
+export async function countAll(db: Db): Promise<Omit<AdminCounts, 'byStatus'>> {
   const row = await db
     .selectNoFrom((eb) => [
       eb.selectFrom('contactSubmissions').select((c) => c.fn.countAll<number>().as('n')).as('contact'),
@@ -181,4 +188,27 @@ export async function countAll(db: Db) {
     chatSessions: Number(row.chatSessions),
     unreadChats: Number(row.unreadChats),
   };
+}
+
+/** Rows per status of one table, in one grouped query; a status no row has counts 0. */
+async function countByStatus<S extends string>(db: Db, table: LeadTable | 'chatSessions', statuses: readonly S[]): Promise<Record<S, number>> {
+  const rows = await db
+    .selectFrom(table as 'contactSubmissions')
+    .select((eb) => ['status', eb.fn.countAll<number | string>().as('n')])
+    .groupBy('status')
+    .execute();
+  const counts = Object.fromEntries(statuses.map((status) => [status, 0])) as Record<S, number>;
+  for (const row of rows) if (row.status in counts) counts[row.status as S] = Number(row.n);
+  return counts;
+}
+
+export async function countAllByStatus(db: Db): Promise<AdminCounts['byStatus']> {
+  const [contact, support, demo, getStarted, chatSessions] = await Promise.all([
+    countByStatus(db, leadTables.contact, leadStatuses),
+    countByStatus(db, leadTables.support, leadStatuses),
+    countByStatus(db, leadTables.demo, leadStatuses),
+    countByStatus(db, leadTables['get-started'], leadStatuses),
+    countByStatus(db, 'chatSessions', chatSessionStatuses),
+  ]);
+  return { contact, support, demo, getStarted, chatSessions };
 }

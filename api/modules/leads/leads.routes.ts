@@ -88,16 +88,16 @@ export async function staffLeadRoutes(app: FastifyInstance, options: { config: C
       paths.list,
       { onRequest: app.requireStaff, schema: { querystring: listQuerySchema, response: { 200: z.union([z.array(record), z.string().describe('CSV with ?format=csv')]) } } },
       async (request, reply) => {
-        const { limit, before, q, format } = request.query;
+        const { limit, before, q, status, format } = request.query;
         if (format === 'csv') {
-          const csv = await leads.csv(kind, { q });
+          const csv = await leads.csv(kind, { q, status });
           const date = new Date().toISOString().slice(0, 10);
           return reply
             .type('text/csv; charset=utf-8')
             .header('content-disposition', `attachment; filename="${paths.csvName}-${date}.csv"`)
             .send(csv);
         }
-        const page = await leads.list(kind, { limit, before, q });
+        const page = await leads.list(kind, { limit, before, q, status });
         const last = page.at(-1);
         if (last && page.length === limit) reply.header(nextCursorHeader, listCursor(last));
         return page;

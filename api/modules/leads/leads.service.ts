@@ -187,8 +187,9 @@ export function createLeadsService(deps: LeadsServiceDeps) {
       return lead;
     },
 
-    counts(): Promise<AdminCounts> {
-      return repository.countAll(db);
+    async counts(): Promise<AdminCounts> {
+      const [totals, byStatus] = await Promise.all([repository.countAll(db), repository.countAllByStatus(db)]);
+      return { ...totals, byStatus };
     },
   };
 }

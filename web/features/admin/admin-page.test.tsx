@@ -2,9 +2,11 @@ import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../components/ui/toast';
 import { AdminRoute } from './test/admin-route';
+import { useChatSessions } from './stores/chat-sessions-store';
+import { countsRecheckMs } from './stores/counts-store';
 import { storageKeys } from '../../lib/storage-keys';
-import { contactRow, emptyCounts, fakeServer } from './test/fake-server';
-import { advance, freshDashboard } from './test/dashboard';
+import { chatMessage, chatSession, contactRow, emptyCounts, fakeServer } from './test/fake-server';
+import { advance, chatTab, freshDashboard, openChatTab } from './test/dashboard';
 import type { FakeAdminSocket } from './test/fake-socket';
 
 vi.mock('./api/admin-socket', async (importOriginal) => {
@@ -288,5 +290,70 @@ describe('sign-in card', () => {
     await advance();
     expect(screen.getByText('Error loading data')).toBeInTheDocument();
     expect(screen.getByText('Failed to load dashboard data.')).toBeInTheDocument();
+  });
+});
+
+describe('status filters and count cards', () => {
+  let newSessions = 0;
+  async function signedInDashboard() {
+    newSessions = 0;
+    const server = fakeServer({ admin: 'staff@lotwise.example' });
+    server.on('GET /api/admin/counts', () => ({
+      body: emptyCounts({
+        chatSessions: 3 + newSessions,
+        byStatus: { ...emptyCounts().byStatus, chatSessions: { open: 1 + newSessions, resolved: 2 } },
+      }),
+    }));
+    server.on('GET /api/chat-sessions', () => ({
+      body: [
+        chatSession({ id: 'session_open_000001', status: 'open', lastActivity: '2026-11-21T11:00:00.000Z' }),
+        chatSession({ id: 'session_done_000001', status: 'resolved', lastActivity: '2026-11-21T10:00:00.000Z' }),
+      ],
+    }));
+    localStorage.setItem(storageKeys.adminAuthenticated, 'true');
+    localStorage.setItem(storageKeys.adminLastActivity, String(Date.now()));
+    renderPage();
+    await advance();
+    return server;
+  }
+
+  it('filters the chat list to Resolved with its count; a new visitor conversation stays out of it but is counted', async () => {
+    const server = await signedInDashboard();
+    await openChatTab();
+    const filter = screen.getByRole('group', { name: 'Filter Chat Messages by status' });
+    expect(within(filter).getByRole('button', { name: 'Resolved 2' })).toHaveAttribute('aria-pressed', 'false');
+    fireEvent.click(within(filter).getByRole('button', { name: 'Resolved 2' }));
+    await advance();
+    expect(server.calls).toContain('GET /api/chat-sessions?limit=100&status=resolved');
+    const shownIds = () => useChatSessions.getState().chatSessions.map((session) => session.id);
+    expect(shownIds()).toEqual(['session_done_000001']);
+
+    newSessions = 1;
+    act(() => socket.serverPush('chat:message', chatMessage({ sessionId: 'session_brand_new01', message: 'Hi there' })));
+    await advance(100);
+    expect(shownIds()).toEqual(['session_done_000001']);
+    // Hidden by the filter, so the screen cannot tell a new conversation from a hidden one: the server's figures come.
+    await advance(countsRecheckMs);
+    expect(shownIds()).toEqual(['session_done_000001']);
+    expect(within(filter).getByRole('button', { name: 'Open 2' })).toBeInTheDocument();
+    expect(within(screen.getByTestId('count-chatSessions')).getByText('4')).toBeInTheDocument();
+  });
+
+  it('a count card is a button that shows its tab with the filter back on All', async () => {
+    const server = await signedInDashboard();
+    await openChatTab();
+    fireEvent.click(screen.getByRole('button', { name: /^Resolved/ }));
+    await advance();
+    fireEvent.click(screen.getByRole('button', { name: 'Show Contact Forms' }));
+    await advance();
+    expect(screen.getByRole('tab', { name: 'Contact Forms' })).toHaveAttribute('aria-selected', 'true');
+
+    const before = server.calls.length;
+    fireEvent.click(screen.getByRole('button', { name: 'Show Chat Sessions' }));
+    await advance();
+    expect(chatTab()).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByRole('button', { name: /^All/ })).toHaveAttribute('aria-pressed', 'true');
+    expect(server.calls.slice(before)).toContain('GET /api/chat-sessions?limit=100');
+    expect(screen.getByRole('button', { name: 'Show Support Tickets' })).toHaveAccessibleDescription('0');
   });
 });

@@ -38,17 +38,17 @@ export function createInboxController(onOpenSession: (sessionId: string) => void
   }
 
   const chatReread = coalesceRequests(async () => {
-    const query = useChatSessions.getState().chatQuery;
-    const rows = await adminApi.chatSessions({ q: query });
-    deliver({ event: 'chat-sessions:fresh', payload: { query, rows } });
+    const { chatQuery: query, chatStatus: status } = useChatSessions.getState();
+    const rows = await adminApi.chatSessions({ q: query, status });
+    deliver({ event: 'chat-sessions:fresh', payload: { query, status, rows } });
   });
   const leadRereads = new Map(
     leadKinds.map((kind) => [
       kind,
       coalesceRequests(async () => {
-        const { query } = useLeads.getState().leads[kind];
-        const rows = await adminApi.leads(kind, { q: query });
-        deliver({ event: 'leads:fresh', payload: { kind, query, rows } });
+        const { query, status } = useLeads.getState().leads[kind];
+        const rows = await adminApi.leads(kind, { q: query, status });
+        deliver({ event: 'leads:fresh', payload: { kind, query, status, rows } });
       }),
     ]),
   );
@@ -63,6 +63,7 @@ export function createInboxController(onOpenSession: (sessionId: string) => void
     const leads = leadUpdates.length > 0 ? useLeads.getState().applyLive(leadUpdates) : undefined;
     const chats = chatUpdates.length > 0 ? useChatSessions.getState().applyLive(chatUpdates) : undefined;
     useCounts.getState().adjust(addCountsChanges(leads?.counts ?? {}, chats?.counts ?? {}));
+    if (leads?.recount || chats?.recount) useCounts.getState().recheck();
     for (const kind of leads?.reread ?? []) leadRereads.get(kind)?.ask();
     if (chats?.reread) chatReread.ask();
     for (const sessionId of chats?.markRead ?? []) void useChatSessions.getState().markRead(sessionId);

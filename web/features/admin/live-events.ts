@@ -1,5 +1,5 @@
-import type { ChatSessionSummary } from '../../../api/contract/chat';
-import type { Lead, LeadKind } from '../../../api/contract/leads';
+import type { ChatSessionStatus, ChatSessionSummary } from '../../../api/contract/chat';
+import type { Lead, LeadKind, LeadStatus } from '../../../api/contract/leads';
 import type { StaffServerToClientEvents } from '../../../api/contract/socket';
 
 type LiveEventName = 'submission:new' | 'lead:updated' | 'chat:message' | 'chat-session:updated' | 'chat:typing';
@@ -11,11 +11,12 @@ export type LiveEvent = {
 
 /**
  * The server's answer to a re-read that pushes asked for (what a push alone cannot tell: a row's
- * summary, whether it matches the search). It is applied in the same batches as the pushes.
+ * summary, whether it matches the search). It is applied in the same batches as the pushes, and
+ * names the search and status filter it was read for (null: all statuses).
  */
 export type FreshPage =
-  | { event: 'chat-sessions:fresh'; payload: { query: string; rows: ChatSessionSummary[] } }
-  | { event: 'leads:fresh'; payload: { kind: LeadKind; query: string; rows: Lead[] } };
+  | { event: 'chat-sessions:fresh'; payload: { query: string; status: ChatSessionStatus | null; rows: ChatSessionSummary[] } }
+  | { event: 'leads:fresh'; payload: { kind: LeadKind; query: string; status: LeadStatus | null; rows: Lead[] } };
 
 /** What changes the inbox live: a push, or a fresh page a push asked for. */
 export type InboxUpdate = LiveEvent | FreshPage;
@@ -40,22 +41,31 @@ export function byLastActivity(a: ChatSessionSummary, b: ChatSessionSummary): nu
 export class ChatSessionsDraft {
   private byId: Map<string, ChatSessionSummary> | undefined;
   private readonly changed = new Map<string, ChatSessionSummary>();
+  private readonly removed = new Set<string>();
 
   constructor(private readonly sessions: ChatSessionSummary[]) {}
 
   get(sessionId: string): ChatSessionSummary | undefined {
     this.byId ??= new Map(this.sessions.map((session) => [session.id, session]));
+    if (this.removed.has(sessionId)) return undefined;
     return this.changed.get(sessionId) ?? this.byId.get(sessionId);
   }
 
   put(session: ChatSessionSummary): void {
+    this.removed.delete(session.id);
     this.changed.set(session.id, session);
+  }
+
+  /** Takes a row out of the list (it left the status filter). */
+  remove(sessionId: string): void {
+    this.changed.delete(sessionId);
+    if (this.get(sessionId)) this.removed.add(sessionId);
   }
 
   /** The list as the batch leaves it; the same array when nothing changed, so nothing re-renders. */
   result(): ChatSessionSummary[] {
-    if (this.changed.size === 0) return this.sessions;
-    const untouched = this.sessions.filter((session) => !this.changed.has(session.id));
+    if (this.changed.size === 0 && this.removed.size === 0) return this.sessions;
+    const untouched = this.sessions.filter((session) => !this.changed.has(session.id) && !this.removed.has(session.id));
     return [...this.changed.values(), ...untouched].sort(byLastActivity);
   }
 }
@@ -66,6 +76,8 @@ export class LeadRowsDraft<Row extends Lead> {
   /** New rows in the order they came; the newest goes on top. */
   private readonly added: Row[] = [];
   private readonly updated = new Map<number, Row>();
+  private readonly removed = new Set<number>();
+  private byId: Map<number, Row> | undefined;
 
   constructor(private readonly rows: Row[]) {}
 
@@ -78,6 +90,13 @@ export class LeadRowsDraft<Row extends Lead> {
     return this.knownIds().has(id);
   }
 
+  /** The row the list holds now (this batch's version), if any. */
+  held(id: number): Row | undefined {
+    if (!this.has(id)) return undefined;
+    this.byId ??= new Map(this.rows.map((row) => [row.id, row]));
+    return this.updated.get(id) ?? this.added.find((row) => row.id === id) ?? this.byId.get(id);
+  }
+
   add(row: Row): void {
     this.knownIds().add(row.id);
     this.added.push(row);
@@ -86,6 +105,14 @@ export class LeadRowsDraft<Row extends Lead> {
   /** Replaces a row the list holds; a row it does not hold stays out. */
   update(row: Row): void {
     if (this.has(row.id)) this.updated.set(row.id, row);
+  }
+
+  /** Takes a row out of the list (it left the status filter). */
+  remove(id: number): void {
+    if (!this.has(id)) return;
+    this.knownIds().delete(id);
+    this.updated.delete(id);
+    this.removed.add(id);
   }
 
   /**
@@ -101,11 +128,12 @@ export class LeadRowsDraft<Row extends Lead> {
   }
 
   get changed(): boolean {
-    return this.added.length > 0 || this.updated.size > 0;
+    return this.added.length > 0 || this.updated.size > 0 || this.removed.size > 0;
   }
 
   result(): Row[] {
     let rows = this.added.length > 0 ? [...this.added.slice().reverse(), ...this.rows] : this.rows;
+    if (this.removed.size > 0) rows = rows.filter((row) => !this.removed.has(row.id));
     if (this.updated.size > 0) rows = rows.map((row) => this.updated.get(row.id) ?? row);
     return rows;
   }

@@ -1,7 +1,7 @@
 import type { AdminLoginInput, SessionInfo, adminLoginAnswerSchema } from '../../../../api/contract/auth';
 import type { z } from 'zod';
-import type { ChatMessage, ChatSessionPatch, ChatSessionSummary } from '../../../../api/contract/chat';
-import type { AdminCounts, LeadByKind, LeadKind, LeadPatch } from '../../../../api/contract/leads';
+import type { ChatMessage, ChatSessionPatch, ChatSessionStatus, ChatSessionSummary } from '../../../../api/contract/chat';
+import type { AdminCounts, LeadByKind, LeadKind, LeadPatch, LeadStatus } from '../../../../api/contract/leads';
 import { listLimitDefault } from '../../../../api/contract/leads';
 import { api, ApiError } from '../../../lib/api-client';
 import { firstScreenPaths, takePrefetched } from './prefetch';
@@ -30,9 +30,11 @@ async function staffCall<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
-interface PageQuery {
+interface PageQuery<Status extends string = string> {
   before?: string;
   q?: string;
+  /** Only this status; absent or null: all. */
+  status?: Status | null;
   limit?: number;
 }
 
@@ -43,17 +45,23 @@ export const adminApi = {
   logout: () => api.post<unknown>(apiPaths.staffLogout, {}),
 
   counts: () => staffCall(() => get<AdminCounts>(apiPaths.adminCounts)),
-  leads: <K extends LeadKind>(kind: K, query: PageQuery = {}) =>
+  leads: <K extends LeadKind>(kind: K, query: PageQuery<LeadStatus> = {}) =>
     staffCall(() =>
-      get<LeadByKind[K][]>(withQuery(leadPaths[kind].list, { limit: query.limit ?? adminPageSize, before: query.before, q: query.q })),
+      get<LeadByKind[K][]>(
+        withQuery(leadPaths[kind].list, { limit: query.limit ?? adminPageSize, before: query.before, q: query.q, status: query.status ?? undefined }),
+      ),
     ),
   /** One lead with every field its form collected. */
   lead: <K extends LeadKind>(kind: K, id: number) => staffCall(() => api.get<LeadByKind[K]>(pathTo(apiPaths.lead, { kind, id }))),
   patchLead: <K extends LeadKind>(kind: K, id: number, patch: LeadPatch) =>
     staffCall(() => api.patch<LeadByKind[K]>(pathTo(apiPaths.lead, { kind, id }), patch)),
 
-  chatSessions: (query: PageQuery = {}) =>
-    staffCall(() => get<ChatSessionSummary[]>(withQuery(apiPaths.chatSessions, { limit: query.limit ?? adminPageSize, before: query.before, q: query.q }))),
+  chatSessions: (query: PageQuery<ChatSessionStatus> = {}) =>
+    staffCall(() =>
+      get<ChatSessionSummary[]>(
+        withQuery(apiPaths.chatSessions, { limit: query.limit ?? adminPageSize, before: query.before, q: query.q, status: query.status ?? undefined }),
+      ),
+    ),
   /** One session's row, as the list shows it: its summary after the dashboard's own call. */
   chatSession: (sessionId: string) => staffCall(() => api.get<ChatSessionSummary>(pathTo(apiPaths.chatSession, { sessionId }))),
   chatMessages: (sessionId: string) =>
@@ -64,7 +72,7 @@ export const adminApi = {
     staffCall(() => api.post<ChatMessage>(apiPaths.staffReply, { sessionId, message })),
 };
 
-/** The CSV of what a tab shows: every row matching its search, not just the loaded pages. */
-export function leadCsvHref(kind: LeadKind, q: string): string {
-  return withQuery(leadPaths[kind].list, { format: 'csv', q: q.trim() || undefined });
+/** The CSV of what a tab shows: every row matching its search and status filter, not just the loaded pages. */
+export function leadCsvHref(kind: LeadKind, q: string, status: LeadStatus | null = null): string {
+  return withQuery(leadPaths[kind].list, { format: 'csv', q: q.trim() || undefined, status: status ?? undefined });
 }

@@ -11,11 +11,12 @@ import { type AdminTab, firstTab, leadPath, matchLeadPath, tabParam, tabPath } f
 import { leadKindNames } from '../lib/lead-fields';
 import { bindAdminSocket, bindLeadQueries } from '../realtime';
 import { useChatSessions } from '../stores/chat-sessions-store';
+import { useLeads } from '../stores/leads-store';
 import { useIdleLogout } from '../use-idle-logout';
 import { UnreadBadge } from './badges';
 import { ChatDialog } from './chat-dialog';
 import { ChatSessionsTable } from './chat-sessions-table';
-import { CountCards } from './count-cards';
+import { type CountCardKey, CountCards } from './count-cards';
 import { DashboardHeader } from './dashboard-header';
 import { IdleWarningDialog } from './idle-warning-dialog';
 import { LeadDetail } from './lead-detail';
@@ -26,6 +27,24 @@ const chatTab = 'chat';
 
 function isTab(value: string | null): value is AdminTab {
   return value === chatTab || (leadKinds as readonly (string | null)[]).includes(value);
+}
+
+/** The tab each count card shows. */
+const tabOfCard: Record<CountCardKey, LeadKind | typeof chatTab> = {
+  contact: 'contact',
+  support: 'support',
+  demo: 'demo',
+  getStarted: 'get-started',
+  chatSessions: chatTab,
+};
+
+/** A tab's list with the status filter back on All (read again only when it was filtered). */
+function clearStatusFilter(tab: LeadKind | typeof chatTab): void {
+  if (tab === chatTab) {
+    if (useChatSessions.getState().chatStatus !== null) void useChatSessions.getState().filterChats(null);
+  } else if (useLeads.getState().leads[tab].status !== null) {
+    void useLeads.getState().filterByStatus(tab, null);
+  }
 }
 const pageTitle = 'Admin Dashboard · Lotwise';
 
@@ -120,7 +139,13 @@ export function AdminDashboard() {
       <main className="mx-auto max-w-7xl space-y-6 px-4 py-6 sm:px-6">
         {openLead ? <LeadDetail kind={openLead.kind} id={openLead.id} /> : null}
         <div hidden={openLead !== undefined} className="space-y-6">
-          <CountCards />
+          <CountCards
+            onShow={(card) => {
+              const shown = tabOfCard[card];
+              showTab(shown);
+              clearStatusFilter(shown);
+            }}
+          />
           <Tabs.Root value={tab} onValueChange={showTab}>
             <Tabs.List aria-label="Submissions" className="flex gap-1 overflow-x-auto border-b border-slate-200">
               {[...leadTabs.map(({ kind, title }) => ({ value: kind, title })), { value: chatTab, title: 'Chat Messages' }].map(

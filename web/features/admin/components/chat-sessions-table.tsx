@@ -1,10 +1,12 @@
 import { useCallback, useMemo, useState } from 'react';
 import { chatSenderLabel, chatSessionStatuses, type ChatSessionStatus, type ChatSessionSummary } from '../../../../api/contract/chat';
 import { useChatSessions } from '../stores/chat-sessions-store';
+import { useCounts } from '../stores/counts-store';
 import { formatDate, shortSessionId } from '../lib/format';
 import { Badge, UnreadBadge } from './badges';
 import { ResolveUnreadDialog } from './resolve-unread-dialog';
 import { SearchBox } from './search-box';
+import { StatusFilter, type StatusFilterOption } from './status-filter';
 import { type Column, VirtualTable } from './virtual-table';
 
 const statusLabels: Record<ChatSessionStatus, string> = { open: 'Open', resolved: 'Resolved' };
@@ -86,6 +88,20 @@ function chatColumns(onStatusChange: StatusChange): Column<ChatSessionSummary>[]
   ];
 }
 
+function useChatStatusOptions(): StatusFilterOption<ChatSessionStatus>[] {
+  const counts = useCounts((state) => state.counts);
+  return [
+    { value: null, label: 'All', count: counts?.chatSessions },
+    ...chatSessionStatuses.map((status) => ({ value: status, label: statusLabels[status], count: counts?.byStatus.chatSessions[status] })),
+  ];
+}
+
+function emptyChatsText(query: string, status: ChatSessionStatus | null): string {
+  const what = status ? `${statusLabels[status].toLowerCase()} chat sessions` : 'chat sessions';
+  if (query) return `No ${what} match "${query}".`;
+  return status ? `No ${what}.` : `No ${what} yet.`;
+}
+
 export function ChatSessionsTable() {
   const sessions = useChatSessions((state) => state.chatSessions);
   const loading = useChatSessions((state) => state.chatLoading);
@@ -94,6 +110,9 @@ export function ChatSessionsTable() {
   const loadMoreChats = useChatSessions((state) => state.loadMoreChats);
   const chatQuery = useChatSessions((state) => state.chatQuery);
   const searchChats = useChatSessions((state) => state.searchChats);
+  const chatStatus = useChatSessions((state) => state.chatStatus);
+  const filterChats = useChatSessions((state) => state.filterChats);
+  const statusOptions = useChatStatusOptions();
   const onEndReached = useCallback(() => void loadMoreChats(), [loadMoreChats]);
   const setChatStatus = useChatSessions((state) => state.setChatStatus);
   // Held here, not in the row: a virtual row may unmount (a push moves it out of view) while it asks.
@@ -108,6 +127,7 @@ export function ChatSessionsTable() {
   const columns = useMemo(() => chatColumns(onStatusChange), [onStatusChange]);
   return (
     <div className="space-y-3">
+      <StatusFilter label="Filter Chat Messages by status" options={statusOptions} selected={chatStatus} onSelect={(status) => void filterChats(status)} />
       <SearchBox
         label="Search Chat Messages"
         placeholder="Search sender, session or message"
@@ -123,7 +143,7 @@ export function ChatSessionsTable() {
         loading={loading}
         loadingMore={loadingMore}
         onEndReached={onEndReached}
-        emptyText={chatQuery ? `No chat sessions match "${chatQuery}".` : 'No chat sessions yet.'}
+        emptyText={emptyChatsText(chatQuery, chatStatus)}
       />
       <ResolveUnreadDialog
         sessionId={confirmingResolve}

@@ -3,7 +3,10 @@ import type { ComponentType } from 'react';
 import type { AdminCounts } from '../../../../api/contract/leads';
 import { useCounts } from '../stores/counts-store';
 
-const cards: { key: keyof AdminCounts; label: string; icon: ComponentType<{ className?: string }> }[] = [
+/** A card's total, and the tab it shows. */
+export type CountCardKey = Exclude<keyof AdminCounts, 'byStatus' | 'unreadChats'>;
+
+const cards: { key: CountCardKey; label: string; icon: ComponentType<{ className?: string }> }[] = [
   { key: 'contact', label: 'Contact Forms', icon: FileText },
   { key: 'support', label: 'Support Tickets', icon: LifeBuoy },
   { key: 'demo', label: 'Demo Requests', icon: Presentation },
@@ -13,20 +16,31 @@ const cards: { key: keyof AdminCounts; label: string; icon: ComponentType<{ clas
 
 const numberFormat = new Intl.NumberFormat('en-US');
 
-/** Five totals counted by the server (never the length of a loaded page), moved live until its next figures. */
-export function CountCards() {
+/**
+ * Five totals counted by the server (never the length of a loaded page), moved live until its next
+ * figures. Each is a button that shows its tab with every status.
+ */
+export function CountCards({ onShow }: { onShow: (key: CountCardKey) => void }) {
   const counts = useCounts((state) => state.counts);
   return (
     <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-5" aria-label="Totals">
       {cards.map(({ key, label, icon: Icon }) => (
-        <li key={key} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm" data-testid={`count-${key}`}>
-          <div className="flex items-center justify-between gap-2">
-            <span className="text-sm font-medium text-slate-600">{label}</span>
-            <Icon className="size-4 shrink-0 text-brand" aria-hidden="true" />
-          </div>
-          <p className="mt-2 text-2xl font-bold text-slate-900 tabular-nums" aria-label={`${label}: ${counts ? counts[key] : 'loading'}`}>
-            {counts ? numberFormat.format(counts[key]) : '–'}
-          </p>
+        <li key={key} data-testid={`count-${key}`}>
+          <button
+            type="button"
+            onClick={() => onShow(key)}
+            aria-label={`Show ${label}`}
+            aria-describedby={`count-figure-${key}`}
+            className="block h-full w-full cursor-pointer rounded-lg border border-slate-200 bg-white p-4 text-left shadow-sm transition hover:border-brand/40 hover:bg-brand-light/50 hover:shadow-md focus-visible:outline-3 focus-visible:outline-offset-2"
+          >
+            <span className="flex items-center justify-between gap-2">
+              <span className="text-sm font-medium text-slate-600">{label}</span>
+              <Icon className="size-4 shrink-0 text-brand" aria-hidden="true" />
+            </span>
+            <span id={`count-figure-${key}`} data-figure className="mt-2 block text-2xl font-bold text-slate-900 tabular-nums">
+              {counts ? numberFormat.format(counts[key]) : '–'}
+            </span>
+          </button>
         </li>
       ))}
     </ul>

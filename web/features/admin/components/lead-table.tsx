@@ -7,13 +7,18 @@ import {
   supportCategories,
   type LeadByKind,
   type LeadKind,
+  type LeadStatus,
+  leadStatuses,
+  leadStatusLabels,
 } from '../../../../api/contract/leads';
 import { leadCsvHref } from '../api/admin-api';
-import { type LeadList, useLeads } from '../stores/leads-store';
+import { useCounts } from '../stores/counts-store';
+import { countKeys, type LeadList, useLeads } from '../stores/leads-store';
 import { formatDate, optionLabel } from '../lib/format';
 import { PriorityBadge } from './badges';
 import { LeadNoteInput, LeadStatusSelect } from './lead-cells';
 import { SearchBox } from './search-box';
+import { StatusFilter, type StatusFilterOption } from './status-filter';
 import { type Column, VirtualTable } from './virtual-table';
 
 type Columns<K extends LeadKind> = Column<LeadByKind[K]>[];
@@ -81,10 +86,28 @@ function workColumns<K extends LeadKind>(kind: K): Columns<K> {
   ];
 }
 
+function emptyLeadsText(title: string, query: string, status: LeadStatus | null): string {
+  const what = status ? `${leadStatusLabels[status].toLowerCase()} ${title.toLowerCase()}` : title.toLowerCase();
+  if (query) return `No ${what} match "${query}".`;
+  return status ? `No ${what}.` : `No ${what} yet.`;
+}
+
+/** All, then the spec's lead statuses, each with the server's figure. */
+function useLeadStatusOptions(kind: LeadKind): StatusFilterOption<LeadStatus>[] {
+  const counts = useCounts((state) => state.counts);
+  const key = countKeys[kind];
+  return [
+    { value: null, label: 'All', count: counts?.[key] },
+    ...leadStatuses.map((status) => ({ value: status, label: leadStatusLabels[status], count: counts?.byStatus[key][status] })),
+  ];
+}
+
 /** One tab's list; `onOpen` opens a row's lead (the dashboard's `/admin/leads/:kind/:id`). */
 export function LeadTable<K extends LeadKind>({ kind, title, onOpen }: { kind: K; title: string; onOpen?: (kind: K, id: number) => void }) {
   const list = useLeads((state) => state.leads[kind]) as LeadList<K>;
   const search = useLeads((state) => state.search);
+  const filterByStatus = useLeads((state) => state.filterByStatus);
+  const statusOptions = useLeadStatusOptions(kind);
   const loadMore = useLeads((state) => state.loadMore);
   const onEndReached = useCallback(() => void loadMore(kind), [kind, loadMore]);
   const columns = useMemo(() => [...(leadColumns[kind] as Columns<K>), ...workColumns(kind)], [kind]);
@@ -92,6 +115,12 @@ export function LeadTable<K extends LeadKind>({ kind, title, onOpen }: { kind: K
 
   return (
     <div className="space-y-3">
+      <StatusFilter
+        label={`Filter ${title} by status`}
+        options={statusOptions}
+        selected={list.status}
+        onSelect={(status) => void filterByStatus(kind, status)}
+      />
       <div className="flex flex-wrap items-center justify-between gap-3">
         <SearchBox
           label={`Search ${title}`}
@@ -100,7 +129,7 @@ export function LeadTable<K extends LeadKind>({ kind, title, onOpen }: { kind: K
           onSearch={(query) => void search(kind, query)}
         />
         <a
-          href={leadCsvHref(kind, list.query)}
+          href={leadCsvHref(kind, list.query, list.status)}
           download
           className="inline-flex items-center gap-1.5 rounded-md border border-slate-300 px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50"
         >
@@ -118,7 +147,7 @@ export function LeadTable<K extends LeadKind>({ kind, title, onOpen }: { kind: K
         loadingMore={list.loadingMore}
         onEndReached={onEndReached}
         onRowOpen={onRowOpen}
-        emptyText={list.query ? `No ${title.toLowerCase()} match "${list.query}".` : `No ${title.toLowerCase()} yet.`}
+        emptyText={emptyLeadsText(title, list.query, list.status)}
       />
     </div>
   );

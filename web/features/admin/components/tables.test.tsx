@@ -139,6 +139,56 @@ describe('lead tables', () => {
     expect(screen.getByRole('link', { name: 'Export CSV' })).toHaveAttribute('href', '/api/contact-submissions?format=csv&q=doe');
   });
 
+  it('filters by status with counts, keeps the search, pages and exports under the filter', async () => {
+    const server = fakeServer({ admin: 'staff@lotwise.example' });
+    const closed = contactRow({ id: 11, name: 'Closed Carl', status: 'closed', createdAt: '2026-11-20T15:30:00.000Z' });
+    server.on('GET /api/contact-submissions', () => ({ body: [contactRow({ id: 12, name: 'New Nina' }), closed] }));
+    useCounts.setState({ counts: emptyCounts({ contact: 40, byStatus: { ...emptyCounts().byStatus, contact: { new: 12, contacted: 20, closed: 8 } } }) });
+    useLeads.setState((state) => ({ leads: { ...state.leads, contact: { ...state.leads.contact, query: 'carl' } } }));
+    render(<LeadTable kind="contact" title="Contact Forms" />);
+    const filter = screen.getByRole('group', { name: 'Filter Contact Forms by status' });
+    const option = (name: RegExp) => within(filter).getByRole('button', { name });
+    expect(within(filter).getAllByRole('button').map((button) => button.textContent)).toEqual(['All 40', 'New 12', 'Contacted 20', 'Closed 8']);
+    expect(option(/^All/)).toHaveAttribute('aria-pressed', 'true');
+
+    fireEvent.click(option(/^Closed/));
+    await act(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    });
+    expect(server.calls).toEqual(['GET /api/contact-submissions?limit=100&q=carl&status=closed']);
+    expect(option(/^Closed/)).toHaveAttribute('aria-pressed', 'true');
+    expect(option(/^All/)).toHaveAttribute('aria-pressed', 'false');
+    const table = screen.getByRole('table', { name: 'Contact Forms' });
+    expect(table).toHaveTextContent('Closed Carl');
+    expect(table).not.toHaveTextContent('New Nina');
+    expect(screen.getByRole('link', { name: 'Export CSV' })).toHaveAttribute('href', '/api/contact-submissions?format=csv&q=carl&status=closed');
+
+    // A full page asks for the next under the same filter and search.
+    seed('contact', Array.from({ length: 100 }, (_, index) => contactRow({ id: 1000 - index, status: 'closed', createdAt: '2026-11-20T15:30:00.000Z' })), true);
+    await act(async () => {
+      await useLeads.getState().loadMore('contact');
+    });
+    expect(server.calls.at(-1)).toBe(`GET /api/contact-submissions?limit=100&before=${encodeURIComponent('2026-11-20T15:30:00.000Z,901')}&q=carl&status=closed`);
+  });
+
+  it('keeps a live list to its status filter: a new lead stays out of Closed, a lead moved out of it leaves', async () => {
+    fakeServer({ admin: 'staff@lotwise.example' });
+    const carl = contactRow({ id: 21, name: 'Closed Carl', status: 'closed' });
+    useLeads.setState((state) => ({ leads: { ...state.leads, contact: { ...state.leads.contact, status: 'closed', rows: [carl] } } }));
+    render(<LeadTable kind="contact" title="Contact Forms" />);
+    let result = useLeads.getState().applyLive([{ event: 'submission:new', payload: { kind: 'contact', item: contactRow({ id: 22, name: 'Fresh Fay' }) } }]);
+    expect(useLeads.getState().leads.contact.rows.map((row) => row.id)).toEqual([21]);
+    // Counted all the same: the total and the New figure.
+    expect(result.counts).toEqual({ contact: 1, 'contact.new': 1 });
+
+    act(() => {
+      result = useLeads.getState().applyLive([{ event: 'lead:updated', payload: { kind: 'contact', item: { ...carl, status: 'contacted' } } }]);
+    });
+    expect(useLeads.getState().leads.contact.rows).toEqual([]);
+    expect(result.counts).toEqual({ 'contact.closed': -1, 'contact.contacted': 1 });
+    expect(screen.getByText('No closed contact forms.')).toBeInTheDocument();
+  });
+
   it('changes a lead status and note in place through PATCH', async () => {
     const server = fakeServer({ admin: 'staff@lotwise.example' });
     const row = contactRow({ name: 'Jane Doe' });
@@ -266,7 +316,7 @@ describe('resolving a chat', () => {
 describe('count cards', () => {
   it('show the five totals the server counted', () => {
     useCounts.setState({ counts: emptyCounts({ contact: 50_000, support: 7, demo: 3, getStarted: 2, chatSessions: 9 }) });
-    render(<CountCards />);
+    render(<CountCards onShow={() => undefined} />);
     expect(within(screen.getByTestId('count-contact')).getByText('50,000')).toBeInTheDocument();
     expect(within(screen.getByTestId('count-support')).getByText('7')).toBeInTheDocument();
     expect(within(screen.getByTestId('count-demo')).getByText('3')).toBeInTheDocument();

@@ -21,6 +21,8 @@ export interface ChatBatchResult {
   counts: CountsChange;
   /** The first page should be read again: rows changed in ways only the server's summary tells. */
   reread: boolean;
+  /** A status changed that the cards cannot move by themselves (its row was not held): ask the server. */
+  recount: boolean;
   /** Sessions whose new visitor message staff saw in the open conversation. */
   markRead: string[];
 }
@@ -29,6 +31,8 @@ interface ChatSessionsState {
   chatSessions: ChatSessionSummary[];
   /** The chat tab's search (server-side `?q=`: sender, session id, message text). */
   chatQuery: string;
+  /** The chat tab's status filter (server-side `?status=`); null: every status. */
+  chatStatus: ChatSessionStatus | null;
   chatLoading: boolean;
   chatLoadingMore: boolean;
   chatHasMore: boolean;
@@ -40,6 +44,8 @@ interface ChatSessionsState {
   load: () => Promise<void>;
   loadMoreChats: () => Promise<void>;
   searchChats: (query: string) => Promise<void>;
+  /** Shows only the sessions of one status (null: all), read from the server. */
+  filterChats: (status: ChatSessionStatus | null) => Promise<void>;
   openSession: (sessionId: string) => Promise<void>;
   /** The open conversation read again (a catch-up), keeping what pushes added meanwhile; new visitor messages are read. Throws. */
   refreshOpenSession: () => Promise<void>;
@@ -56,9 +62,9 @@ interface ChatSessionsState {
 
 function emptyChats(): Pick<
   ChatSessionsState,
-  'chatSessions' | 'chatQuery' | 'chatLoading' | 'chatLoadingMore' | 'chatHasMore' | 'openChat' | 'visitorTyping'
+  'chatSessions' | 'chatQuery' | 'chatStatus' | 'chatLoading' | 'chatLoadingMore' | 'chatHasMore' | 'openChat' | 'visitorTyping'
 > {
-  return { chatSessions: [], chatQuery: '', chatLoading: false, chatLoadingMore: false, chatHasMore: false, openChat: null, visitorTyping: {} };
+  return { chatSessions: [], chatQuery: '', chatStatus: null, chatLoading: false, chatLoadingMore: false, chatHasMore: false, openChat: null, visitorTyping: {} };
 }
 
 /**
@@ -106,8 +112,9 @@ export const useChatSessions = create<ChatSessionsState>((set, get) => {
     const setTyping = (sessionId: string, typing: boolean) => {
       if (visitorTyping[sessionId] !== typing) visitorTyping = { ...visitorTyping, [sessionId]: typing };
     };
-    const result: ChatBatchResult = { unseen: [], counts: {}, reread: false, markRead: [] };
-    const counts = { chatSessions: 0, unreadChats: 0 };
+    const result: ChatBatchResult = { unseen: [], counts: {}, reread: false, recount: false, markRead: [] };
+    const counts = { chatSessions: 0, unreadChats: 0, 'chatSessions.open': 0, 'chatSessions.resolved': 0 };
+    const filter = state.chatStatus;
     const shownUnread = (sessionId: string) => (sessions.get(sessionId)?.unreadCount ?? 0) > 0 || countedAhead.has(sessionId);
     const lastHeld = state.chatSessions[state.chatSessions.length - 1];
 
@@ -122,7 +129,15 @@ export const useChatSessions = create<ChatSessionsState>((set, get) => {
       }
       counts.unreadChats += Number(row.unreadCount > 0) - Number(shownUnread(row.id));
       countedAhead.delete(row.id);
-      sessions.put(row);
+      if (held && held.status !== row.status) {
+        counts[`chatSessions.${held.status}`] -= 1;
+        counts[`chatSessions.${row.status}`] += 1;
+      } else if (!held && origin === 'push') {
+        result.recount = true;
+      }
+      // A row that left the status filter leaves the list.
+      if (filter && row.status !== filter) sessions.remove(row.id);
+      else sessions.put(row);
     };
 
     for (const update of updates) {
@@ -150,11 +165,16 @@ export const useChatSessions = create<ChatSessionsState>((set, get) => {
           if (held) {
             // What the message itself says shows at once; the figures come with the server's row.
             sessions.put({ ...held, lastMessage: message.message, lastMessageId: message.id, lastMessageSeq: message.seq, lastActivity: message.createdAt });
-          } else if (!state.chatQuery) {
-            // The newest activity: its row goes on top. Under a search, only the server says whether it matches.
+          } else if (!state.chatQuery && filter !== 'resolved' && (filter === null || message.isFromUser)) {
+            // The newest activity: its row goes on top. Under a search, only the server says whether it
+            // matches; under a filter, whether its status fits (a visitor's message opens it; a staff one may not).
             sessions.put(provisionalRow(message, unseenVisitor));
             // Only a visitor starts a session: a staff message is one to a session below the rows held.
             counts.chatSessions += Number(message.isFromUser);
+            counts['chatSessions.open'] += Number(message.isFromUser);
+          } else if (message.isFromUser) {
+            // A new session, or one the search or filter hides (reopened if it was resolved): the server counts it.
+            result.recount = true;
           }
           break;
         }
@@ -162,12 +182,16 @@ export const useChatSessions = create<ChatSessionsState>((set, get) => {
           const row = update.payload;
           // A row not held is shown only where it belongs: no search, and within the rows held.
           const belongs = !state.chatQuery && (!state.chatHasMore || !lastHeld || row.lastActivity >= lastHeld.lastActivity);
+          // A status change of a row not shown under the filter: its figures come from the server.
+          if (!sessions.get(row.id) && !belongs) result.recount = true;
           if (sessions.get(row.id) || belongs) putServerRow(row, 'push');
           break;
         }
         case 'chat-sessions:fresh':
           // A page read for a search the list no longer shows is left out.
-          if (update.payload.query === state.chatQuery) for (const row of update.payload.rows) putServerRow(row, 'answer');
+          if (update.payload.query === state.chatQuery && update.payload.status === filter) {
+            for (const row of update.payload.rows) putServerRow(row, 'answer');
+          }
           break;
         case 'chat:typing':
           setTyping(update.payload.sessionId, update.payload.typing);
@@ -228,7 +252,7 @@ export const useChatSessions = create<ChatSessionsState>((set, get) => {
       const requestId = ++latestList;
       set({ chatLoading: true });
       try {
-        const sessions = await adminApi.chatSessions({ q: get().chatQuery });
+        const sessions = await adminApi.chatSessions({ q: get().chatQuery, status: get().chatStatus });
         if (requestId !== latestList) return;
         countedAhead.clear();
         set({ chatSessions: sessions, chatLoading: false, chatHasMore: sessions.length === adminPageSize });
@@ -244,7 +268,7 @@ export const useChatSessions = create<ChatSessionsState>((set, get) => {
       if (!last || !chatHasMore || chatLoading || chatLoadingMore) return;
       set({ chatLoadingMore: true });
       try {
-        const sessions = await adminApi.chatSessions({ before: chatSessionCursor(last), q: get().chatQuery });
+        const sessions = await adminApi.chatSessions({ before: chatSessionCursor(last), q: get().chatQuery, status: get().chatStatus });
         set((state) => {
           const known = new Set(state.chatSessions.map((session) => session.id));
           return {
@@ -261,6 +285,15 @@ export const useChatSessions = create<ChatSessionsState>((set, get) => {
 
     async searchChats(query) {
       set({ chatQuery: query });
+      try {
+        await get().load();
+      } catch (error) {
+        if (!isUnauthorized(error)) dataLoadFailed();
+      }
+    },
+
+    async filterChats(status) {
+      set({ chatStatus: status });
       try {
         await get().load();
       } catch (error) {
@@ -338,9 +371,13 @@ export const useChatSessions = create<ChatSessionsState>((set, get) => {
       const previous = get().chatSessions.find((session) => session.id === sessionId);
       const calledAt = generation;
       updateSession(sessionId, (session) => ({ ...session, status }));
+      // The row shows the new status at once, so the server's row finds nothing to move: the filters' figures move here.
+      const moves = previous && previous.status !== status;
+      if (moves) useCounts.getState().adjust({ [`chatSessions.${previous.status}`]: -1, [`chatSessions.${status}`]: 1 });
       try {
         applyOwn(calledAt, sessionId, [{ event: 'chat-session:updated', payload: await adminApi.patchChatSession(sessionId, { status }) }]);
       } catch (error) {
+        if (moves) useCounts.getState().adjust({ [`chatSessions.${status}`]: -1, [`chatSessions.${previous.status}`]: 1 });
         if (previous) updateSession(sessionId, () => previous);
         if (!isUnauthorized(error)) saveFailed();
       }

@@ -9,8 +9,26 @@ import { adminApi } from '../api/admin-api';
  */
 export const countsRecheckMs = 1500;
 
-/** How a batch of pushes moves the cards until the server's figures come. */
-export type CountsChange = Partial<Record<keyof AdminCounts, number>>;
+type TotalKey = Exclude<keyof AdminCounts, 'byStatus'>;
+type ByStatus = AdminCounts['byStatus'];
+/** One figure of the filters, as `<list>.<status>`: `contact.new`, `chatSessions.resolved`. */
+export type StatusCountKey = { [L in keyof ByStatus]: `${L}.${keyof ByStatus[L] & string}` }[keyof ByStatus];
+export type CountKey = TotalKey | StatusCountKey;
+
+/** How a batch of pushes moves the cards and the filters' figures until the server's figures come. */
+export type CountsChange = Partial<Record<CountKey, number>>;
+
+/** `counts` with one figure moved by `delta`, never below 0. */
+function moved(counts: AdminCounts, key: CountKey, delta: number): AdminCounts {
+  const [list, status] = key.split('.') as [keyof ByStatus, string | undefined];
+  if (status === undefined) {
+    const total = key as TotalKey;
+    return { ...counts, [total]: Math.max(0, counts[total] + delta) };
+  }
+  const figures = counts.byStatus[list] as Record<string, number>;
+  const next = { ...figures, [status]: Math.max(0, (figures[status] ?? 0) + delta) };
+  return { ...counts, byStatus: { ...counts.byStatus, [list]: next } };
+}
 
 interface CountsState {
   counts: AdminCounts | null;
@@ -18,6 +36,8 @@ interface CountsState {
   load: () => Promise<void>;
   /** Moves cards provisionally, in one update, and asks the server for its figures within countsRecheckMs. */
   adjust: (change: CountsChange) => void;
+  /** Asks the server for its figures within countsRecheckMs: a change happened that a push alone cannot count. */
+  recheck: () => void;
   reset: () => void;
 }
 
@@ -25,7 +45,7 @@ interface CountsState {
 export function addCountsChanges(...changes: CountsChange[]): CountsChange {
   const sum: CountsChange = {};
   for (const change of changes) {
-    for (const [key, delta] of Object.entries(change) as [keyof AdminCounts, number][]) sum[key] = (sum[key] ?? 0) + delta;
+    for (const [key, delta] of Object.entries(change) as [CountKey, number][]) sum[key] = (sum[key] ?? 0) + delta;
   }
   return sum;
 }
@@ -55,15 +75,15 @@ export const useCounts = create<CountsState>((set, get) => {
     },
 
     adjust(change) {
-      const moves = (Object.entries(change) as [keyof AdminCounts, number][]).filter(([, delta]) => delta !== 0);
+      const moves = (Object.entries(change) as [CountKey, number][]).filter(([, delta]) => delta !== 0);
       if (moves.length === 0) return;
       recheckSoon();
       const { counts } = get();
       if (!counts) return;
-      const next = { ...counts };
-      for (const [key, delta] of moves) next[key] = Math.max(0, next[key] + delta);
-      set({ counts: next });
+      set({ counts: moves.reduce((next, [key, delta]) => moved(next, key, delta), counts) });
     },
+
+    recheck: recheckSoon,
 
     reset() {
       latestRead++;

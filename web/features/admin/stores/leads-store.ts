@@ -1,15 +1,17 @@
 import { create } from 'zustand';
-import type { AdminCounts, Lead, LeadByKind, LeadKind, LeadPatch } from '../../../../api/contract/leads';
+import type { AdminCounts, Lead, LeadByKind, LeadKind, LeadPatch, LeadStatus } from '../../../../api/contract/leads';
 import { listCursor } from '../../../../api/contract/leads';
 import { adminApi, adminPageSize } from '../api/admin-api';
 import { dataLoadFailed, isUnauthorized, saveFailed } from '../lib/failures';
 import { LeadRowsDraft, type LeadUpdate } from '../live-events';
-import type { CountsChange } from './counts-store';
+import { type CountsChange, useCounts } from './counts-store';
 
 export interface LeadList<K extends LeadKind> {
   rows: LeadByKind[K][];
   /** The search the rows answer (server-side `?q=`). */
   query: string;
+  /** The status filter the rows answer (server-side `?status=`); null: every status. */
+  status: LeadStatus | null;
   loading: boolean;
   loadingMore: boolean;
   hasMore: boolean;
@@ -21,15 +23,22 @@ type LeadLists = { [K in LeadKind]: LeadList<K> };
 export interface LeadsBatchResult {
   /** The cards' provisional moves. */
   counts: CountsChange;
-  /** Lists under a search that got new rows: only the server says whether they match. */
+  /** Lists under a search or status filter that may have gained rows: only the server says whether they match. */
   reread: LeadKind[];
+  /** A status changed that the cards cannot move by themselves (its row was not held): ask the server. */
+  recount: boolean;
 }
 
 interface LeadsState {
   leads: LeadLists;
-  /** The first page of a list for a search. An answer to an older request than the latest is dropped. */
-  load: (kind: LeadKind, query: string) => Promise<void>;
+  /**
+   * The first page of a list for a search and status filter (by default the one the list shows).
+   * An answer to an older request than the latest is dropped.
+   */
+  load: (kind: LeadKind, query: string, status?: LeadStatus | null) => Promise<void>;
   search: (kind: LeadKind, query: string) => Promise<void>;
+  /** Shows only the rows of one status (null: all), read from the server. */
+  filterByStatus: (kind: LeadKind, status: LeadStatus | null) => Promise<void>;
   loadMore: (kind: LeadKind) => Promise<void>;
   /** Shows the change at once; true once the server has stored it, false when it was undone. */
   updateLead: <K extends LeadKind>(kind: K, id: number, patch: LeadPatch) => Promise<boolean>;
@@ -40,7 +49,7 @@ interface LeadsState {
   reset: () => void;
 }
 
-export const countKeys: Record<LeadKind, keyof AdminCounts> = {
+export const countKeys: Record<LeadKind, Exclude<keyof AdminCounts, 'byStatus' | 'chatSessions' | 'unreadChats'>> = {
   contact: 'contact',
   support: 'support',
   demo: 'demo',
@@ -48,7 +57,7 @@ export const countKeys: Record<LeadKind, keyof AdminCounts> = {
 };
 
 function emptyList<K extends LeadKind>(): LeadList<K> {
-  return { rows: [], query: '', loading: false, loadingMore: false, hasMore: false };
+  return { rows: [], query: '', status: null, loading: false, loadingMore: false, hasMore: false };
 }
 
 function emptyLeads(): LeadLists {
@@ -70,11 +79,11 @@ export const useLeads = create<LeadsState>((set, get) => {
   return {
     leads: emptyLeads(),
 
-    async load(kind, query) {
+    async load(kind, query, status = get().leads[kind].status) {
       const requestId = ++latestRequest[kind];
-      setList(kind, (list) => ({ ...list, query, loading: true }));
+      setList(kind, (list) => ({ ...list, query, status, loading: true }));
       try {
-        const rows = await adminApi.leads(kind, { q: query });
+        const rows = await adminApi.leads(kind, { q: query, status });
         if (requestId !== latestRequest[kind]) return;
         setList(kind, (list) => ({ ...list, rows, loading: false, loadingMore: false, hasMore: rows.length === adminPageSize }));
       } catch (error) {
@@ -91,6 +100,14 @@ export const useLeads = create<LeadsState>((set, get) => {
       }
     },
 
+    async filterByStatus(kind, status) {
+      try {
+        await get().load(kind, get().leads[kind].query, status);
+      } catch (error) {
+        if (!isUnauthorized(error)) dataLoadFailed();
+      }
+    },
+
     async loadMore(kind) {
       const list = get().leads[kind];
       const last = list.rows[list.rows.length - 1];
@@ -98,7 +115,7 @@ export const useLeads = create<LeadsState>((set, get) => {
       const requestId = latestRequest[kind];
       setList(kind, (current) => ({ ...current, loadingMore: true }));
       try {
-        const rows = await adminApi.leads(kind, { q: list.query, before: listCursor(last) });
+        const rows = await adminApi.leads(kind, { q: list.query, status: list.status, before: listCursor(last) });
         if (requestId !== latestRequest[kind]) return;
         setList(kind, (current) => {
           const known = new Set(current.rows.map((row) => row.id));
@@ -119,21 +136,27 @@ export const useLeads = create<LeadsState>((set, get) => {
       const previous = get().leads[kind].rows.find((row) => row.id === id);
       if (!previous) return false;
       setList(kind, (list) => ({ ...list, rows: list.rows.map((row) => (row.id === id ? { ...row, ...patch } : row)) }));
+      // The row held shows the new status at once, so the pushed row finds nothing to move: the filters' figures move here.
+      const statusMove = (from: LeadStatus, to: LeadStatus) =>
+        useCounts.getState().adjust({ [`${countKeys[kind]}.${from}`]: -1, [`${countKeys[kind]}.${to}`]: 1 });
+      const movedStatus = patch.status !== undefined && patch.status !== previous.status ? patch.status : undefined;
+      if (movedStatus) statusMove(previous.status, movedStatus);
       try {
         const item = await adminApi.patchLead(kind, id, patch);
         get().applyLive([{ event: 'lead:updated', payload: { kind, item } }]);
         return true;
       } catch (error) {
         setList(kind, (list) => ({ ...list, rows: list.rows.map((row) => (row.id === id ? previous : row)) }));
+        if (movedStatus) statusMove(movedStatus, previous.status);
         if (!isUnauthorized(error)) saveFailed();
         return false;
       }
     },
 
     async refresh(kind) {
-      const { query } = get().leads[kind];
-      const rows = await adminApi.leads(kind, { q: query });
-      get().applyLive([{ event: 'leads:fresh', payload: { kind, query, rows } }]);
+      const { query, status } = get().leads[kind];
+      const rows = await adminApi.leads(kind, { q: query, status });
+      get().applyLive([{ event: 'leads:fresh', payload: { kind, query, status, rows } }]);
     },
 
     applyLive(updates) {
@@ -145,7 +168,9 @@ export const useLeads = create<LeadsState>((set, get) => {
         return draft;
       };
       const counts: CountsChange = {};
+      const move = (key: keyof CountsChange, delta: number) => (counts[key] = (counts[key] ?? 0) + delta);
       const reread = new Set<LeadKind>();
+      let recount = false;
 
       for (const update of updates) {
         switch (update.event) {
@@ -154,19 +179,38 @@ export const useLeads = create<LeadsState>((set, get) => {
             const draft = draftOf(kind);
             // The same push twice (a reconnect) counts once.
             if (draft.has(item.id)) break;
-            // A new row is the newest: without a search it belongs on top; under one, the server says.
-            if (leads[kind].query) reread.add(kind);
+            const { query, status } = leads[kind];
+            // A new row is the newest: without a search it belongs on top; under one, the server
+            // says. Under a status filter it shows only when it has that status.
+            if (status && item.status !== status) {
+              // Not shown under this filter; counted all the same.
+            } else if (query) reread.add(kind);
             else draft.add(item);
-            counts[countKeys[kind]] = (counts[countKeys[kind]] ?? 0) + 1;
+            move(countKeys[kind], 1);
+            move(`${countKeys[kind]}.${item.status}`, 1);
             break;
           }
-          case 'lead:updated':
-            draftOf(update.payload.kind).update(update.payload.item);
+          case 'lead:updated': {
+            const { kind, item } = update.payload;
+            const { status } = leads[kind];
+            const draft = draftOf(kind);
+            const held = draft.held(item.id);
+            if (held && held.status !== item.status) {
+              move(`${countKeys[kind]}.${held.status}`, -1);
+              move(`${countKeys[kind]}.${item.status}`, 1);
+            } else if (!held) {
+              recount = true;
+            }
+            if (status && item.status !== status) draft.remove(item.id);
+            else if (held) draft.update(item);
+            // A row not held that now has the filter's status may belong on the first page.
+            else if (status) reread.add(kind);
             break;
+          }
           case 'leads:fresh': {
-            const { kind, query, rows } = update.payload;
-            // A page read for a search the list no longer shows is left out.
-            if (query === leads[kind].query) draftOf(kind).mergeFirstPage(rows);
+            const { kind, query, status, rows } = update.payload;
+            // A page read for a search or filter the list no longer shows is left out.
+            if (query === leads[kind].query && status === leads[kind].status) draftOf(kind).mergeFirstPage(rows);
             break;
           }
         }
@@ -178,7 +222,7 @@ export const useLeads = create<LeadsState>((set, get) => {
         for (const [kind, draft] of changed) setRows(next, kind, draft.result());
         set({ leads: next });
       }
-      return { counts, reread: [...reread] };
+      return { counts, reread: [...reread], recount };
     },
 
     reset() {

@@ -89,6 +89,9 @@ class StoredData {
     if (!Array.isArray(answer)) return answer;
     const q = url.searchParams.get('q')?.trim().toLowerCase() ?? '';
     const limit = Number(url.searchParams.get('limit') ?? 100);
+    // `?status=`: only the rows of that status, as the server filters them.
+    const status = url.searchParams.get('status');
+    const ofStatus = (row: { status: string }) => !status || row.status === status;
     // A deeper page: the stored rows are newer than its cursor, on the first page.
     const firstPage = !url.searchParams.has('before');
     if (url.pathname === '/api/chat-sessions') {
@@ -99,7 +102,7 @@ class StoredData {
           if (!listed.has(sessionId) && this.sessionMatches(sessionId, q)) rows.push(this.summary(sessionId)!);
         }
       }
-      return rows.sort(newestActivityFirst).slice(0, limit);
+      return rows.filter(ofStatus).sort(newestActivityFirst).slice(0, limit);
     }
     const kind = leadListPaths[url.pathname];
     if (kind) {
@@ -112,7 +115,7 @@ class StoredData {
           if (!listed.has(row.id) && matches) rows.push(current);
         }
       }
-      return rows.sort(newestLeadFirst).slice(0, limit);
+      return rows.filter(ofStatus).sort(newestLeadFirst).slice(0, limit);
     }
     return answer;
   }
@@ -260,7 +263,17 @@ export function fakeServer(options: { admin?: string | null; staffIdleMinutes?: 
 }
 
 export function emptyCounts(overrides: Partial<AdminCounts> = {}): AdminCounts {
-  return { contact: 0, support: 0, demo: 0, getStarted: 0, chatSessions: 0, unreadChats: 0, ...overrides };
+  const none = { new: 0, contacted: 0, closed: 0 };
+  return {
+    contact: 0,
+    support: 0,
+    demo: 0,
+    getStarted: 0,
+    chatSessions: 0,
+    unreadChats: 0,
+    byStatus: { contact: none, support: none, demo: none, getStarted: none, chatSessions: { open: 0, resolved: 0 } },
+    ...overrides,
+  };
 }
 
 let nextId = 1;
