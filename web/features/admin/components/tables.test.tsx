@@ -1,4 +1,5 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LeadKind } from '../../../../api/contract/leads';
 import { loadInbox, resetInbox, useInbox } from '../inbox-store';
@@ -175,7 +176,7 @@ describe('chat sessions table', () => {
         chatSession({ id: 'session_1732200000003_cccc', hasCustomerMessage: false, unreadCount: 0, messageCount: 4 }),
       ],
     });
-    render(<ChatSessionsTable />);
+    render(<ChatSessionsTable />, { wrapper: MemoryRouter });
     expect(headers(screen.getByRole('table', { name: 'Chat Messages' }))).toEqual([
       'Session',
       'Sender',
@@ -217,7 +218,7 @@ describe('resolving a chat', () => {
         chatSession({ id: readId, senderEmail: 'pat@dealer.example', unreadCount: 0 }),
       ],
     });
-    render(<ChatSessionsTable />);
+    render(<ChatSessionsTable />, { wrapper: MemoryRouter });
     return server;
   }
 
