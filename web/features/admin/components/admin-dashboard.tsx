@@ -8,7 +8,6 @@ import { createInboxController } from '../inbox-controller';
 import { pruneDrafts } from '../lib/drafts';
 import { loadInbox, resetInbox, useUnreadChats } from '../inbox-store';
 import { type AdminTab, chatPath, firstTab, leadPath, matchChatPath, matchLeadPath, tabParam, tabPath } from '../lib/admin-paths';
-import { shortSessionId } from '../lib/format';
 import { leadKindNames } from '../lib/lead-fields';
 import { bindAdminSocket, bindLeadQueries } from '../realtime';
 import { useChatSessions } from '../stores/chat-sessions-store';
@@ -101,7 +100,7 @@ function useDashboardRoute() {
     else closeSession();
     // Back at the list, the conversation's View & Reply gets the focus again.
     if (openChatId === undefined && closed !== undefined) {
-      document.querySelector<HTMLElement>(`button[aria-label="View & Reply to chat ${CSS.escape(shortSessionId(closed))}"]`)?.focus();
+      document.querySelector<HTMLElement>(`button[data-view-session="${CSS.escape(closed)}"]`)?.focus();
     }
   }, [openChatId]);
   const openedRow = useRef<{ kind: LeadKind; id: number } | null>(null);

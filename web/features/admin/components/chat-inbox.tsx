@@ -10,14 +10,19 @@ import { VisitorContext } from './visitor-context';
  * screen and Back returns to the list.
  */
 export function ChatInbox({ openSessionId, onClose }: { openSessionId: string | undefined; onClose: () => void }) {
-  if (openSessionId === undefined) return <ChatSessionsTable />;
-  const known = chatSessionIdSchema.safeParse(openSessionId).success;
+  const open = openSessionId !== undefined;
+  const known = open && chatSessionIdSchema.safeParse(openSessionId).success;
+  // One tree whether a conversation is open or not: the list keeps its scroll and search across.
   return (
-    <div className="gap-4 max-lg:space-y-4 lg:grid lg:grid-cols-[20rem_minmax(0,1fr)] lg:items-start xl:grid-cols-[22rem_minmax(0,1fr)_18rem]">
-      <div className="min-w-0 max-lg:hidden">
-        <ChatSessionsTable compact />
+    <div
+      className={
+        open ? 'gap-4 max-lg:space-y-4 lg:grid lg:grid-cols-[20rem_minmax(0,1fr)] lg:items-start xl:grid-cols-[22rem_minmax(0,1fr)_18rem]' : ''
+      }
+    >
+      <div className={open ? 'min-w-0 max-lg:hidden' : ''}>
+        <ChatSessionsTable compact={open} />
       </div>
-      {known ? (
+      {!open ? null : known ? (
         <>
           <ConversationPane onClose={onClose} />
           <VisitorContext key={openSessionId} sessionId={openSessionId} className="lg:col-start-2 xl:col-start-3 xl:row-start-1" />

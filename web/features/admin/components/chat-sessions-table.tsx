@@ -41,6 +41,7 @@ function ViewButton({ session }: { session: ChatSessionSummary }) {
       // The conversation opens at its own address, in the pane beside the list.
       onClick={() => void navigate(chatPath(session.id))}
       aria-label={`View & Reply to chat ${shortSessionId(session.id)}`}
+      data-view-session={session.id}
       className="rounded-md bg-brand px-3 py-1.5 text-xs font-semibold whitespace-nowrap text-white hover:bg-brand-dark"
     >
       View & Reply

@@ -99,11 +99,12 @@ function VirtualRowView<Row>({ row, index, columns, rowHeight, rowKey, onOpen, s
       {columns.map((column) =>
         stacked ? (
           <td key={column.key} role="cell" className="flex h-12 min-w-0 flex-col justify-center px-2">
-            {/* The header, which a screen reader already announces from the column. */}
-            <span aria-hidden="true" className="truncate text-[11px] font-semibold tracking-wide text-slate-500 uppercase">
+            {/* The cell first, as in a table row, so a control in it stays the same element when the layout changes. */}
+            <div className={column.control ? 'w-full' : 'min-w-0 truncate text-slate-700'}>{column.cell(row)}</div>
+            {/* Above it, the header, which a screen reader already announces from the column. */}
+            <span aria-hidden="true" className="order-first truncate text-[11px] font-semibold tracking-wide text-slate-500 uppercase">
               {column.header}
             </span>
-            <div className={column.control ? 'w-full' : 'min-w-0 truncate text-slate-700'}>{column.cell(row)}</div>
           </td>
         ) : (
           <td key={column.key} role="cell" className={`flex min-w-0 items-center ${column.control ? 'px-2' : 'px-3'}`} style={columnStyle(column.width)}>
