@@ -104,7 +104,7 @@ export function ConversationPane({ onClose }: { onClose: () => void }) {
       ref={paneRef}
       tabIndex={-1}
       aria-labelledby={titleId}
-      className="flex h-[min(75vh,44rem)] min-h-[24rem] min-w-0 flex-col rounded-lg border border-slate-200 bg-white focus:outline-none"
+      className="flex h-[min(75dvh,44rem)] min-h-[24rem] min-w-0 flex-col lg:h-[max(28rem,calc(100dvh-18rem))] rounded-lg border border-slate-200 bg-white focus:outline-none"
     >
       <div className="flex items-start gap-2 border-b border-slate-200 px-4 py-3">
         {/* On a phone the conversation takes the screen: Back returns to the list. */}

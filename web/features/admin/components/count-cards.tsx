@@ -17,14 +17,15 @@ const numberFormat = new Intl.NumberFormat('en-US');
 export function CountCards() {
   const counts = useCounts((state) => state.counts);
   return (
-    <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-5" aria-label="Totals">
+    // Three small cards to a row on a phone, so the tabs stay near the top.
+    <ul className="grid grid-cols-3 gap-2 sm:gap-3 lg:grid-cols-5" aria-label="Totals">
       {cards.map(({ key, label, icon: Icon }) => (
-        <li key={key} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm" data-testid={`count-${key}`}>
-          <div className="flex items-center justify-between gap-2">
-            <span className="text-sm font-medium text-slate-600">{label}</span>
-            <Icon className="size-4 shrink-0 text-brand" aria-hidden="true" />
+        <li key={key} className="min-w-0 rounded-lg border border-slate-200 bg-white p-2 shadow-sm sm:p-4" data-testid={`count-${key}`}>
+          <div className="flex items-start justify-between gap-2">
+            <span className="text-xs leading-tight font-medium text-slate-600 sm:text-sm">{label}</span>
+            <Icon className="size-4 shrink-0 text-brand max-sm:hidden" aria-hidden="true" />
           </div>
-          <p className="mt-2 text-2xl font-bold text-slate-900 tabular-nums" aria-label={`${label}: ${counts ? counts[key] : 'loading'}`}>
+          <p className="mt-1 text-lg font-bold text-slate-900 tabular-nums sm:mt-2 sm:text-2xl" aria-label={`${label}: ${counts ? counts[key] : 'loading'}`}>
             {counts ? numberFormat.format(counts[key]) : '–'}
           </p>
         </li>
