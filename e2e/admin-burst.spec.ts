@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { countOf, newChatSessionId, signIn } from './support/admin';
+import { countOf, newChatSessionId, signIn, conversationPane } from './support/admin';
 
 const burstSize = 500;
 /** Requests in flight at once while the burst is sent. */
@@ -43,8 +43,8 @@ test.describe('staff dashboard under a burst of new chats', () => {
     await expect(table.getByRole('row').nth(2)).toContainText('Flood visitor');
 
     await top.getByRole('button', { name: /View & Reply/ }).click();
-    const dialog = page.getByRole('dialog');
-    await expect(dialog.getByText(lastMessage)).toBeVisible();
-    await expect(dialog.getByText(lastSessionId)).toBeVisible();
+    const pane = conversationPane(page);
+    await expect(pane.getByText(lastMessage)).toBeVisible();
+    await expect(pane.getByText(lastSessionId)).toBeVisible();
   });
 });

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { countOf, newChatSessionId, signIn } from './support/admin';
+import { countOf, newChatSessionId, signIn, conversationPane } from './support/admin';
 
 test.describe('staff dashboard: live chat', () => {
   test('a visitor message arrives live: new row, unread badge in the tab and the title, count card', async ({ browser, page }) => {
@@ -47,35 +47,35 @@ test.describe('staff dashboard: reply round trip', () => {
     const row = page.getByRole('table', { name: 'Chat Messages' }).getByRole('row').filter({ hasText: question });
     await expect(row).toBeVisible();
     await row.getByRole('button', { name: /View & Reply/ }).click();
-    const dialog = page.getByRole('dialog');
-    await expect(dialog.getByText(question)).toBeVisible();
+    const pane = conversationPane(page);
+    await expect(pane.getByText(question)).toBeVisible();
     await expect(row.getByLabel(/unread/)).toHaveCount(0);
 
     await input.pressSequentially('And the setup fee', { delay: 30 });
-    await expect(dialog.getByText('Visitor is typing...')).toBeVisible();
+    await expect(pane.getByText('Visitor is typing...')).toBeVisible();
 
     const answer = `Yes, month to month, cancel any time. ${Date.now()}`;
-    const replyBox = dialog.getByRole('textbox', { name: 'Reply' });
-    await expect(dialog.getByRole('button', { name: 'Send' })).toBeDisabled();
+    const replyBox = pane.getByRole('textbox', { name: 'Reply' });
+    await expect(pane.getByRole('button', { name: 'Send' })).toBeDisabled();
     await replyBox.pressSequentially('Yes', { delay: 30 });
     // Staff typing reaches the visitor's widget.
     await expect(visitor.getByText('Support is typing…')).toBeVisible();
     await replyBox.fill(answer);
-    await dialog.getByRole('button', { name: 'Send' }).click();
+    await pane.getByRole('button', { name: 'Send' }).click();
     await expect(page.getByTestId('toast').getByText('Reply sent')).toBeVisible();
     await expect(replyBox).toHaveValue('');
     await expect(replyBox).toBeFocused();
-    await expect(dialog.locator('[data-from="support"]').filter({ hasText: answer })).toBeVisible();
+    await expect(pane.locator('[data-from="support"]').filter({ hasText: answer })).toBeVisible();
     await expect(visitor.getByText(answer)).toBeVisible();
 
     mkdirSync('test-results/screenshots', { recursive: true });
     await page.setViewportSize({ width: 1280, height: 900 });
-    await page.screenshot({ path: 'test-results/screenshots/admin-chat-dialog-desktop.png' });
+    await page.screenshot({ path: 'test-results/screenshots/admin-chat-pane-desktop.png' });
     await page.setViewportSize({ width: 820, height: 1180 });
-    await page.screenshot({ path: 'test-results/screenshots/admin-chat-dialog-tablet.png' });
-    // (Escape would first dismiss the "Reply sent" toast, the newest Radix layer.)
-    await dialog.getByRole('button', { name: 'Close' }).click();
-    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await page.screenshot({ path: 'test-results/screenshots/admin-chat-pane-tablet.png' });
+    // Below 1024 px the conversation takes the width, and Back returns to the list.
+    await pane.getByRole('button', { name: 'Back' }).click();
+    await expect(conversationPane(page)).toHaveCount(0);
     await page.screenshot({ path: 'test-results/screenshots/admin-chat-tablet.png' });
     await visitorContext.close();
   });

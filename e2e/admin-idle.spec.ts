@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
-import { leadPayloads, newChatSessionId, postLead, signIn, staff, startOwnServer, uniqueName } from './support/admin';
+import { leadPayloads, newChatSessionId, postLead, signIn, staff, startOwnServer, uniqueName, conversationPane } from './support/admin';
 
 /** Lets the dialog's opening animation finish, so a screenshot shows it as staff see it. */
 async function settled(page: Page, name: string): Promise<void> {
@@ -107,15 +107,15 @@ test.describe('reply drafts', () => {
     await page.setViewportSize({ width: 1280, height: 900 });
     await signIn(page);
     await page.getByRole('tab', { name: /Chat Messages/ }).click();
-    const dialog = page.getByRole('dialog');
-    const replyBox = dialog.getByRole('textbox', { name: 'Reply' });
+    const pane = conversationPane(page);
+    const replyBox = pane.getByRole('textbox', { name: 'Reply' });
     const open = async (sessionId: string) => {
       await page.getByRole('button', { name: `View & Reply to chat ${sessionId.slice(-8)}` }).click();
-      await expect(dialog).toBeVisible();
+      await expect(pane).toBeVisible();
     };
     const close = async () => {
-      await dialog.getByRole('button', { name: 'Close' }).click();
-      await expect(dialog).toBeHidden();
+      await pane.getByRole('button', { name: 'Close' }).click();
+      await expect(pane).toBeHidden();
     };
 
     await open(first);
@@ -138,7 +138,7 @@ test.describe('reply drafts', () => {
     await close();
     await open(first);
     await expect(replyBox).toHaveValue('The Starter plan covers up to 50 cars');
-    await dialog.getByRole('button', { name: 'Send' }).click();
+    await pane.getByRole('button', { name: 'Send' }).click();
     await expect(page.getByTestId('toast').getByText('Reply sent')).toBeVisible();
     await expect(replyBox).toHaveValue('');
     await close();

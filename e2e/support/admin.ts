@@ -139,3 +139,14 @@ export async function startOwnServer(env: Record<string, string>): Promise<OwnSe
     },
   };
 }
+
+/** The open conversation in the chat tab's pane (View & Reply), named by its heading "Chat with ...". */
+export function conversationPane(page: Page) {
+  return page.getByRole('region', { name: /^Chat with/ });
+}
+
+/** Nothing on the page is wider than the window: no sideways scrolling. */
+export async function expectNoSidewaysScroll(page: Page): Promise<void> {
+  const width = page.viewportSize()!.width;
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+}

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../components/ui/toast';
 import { AdminRoute } from './test/admin-route';
 import { chatMessage, chatSession, contactRow, fakeServer, type FakeServer } from './test/fake-server';
-import { advance, freshDashboard, openChatTab } from './test/dashboard';
+import { advance, conversationPane, freshDashboard, openChatTab, queryConversationPane } from './test/dashboard';
 
 vi.mock('./api/admin-socket', async (importOriginal) => {
   const original = await importOriginal<typeof import('./api/admin-socket')>();
@@ -65,21 +65,21 @@ async function openConversation(sessionId: string): Promise<HTMLElement> {
   await openChatTab();
   fireEvent.click(screen.getByRole('button', { name: `View & Reply to chat ${sessionId.slice(-8)}` }));
   await advance();
-  return screen.getByRole('dialog');
+  return conversationPane();
 }
 
 async function closeConversation(): Promise<void> {
-  fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Close' }));
+  fireEvent.click(within(conversationPane()).getByRole('button', { name: 'Close' }));
   await advance();
 }
 
-function replyBox(dialog: HTMLElement): HTMLElement {
-  return within(dialog).getByRole('textbox', { name: 'Reply' });
+function replyBox(pane: HTMLElement): HTMLElement {
+  return within(pane).getByRole('textbox', { name: 'Reply' });
 }
 
 async function logout(): Promise<void> {
   // The open conversation is modal: the header's Logout is behind it.
-  if (screen.queryByRole('dialog')) await closeConversation();
+  if (queryConversationPane()) await closeConversation();
   fireEvent.click(screen.getByRole('button', { name: 'Logout' }));
   await advance();
   expect(screen.getByRole('button', { name: 'Sign In' })).toBeInTheDocument();
@@ -100,25 +100,25 @@ function storedDraftKeys(): string[] {
 describe('reply drafts', () => {
   it('keeps each conversation its own unsent reply when switching between them', async () => {
     await renderPage();
-    let dialog = await openConversation(first);
-    fireEvent.change(replyBox(dialog), { target: { value: 'Draft for the first visitor' } });
+    let pane = await openConversation(first);
+    fireEvent.change(replyBox(pane), { target: { value: 'Draft for the first visitor' } });
     await closeConversation();
-    dialog = await openConversation(second);
-    expect(replyBox(dialog)).toHaveValue('');
-    fireEvent.change(replyBox(dialog), { target: { value: 'Draft for the second visitor' } });
+    pane = await openConversation(second);
+    expect(replyBox(pane)).toHaveValue('');
+    fireEvent.change(replyBox(pane), { target: { value: 'Draft for the second visitor' } });
     await closeConversation();
-    dialog = await openConversation(first);
-    expect(replyBox(dialog)).toHaveValue('Draft for the first visitor');
-    expect(within(dialog).getByRole('button', { name: 'Send' })).toBeEnabled();
+    pane = await openConversation(first);
+    expect(replyBox(pane)).toHaveValue('Draft for the first visitor');
+    expect(within(pane).getByRole('button', { name: 'Send' })).toBeEnabled();
     await closeConversation();
-    dialog = await openConversation(second);
-    expect(replyBox(dialog)).toHaveValue('Draft for the second visitor');
+    pane = await openConversation(second);
+    expect(replyBox(pane)).toHaveValue('Draft for the second visitor');
   });
 
   it('finds the draft again after Logout and signing back in, and not under another staff email', async () => {
     await renderPage();
-    const dialog = await openConversation(first);
-    fireEvent.change(replyBox(dialog), { target: { value: 'We can do $199 a month' } });
+    const pane = await openConversation(first);
+    fireEvent.change(replyBox(pane), { target: { value: 'We can do $199 a month' } });
     await logout();
 
     await signInAs('other@lotwise.example');
@@ -132,8 +132,8 @@ describe('reply drafts', () => {
 
   it('finds the draft again after the idle sign-out', async () => {
     await renderPage();
-    const dialog = await openConversation(first);
-    fireEvent.change(replyBox(dialog), { target: { value: 'Let me check with the team' } });
+    const pane = await openConversation(first);
+    fireEvent.change(replyBox(pane), { target: { value: 'Let me check with the team' } });
     await advance(10 * 60_000);
     expect(screen.getByText('Session expired')).toBeInTheDocument();
     signedIn = null;
@@ -147,41 +147,41 @@ describe('reply drafts', () => {
       body: chatMessage({ sessionId: first, isFromUser: false, message: (body as { message: string }).message }),
     }));
     await renderPage();
-    let dialog = await openConversation(first);
-    fireEvent.change(replyBox(dialog), { target: { value: 'Yes, month to month' } });
+    let pane = await openConversation(first);
+    fireEvent.change(replyBox(pane), { target: { value: 'Yes, month to month' } });
     expect(storedDraftKeys()).toHaveLength(1);
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Send' }));
+    fireEvent.click(within(pane).getByRole('button', { name: 'Send' }));
     await advance();
     expect(screen.getByText('Reply sent')).toBeInTheDocument();
-    expect(replyBox(dialog)).toHaveValue('');
+    expect(replyBox(pane)).toHaveValue('');
     expect(storedDraftKeys()).toEqual([]);
     await closeConversation();
-    dialog = await openConversation(first);
-    expect(replyBox(dialog)).toHaveValue('');
+    pane = await openConversation(first);
+    expect(replyBox(pane)).toHaveValue('');
   });
 
   it('keeps the draft when the send fails', async () => {
     server.on('POST /api/admin-chat-reply', () => ({ status: 500, body: { message: 'Internal Server Error' } }));
     await renderPage();
-    let dialog = await openConversation(first);
-    fireEvent.change(replyBox(dialog), { target: { value: 'Are you there?' } });
-    fireEvent.keyDown(replyBox(dialog), { key: 'Enter' });
+    let pane = await openConversation(first);
+    fireEvent.change(replyBox(pane), { target: { value: 'Are you there?' } });
+    fireEvent.keyDown(replyBox(pane), { key: 'Enter' });
     await advance();
     expect(screen.getByText('Failed to send reply.')).toBeInTheDocument();
     await closeConversation();
-    dialog = await openConversation(first);
-    expect(replyBox(dialog)).toHaveValue('Are you there?');
+    pane = await openConversation(first);
+    expect(replyBox(pane)).toHaveValue('Are you there?');
   });
 
   it('drops a draft left for more than 7 days, and keeps a younger one', async () => {
     await renderPage();
-    let dialog = await openConversation(first);
-    fireEvent.change(replyBox(dialog), { target: { value: 'An old thought' } });
+    let pane = await openConversation(first);
+    fireEvent.change(replyBox(pane), { target: { value: 'An old thought' } });
     await logout();
     vi.setSystemTime(Date.now() + 2 * 24 * 60 * 60_000);
     await signInAs(staffEmail);
-    dialog = await openConversation(second);
-    fireEvent.change(replyBox(dialog), { target: { value: 'A newer thought' } });
+    pane = await openConversation(second);
+    fireEvent.change(replyBox(pane), { target: { value: 'A newer thought' } });
     await logout();
     // A week and a minute after the first draft, five days after the second.
     vi.setSystemTime(Date.now() + 5 * 24 * 60 * 60_000 + 60_000);

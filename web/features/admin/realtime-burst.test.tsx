@@ -7,7 +7,7 @@ import { useInbox } from './inbox-store';
 import { alertIntervalMs } from './lib/alerts';
 import { frameFallbackMs, pushesAppliedAtOncePerFrame } from './lib/frame-batcher';
 import { chatMessage, chatSession, emptyCounts, fakeServer, type FakeServer } from './test/fake-server';
-import { advance, chatTab, fakeAudioContext, fakeNotification, freshDashboard, openChatTab, type ShownNotification } from './test/dashboard';
+import { advance, chatTab, conversationPane, fakeAudioContext, fakeNotification, freshDashboard, openChatTab, type ShownNotification } from './test/dashboard';
 import type { FakeAdminSocket } from './test/fake-socket';
 
 vi.mock('./api/admin-socket', async (importOriginal) => {
@@ -146,10 +146,10 @@ describe('a burst of pushes', () => {
       push('chat:message', chatMessage({ message: text, isFromUser: index % 3 !== 2 }));
     }
     await advance(20);
-    const dialog = screen.getByRole('dialog');
-    const bubbles = within(dialog).getAllByRole('listitem').filter((item) => item.dataset.from);
+    const pane = conversationPane();
+    const bubbles = within(pane).getAllByRole('listitem').filter((item) => item.dataset.from);
     expect(bubbles.map((item) => item.querySelector('p + p')?.textContent)).toEqual(texts);
     // The typing came before the last message: it no longer shows.
-    expect(within(dialog).queryByText('Visitor is typing...')).not.toBeInTheDocument();
+    expect(within(pane).queryByText('Visitor is typing...')).not.toBeInTheDocument();
   });
 });

@@ -7,7 +7,7 @@ import { useInbox } from './inbox-store';
 import { countsRecheckMs, useCounts } from './stores/counts-store';
 import { useLeads } from './stores/leads-store';
 import { chatMessage, chatSession, contactRow, emptyCounts, fakeServer, type FakeServer, ticketRow } from './test/fake-server';
-import { advance, chatTab, fakeAudioContext, fakeNotification, freshDashboard, openChatTab, type ShownNotification } from './test/dashboard';
+import { advance, chatTab, conversationPane, fakeAudioContext, fakeNotification, freshDashboard, openChatTab, type ShownNotification } from './test/dashboard';
 import type { FakeAdminSocket } from './test/fake-socket';
 
 vi.mock('./api/admin-socket', async (importOriginal) => {
@@ -171,7 +171,7 @@ describe('live chat inbox', () => {
     expect(requestPermission).toHaveBeenCalledTimes(1);
   });
 
-  it('opens a session, marks it read, and appends live messages and typing to the open dialog', async () => {
+  it('opens a session, marks it read, and appends live messages and typing to the open conversation', async () => {
     server.on(`GET /api/chat-messages/${sessionId}`, () => ({
       body: [
         chatMessage({ id: 1, message: 'Hi, I run a lot in Austin', senderName: 'Dana' }),
@@ -187,10 +187,10 @@ describe('live chat inbox', () => {
     await openChatTab();
     fireEvent.click(screen.getByRole('button', { name: /View & Reply/ }));
     await advance();
-    const dialog = screen.getByRole('dialog');
-    expect(within(dialog).getByRole('heading', { name: 'Chat with buyer@lot.example' })).toBeInTheDocument();
-    expect(within(dialog).getByText(sessionId)).toBeInTheDocument();
-    const bubbles = within(dialog).getAllByRole('listitem').filter((item) => item.dataset.from);
+    const pane = conversationPane();
+    expect(within(pane).getByRole('heading', { name: 'Chat with buyer@lot.example' })).toBeInTheDocument();
+    expect(within(pane).getByText(sessionId)).toBeInTheDocument();
+    const bubbles = within(pane).getAllByRole('listitem').filter((item) => item.dataset.from);
     expect(bubbles.map((item) => item.dataset.from)).toEqual(['user', 'support']);
     expect(bubbles[0]).toHaveTextContent('Dana');
     expect(bubbles[0]!.className).toMatch(/justify-start/);
@@ -200,17 +200,17 @@ describe('live chat inbox', () => {
     expect(document.title).toBe('Admin Dashboard · Lotwise');
 
     push('chat:typing', { sessionId, typing: true });
-    expect(within(dialog).getByText('Visitor is typing...')).toBeInTheDocument();
+    expect(within(pane).getByText('Visitor is typing...')).toBeInTheDocument();
     push('chat:message', chatMessage({ id: 3, message: 'Do you handle Facebook Marketplace?' }));
-    expect(within(dialog).queryByText('Visitor is typing...')).not.toBeInTheDocument();
-    expect(within(dialog).getByText('Do you handle Facebook Marketplace?').closest('li')?.dataset.from).toBe('user');
-    expect(within(dialog).getAllByText('Customer').length).toBeGreaterThan(0);
-    // Seen in the open dialog: no unread badge comes back.
+    expect(within(pane).queryByText('Visitor is typing...')).not.toBeInTheDocument();
+    expect(within(pane).getByText('Do you handle Facebook Marketplace?').closest('li')?.dataset.from).toBe('user');
+    expect(within(pane).getAllByText('Customer').length).toBeGreaterThan(0);
+    // Seen in the open pane: no unread badge comes back.
     expect(document.title).toBe('Admin Dashboard · Lotwise');
 
     push('chat:typing', { sessionId, typing: true });
     await advance(timings.typingShownMaxMs + 100);
-    expect(within(dialog).queryByText('Visitor is typing...')).not.toBeInTheDocument();
+    expect(within(pane).queryByText('Visitor is typing...')).not.toBeInTheDocument();
   });
 
   it('sends a reply: disabled while empty, staff typing sent, toast Reply sent, shown on the right', async () => {
@@ -224,10 +224,10 @@ describe('live chat inbox', () => {
     await openChatTab();
     fireEvent.click(screen.getByRole('button', { name: /View & Reply/ }));
     await advance();
-    const dialog = screen.getByRole('dialog');
-    const box = within(dialog).getByRole('textbox', { name: 'Reply' });
+    const pane = conversationPane();
+    const box = within(pane).getByRole('textbox', { name: 'Reply' });
     expect(box).toHaveAttribute('rows', '3');
-    const send = within(dialog).getByRole('button', { name: 'Send' });
+    const send = within(pane).getByRole('button', { name: 'Send' });
     expect(send).toBeDisabled();
     fireEvent.change(box, { target: { value: '   ' } });
     expect(send).toBeDisabled();
@@ -242,11 +242,11 @@ describe('live chat inbox', () => {
     });
     expect(screen.getByText('Reply sent')).toBeInTheDocument();
     expect(box).toHaveValue('');
-    expect(within(dialog).getByText('$199 a month on Professional.').closest('li')?.dataset.from).toBe('support');
+    expect(within(pane).getByText('$199 a month on Professional.').closest('li')?.dataset.from).toBe('support');
     expect(socket.emitted).toContainEqual({ event: 'chat:typing', args: [{ sessionId, typing: false }] });
     // The server's push of the same reply does not show it twice or count it twice.
     push('chat:message', chatMessage({ id: 50, isFromUser: false, message: '$199 a month on Professional.' }));
-    expect(within(dialog).getAllByText('$199 a month on Professional.')).toHaveLength(1);
+    expect(within(pane).getAllByText('$199 a month on Professional.')).toHaveLength(1);
     expect(useInbox.getState().chatSessions[0]?.messageCount).toBe(2);
   });
 
@@ -257,7 +257,7 @@ describe('live chat inbox', () => {
     await openChatTab();
     fireEvent.click(screen.getByRole('button', { name: /View & Reply/ }));
     await advance();
-    const box = within(screen.getByRole('dialog')).getByRole('textbox', { name: 'Reply' });
+    const box = within(conversationPane()).getByRole('textbox', { name: 'Reply' });
     fireEvent.change(box, { target: { value: 'Are you there?' } });
     fireEvent.keyDown(box, { key: 'Enter' });
     await advance();
@@ -339,7 +339,7 @@ describe('socket reconnect', () => {
     await openChatTab();
     fireEvent.click(screen.getByRole('button', { name: /View & Reply/ }));
     await advance();
-    const dialog = screen.getByRole('dialog');
+    const pane = conversationPane();
     const reads = () => server.bodies.filter((entry) => entry.call === `PATCH /api/chat-sessions/${sessionId}`).length;
     const readsBefore = reads();
 
@@ -348,7 +348,7 @@ describe('socket reconnect', () => {
       body: [chatMessage({ id: 1, message: 'Hi, I run a lot in Austin' }), chatMessage({ id: 2, message: 'Sent while you were offline' })],
     }));
     await advance(timings.staffOfflineRefreshMs);
-    expect(within(dialog).getByText('Sent while you were offline')).toBeInTheDocument();
+    expect(within(pane).getByText('Sent while you were offline')).toBeInTheDocument();
     expect(reads()).toBe(readsBefore + 1);
   });
 

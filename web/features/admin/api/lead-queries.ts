@@ -1,4 +1,5 @@
 import { QueryClient, queryOptions } from '@tanstack/react-query';
+import type { ChatSessionContext } from '../../../../api/contract/chat';
 import type { Lead, LeadByKind, LeadKind } from '../../../../api/contract/leads';
 import { adminApi } from './admin-api';
 
@@ -36,4 +37,16 @@ export function leadQuery<K extends LeadKind>(kind: K, id: number) {
  */
 export function storeLeadUpdate(queryClient: QueryClient, { kind, item }: { kind: LeadKind; item: Lead }): void {
   queryClient.setQueryData<Lead>(leadQueryKeys.one(kind, item.id), (held) => (held && item.updatedAt >= held.updatedAt ? item : held));
+}
+
+/**
+ * `GET /api/chat-sessions/:sessionId/context`. No push tells staff that the visitor moved on to
+ * another page, so it is read again each time the conversation opens.
+ */
+export function chatContextQuery(sessionId: string) {
+  return queryOptions<ChatSessionContext>({
+    queryKey: ['chat-context', sessionId] as const,
+    queryFn: () => adminApi.chatContext(sessionId),
+    staleTime: 0,
+  });
 }

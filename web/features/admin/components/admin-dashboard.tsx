@@ -7,15 +7,15 @@ import { connectAdminSocket, setCurrentAdminSocket } from '../api/admin-socket';
 import { createInboxController } from '../inbox-controller';
 import { pruneDrafts } from '../lib/drafts';
 import { loadInbox, resetInbox, useUnreadChats } from '../inbox-store';
-import { type AdminTab, firstTab, leadPath, matchLeadPath, tabParam, tabPath } from '../lib/admin-paths';
+import { type AdminTab, chatPath, firstTab, leadPath, matchChatPath, matchLeadPath, tabParam, tabPath } from '../lib/admin-paths';
 import { leadKindNames } from '../lib/lead-fields';
 import { bindAdminSocket, bindLeadQueries } from '../realtime';
 import { useChatSessions } from '../stores/chat-sessions-store';
 import { useLeads } from '../stores/leads-store';
 import { useIdleLogout } from '../use-idle-logout';
 import { UnreadBadge } from './badges';
-import { ChatDialog } from './chat-dialog';
-import { ChatSessionsTable } from './chat-sessions-table';
+import { chatSessionIdSchema } from '../../../../api/contract/chat';
+import { ChatInbox } from './chat-inbox';
 import { type CountCardKey, CountCards } from './count-cards';
 import { DashboardHeader } from './dashboard-header';
 import { IdleWarningDialog } from './idle-warning-dialog';
@@ -62,15 +62,12 @@ function usePageTitle(unread: number): void {
 }
 
 /** Loads every list, then keeps them live over the staff socket until sign-out. */
-function useInboxLive(openChatTab: () => void): void {
-  // A notification click opens the chat tab with whatever the latest render says that means.
-  const showChatTab = useEffectEvent(openChatTab);
+function useInboxLive(openConversation: (sessionId: string) => void): void {
+  // A notification click opens its conversation with whatever the latest render says that means.
+  const showConversation = useEffectEvent(openConversation);
   const queryClient = useQueryClient();
   useEffect(() => {
-    const inbox = createInboxController((sessionId) => {
-      showChatTab();
-      void useChatSessions.getState().openSession(sessionId);
-    });
+    const inbox = createInboxController((sessionId) => showConversation(sessionId));
     const firstLoad = loadInbox();
     const socket = connectAdminSocket();
     setCurrentAdminSocket(socket);
@@ -91,21 +88,40 @@ function useInboxLive(openChatTab: () => void): void {
 /**
  * The open tab lives in the URL (`/admin?tab=support`), so a lead's way back names its list; an
  * open lead is `/admin/leads/:kind/:id`. The lists stay mounted under an open lead, hidden, so
- * going back finds them as they were, and the row that was opened gets the focus again.
+ * going back finds them as they were, and the row that was opened gets the focus again. An open
+ * conversation is `/admin/chats/:sessionId`, on the chat tab: the store opens the address's session.
  */
 function useDashboardRoute() {
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
-  const openLead = matchLeadPath(useLocation().pathname);
+  const { pathname } = useLocation();
+  const openLead = matchLeadPath(pathname);
+  const openChatId = matchChatPath(pathname);
   const leadOpen = openLead !== undefined;
+  const chatOpen = openChatId !== undefined;
   // Under an open lead, the hidden lists are on its kind's tab: the way back finds that list as it was.
-  const requested = leadOpen ? openLead.kind : searchParams.get(tabParam);
+  const requested = leadOpen ? openLead.kind : chatOpen ? chatTab : searchParams.get(tabParam);
   const tab: AdminTab = isTab(requested) ? requested : firstTab;
 
-  // Switching tabs replaces the address; leaving an open lead for a tab is a step of its own.
+  // Switching tabs replaces the address; leaving an open lead or conversation for a tab is a step of its own.
   const showTab = (value: string) => {
-    if (isTab(value)) void navigate(tabPath(value), { replace: !leadOpen });
+    if (isTab(value)) void navigate(tabPath(value), { replace: !leadOpen && !chatOpen });
   };
+  const openConversation = useCallback((sessionId: string) => void navigate(chatPath(sessionId)), [navigate]);
+  const closeConversation = useCallback(() => void navigate(tabPath(chatTab)), [navigate]);
+
+  const shownChat = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    const { openSession, closeSession } = useChatSessions.getState();
+    const closed = shownChat.current;
+    shownChat.current = openChatId;
+    if (openChatId !== undefined && chatSessionIdSchema.safeParse(openChatId).success) void openSession(openChatId);
+    else closeSession();
+    // Back at the list, the conversation's View & Reply gets the focus again.
+    if (openChatId === undefined && closed !== undefined) {
+      document.querySelector<HTMLElement>(`button[data-view-session="${CSS.escape(closed)}"]`)?.focus();
+    }
+  }, [openChatId]);
   const openedRow = useRef<{ kind: LeadKind; id: number } | null>(null);
   const openLeadRow = useCallback(
     (kind: LeadKind, id: number) => {
@@ -122,14 +138,16 @@ function useDashboardRoute() {
     table?.querySelector<HTMLElement>(`[data-row-key="${opened.id}"]`)?.focus();
   }, [leadOpen]);
 
-  return { tab, showTab, openLead, openLeadRow };
+  return { tab, showTab, openLead, openLeadRow, openChatId, openConversation, closeConversation };
 }
 
 export function AdminDashboard() {
-  const { tab, showTab, openLead, openLeadRow } = useDashboardRoute();
+  const { tab, showTab, openLead, openLeadRow, openChatId, openConversation, closeConversation } = useDashboardRoute();
   const unread = useUnreadChats();
   useIdleLogout();
-  useInboxLive(() => showTab(chatTab));
+  useInboxLive(openConversation);
+  // On a phone an open conversation takes the screen: the cards and tabs wait below the way Back.
+  const phoneChatHidden = openChatId !== undefined ? 'max-lg:hidden' : '';
   usePageTitle(unread);
   useEffect(() => pruneDrafts(), []);
 
@@ -139,15 +157,18 @@ export function AdminDashboard() {
       <main className="mx-auto max-w-7xl space-y-6 px-4 py-6 sm:px-6">
         {openLead ? <LeadDetail kind={openLead.kind} id={openLead.id} /> : null}
         <div hidden={openLead !== undefined} className="space-y-6">
-          <CountCards
-            onShow={(card) => {
-              const shown = tabOfCard[card];
-              showTab(shown);
-              clearStatusFilter(shown);
-            }}
-          />
+          <div className={phoneChatHidden}>
+            <CountCards
+              onShow={(card) => {
+                const shown = tabOfCard[card];
+                showTab(shown);
+                clearStatusFilter(shown);
+              }}
+            />
+          </div>
           <Tabs.Root value={tab} onValueChange={showTab}>
-            <Tabs.List aria-label="Submissions" className="flex gap-1 overflow-x-auto border-b border-slate-200">
+            {/* The tabs wrap on a narrow screen: each one, and the chat tab's badge, in view without scrolling sideways. */}
+            <Tabs.List aria-label="Submissions" className={`flex flex-wrap gap-x-1 border-b border-slate-200 ${phoneChatHidden}`}>
               {[...leadTabs.map(({ kind, title }) => ({ value: kind, title })), { value: chatTab, title: 'Chat Messages' }].map(
                 ({ value, title }) => (
                   <Tabs.Trigger
@@ -167,12 +188,11 @@ export function AdminDashboard() {
               </Tabs.Content>
             ))}
             <Tabs.Content value={chatTab} className="pt-4 focus:outline-none">
-              <ChatSessionsTable />
+              <ChatInbox openSessionId={openChatId} onClose={closeConversation} />
             </Tabs.Content>
           </Tabs.Root>
         </div>
       </main>
-      <ChatDialog />
       <IdleWarningDialog />
     </div>
   );

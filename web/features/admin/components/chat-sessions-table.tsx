@@ -1,7 +1,9 @@
 import { useCallback, useMemo, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
 import { chatSenderLabel, chatSessionStatuses, type ChatSessionStatus, type ChatSessionSummary } from '../../../../api/contract/chat';
 import { useChatSessions } from '../stores/chat-sessions-store';
 import { useCounts } from '../stores/counts-store';
+import { chatPath } from '../lib/admin-paths';
 import { formatDate, shortSessionId } from '../lib/format';
 import { Badge, UnreadBadge } from './badges';
 import { ResolveUnreadDialog } from './resolve-unread-dialog';
@@ -34,12 +36,14 @@ function ChatStatusSelect({ session, onChange }: { session: ChatSessionSummary; 
 }
 
 function ViewButton({ session }: { session: ChatSessionSummary }) {
-  const openSession = useChatSessions((state) => state.openSession);
+  const navigate = useNavigate();
   return (
     <button
       type="button"
-      onClick={() => void openSession(session.id)}
+      // The conversation opens at its own address, in the pane beside the list.
+      onClick={() => void navigate(chatPath(session.id))}
       aria-label={`View & Reply to chat ${shortSessionId(session.id)}`}
+      data-view-session={session.id}
       className="rounded-md bg-brand px-3 py-1.5 text-xs font-semibold whitespace-nowrap text-white hover:bg-brand-dark"
     >
       View & Reply
@@ -47,7 +51,7 @@ function ViewButton({ session }: { session: ChatSessionSummary }) {
   );
 }
 
-/** The chat columns: session, sender, last message, count, last activity, status, and the dialog. */
+/** The chat columns: session, sender, last message, count, last activity, status, and View & Reply. */
 function chatColumns(onStatusChange: StatusChange): Column<ChatSessionSummary>[] {
   return [
     {
@@ -102,7 +106,8 @@ function emptyChatsText(query: string, status: ChatSessionStatus | null): string
   return status ? `No ${what}.` : `No ${what} yet.`;
 }
 
-export function ChatSessionsTable() {
+/** `compact`: beside an open conversation, each session is a card that fits the narrow list. */
+export function ChatSessionsTable({ compact = false }: { compact?: boolean }) {
   const sessions = useChatSessions((state) => state.chatSessions);
   const loading = useChatSessions((state) => state.chatLoading);
   const loadingMore = useChatSessions((state) => state.chatLoadingMore);
@@ -143,6 +148,7 @@ export function ChatSessionsTable() {
         loading={loading}
         loadingMore={loadingMore}
         onEndReached={onEndReached}
+        stacked={compact ? true : undefined}
         emptyText={emptyChatsText(chatQuery, chatStatus)}
       />
       <ResolveUnreadDialog

@@ -23,7 +23,8 @@ const numberFormat = new Intl.NumberFormat('en-US');
 export function CountCards({ onShow }: { onShow: (key: CountCardKey) => void }) {
   const counts = useCounts((state) => state.counts);
   return (
-    <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-5" aria-label="Totals">
+    // Three small cards to a row on a phone, so the tabs stay near the top.
+    <ul className="grid grid-cols-3 gap-2 sm:gap-3 lg:grid-cols-5" aria-label="Totals">
       {cards.map(({ key, label, icon: Icon }) => (
         <li key={key} data-testid={`count-${key}`}>
           <button
@@ -31,13 +32,13 @@ export function CountCards({ onShow }: { onShow: (key: CountCardKey) => void }) 
             onClick={() => onShow(key)}
             aria-label={`Show ${label}`}
             aria-describedby={`count-figure-${key}`}
-            className="block h-full w-full cursor-pointer rounded-lg border border-slate-200 bg-white p-4 text-left shadow-sm transition hover:border-brand/40 hover:bg-brand-light/50 hover:shadow-md focus-visible:outline-3 focus-visible:outline-offset-2"
+            className="block h-full w-full min-w-0 cursor-pointer rounded-lg border border-slate-200 bg-white p-2 text-left sm:p-4 shadow-sm transition hover:border-brand/40 hover:bg-brand-light/50 hover:shadow-md focus-visible:outline-3 focus-visible:outline-offset-2"
           >
-            <span className="flex items-center justify-between gap-2">
-              <span className="text-sm font-medium text-slate-600">{label}</span>
-              <Icon className="size-4 shrink-0 text-brand" aria-hidden="true" />
+            <span className="flex items-start justify-between gap-2">
+              <span className="text-xs leading-tight font-medium text-slate-600 sm:text-sm">{label}</span>
+              <Icon className="size-4 shrink-0 text-brand max-sm:hidden" aria-hidden="true" />
             </span>
-            <span id={`count-figure-${key}`} data-figure className="mt-2 block text-2xl font-bold text-slate-900 tabular-nums">
+            <span id={`count-figure-${key}`} data-figure className="mt-1 block text-lg font-bold sm:mt-2 sm:text-2xl text-slate-900 tabular-nums">
               {counts ? numberFormat.format(counts[key]) : '–'}
             </span>
           </button>

@@ -1,4 +1,5 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LeadKind } from '../../../../api/contract/leads';
 import { loadInbox, resetInbox, useInbox } from '../inbox-store';
@@ -216,6 +217,58 @@ describe('lead tables', () => {
   });
 });
 
+/** A phone's screen for matchMedia: `(max-width: 639px)` and narrower queries match. */
+function stubPhoneScreen(): void {
+  vi.stubGlobal('matchMedia', (query: string) => ({
+    matches: query === '(max-width: 639px)',
+    media: query,
+    addEventListener: () => undefined,
+    removeEventListener: () => undefined,
+  }));
+}
+
+describe('lead tables on a phone', () => {
+  it('show each row as a card of labelled cells that fits the screen; the row still opens its lead and its status changes', async () => {
+    stubPhoneScreen();
+    const server = fakeServer({ admin: 'staff@lotwise.example' });
+    const row = contactRow({ name: 'Jane Doe' });
+    seed('contact', [row]);
+    server.on(`PATCH /api/leads/contact/${row.id}`, ({ body }) => ({ body: { ...row, ...(body as object) } }));
+    const opened: number[] = [];
+    render(<LeadTable kind="contact" title="Contact Forms" onOpen={(_kind, id) => opened.push(id)} />);
+    const table = screen.getByRole('table', { name: 'Contact Forms' });
+    // No least width of all the columns side by side: the card takes the screen's width.
+    expect(table.style.minWidth).toBe('');
+    const card = within(table).getAllByRole('row')[1]!;
+    const cells = within(card).getAllByRole('cell');
+    expect(cells.map((cell) => cell.querySelector('[aria-hidden="true"]')?.textContent)).toEqual([
+      'Name',
+      'Email',
+      'Company',
+      'Subject',
+      'Date',
+      'Status',
+      'Note',
+    ]);
+    fireEvent.click(within(card).getByText('jane@dealer.example'));
+    expect(opened).toEqual([row.id]);
+    fireEvent.change(within(card).getByRole('combobox', { name: 'Status of Jane Doe' }), { target: { value: 'contacted' } });
+    await act(async () => {});
+    expect(server.bodies.filter((entry) => entry.call.startsWith('PATCH')).map((entry) => entry.body)).toEqual([{ status: 'contacted' }]);
+    expect(opened).toEqual([row.id]);
+  });
+
+  it('show the columns side by side on a wider screen', () => {
+    seed('contact', [contactRow({ name: 'Jane Doe' })]);
+    render(<LeadTable kind="contact" title="Contact Forms" />);
+    const table = screen.getByRole('table', { name: 'Contact Forms' });
+    expect(table.style.minWidth).not.toBe('');
+    const cells = within(table).getAllByRole('cell');
+    expect(cells).toHaveLength(7);
+    expect(cells.some((cell) => cell.querySelector('[aria-hidden="true"]'))).toBe(false);
+  });
+});
+
 describe('chat sessions table', () => {
   it('shows the short id, the sender fallback, the Customer badge and the unread count', () => {
     useInbox.setState({
@@ -225,7 +278,7 @@ describe('chat sessions table', () => {
         chatSession({ id: 'session_1732200000003_cccc', hasCustomerMessage: false, unreadCount: 0, messageCount: 4 }),
       ],
     });
-    render(<ChatSessionsTable />);
+    render(<ChatSessionsTable />, { wrapper: MemoryRouter });
     expect(headers(screen.getByRole('table', { name: 'Chat Messages' }))).toEqual([
       'Session',
       'Sender',
@@ -267,7 +320,7 @@ describe('resolving a chat', () => {
         chatSession({ id: readId, senderEmail: 'pat@dealer.example', unreadCount: 0 }),
       ],
     });
-    render(<ChatSessionsTable />);
+    render(<ChatSessionsTable />, { wrapper: MemoryRouter });
     return server;
   }
 

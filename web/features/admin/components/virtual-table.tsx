@@ -1,3 +1,4 @@
+import { phoneQuery, useMediaQuery } from '../use-media-query';
 import { type KeyboardEvent, memo, type MouseEvent, type ReactNode, type UIEvent, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 
 export interface Column<Row> {
@@ -24,6 +25,11 @@ interface VirtualTableProps<Row> {
   emptyText: string;
   /** Makes each row open something: focusable, opened by a click or by Enter or Space. Keep it stable. */
   onRowOpen?: (row: Row) => void;
+  /**
+   * Each row as a card of labelled cells, two to a line, that fits a narrow width (no sideways
+   * scrolling). By default on phones only.
+   */
+  stacked?: boolean;
 }
 
 /** Rows drawn beyond the visible ones on each side, so a quick flick does not show blank space. */
@@ -35,6 +41,9 @@ const fallbackViewportPx = 600;
 const headerHeightPx = 40;
 const emptyStatePx = 120;
 const loadingMorePx = 44;
+/** A stacked row: each line of two cells (a caption over its value), plus the card's padding. */
+const stackedLinePx = 48;
+const stackedPaddingPx = 16;
 
 function columnStyle(width: string) {
   return { flex: `1 0 ${width}`, width };
@@ -47,6 +56,7 @@ interface RowProps<Row> {
   rowHeight: number;
   rowKey: string | number;
   onOpen?: (row: Row) => void;
+  stacked: boolean;
 }
 
 /** A click that lands on a control in the row (the status select, the note) works that control. */
@@ -54,7 +64,7 @@ function isOnControl(event: MouseEvent<HTMLElement>): boolean {
   return event.target instanceof Element && event.target.closest('a, button, input, select, textarea, label') !== null;
 }
 
-function VirtualRowView<Row>({ row, index, columns, rowHeight, rowKey, onOpen }: RowProps<Row>) {
+function VirtualRowView<Row>({ row, index, columns, rowHeight, rowKey, onOpen, stacked }: RowProps<Row>) {
   const open = onOpen
     ? {
         tabIndex: 0,
@@ -77,18 +87,31 @@ function VirtualRowView<Row>({ row, index, columns, rowHeight, rowKey, onOpen }:
       aria-rowindex={index + 2}
       data-row-index={index}
       data-row-key={rowKey}
-      className={`absolute left-0 flex w-full items-center border-b border-slate-100 hover:bg-slate-50 ${
+      className={`absolute left-0 w-full border-b border-slate-100 hover:bg-slate-50 ${
+        stacked ? 'grid grid-cols-2 content-start gap-x-3 px-1 py-2' : 'flex items-center'
+      } ${
         // Inside the scroller an outline outside the row would be cut off.
         onOpen ? 'cursor-pointer focus-visible:outline-offset-[-3px]' : ''
       }`}
       style={{ height: rowHeight, transform: `translateY(${index * rowHeight}px)` }}
       {...open}
     >
-      {columns.map((column) => (
-        <td key={column.key} role="cell" className={`flex min-w-0 items-center ${column.control ? 'px-2' : 'px-3'}`} style={columnStyle(column.width)}>
-          <div className={column.control ? 'w-full' : 'min-w-0 truncate text-slate-700'}>{column.cell(row)}</div>
-        </td>
-      ))}
+      {columns.map((column) =>
+        stacked ? (
+          <td key={column.key} role="cell" className="flex h-12 min-w-0 flex-col justify-center px-2">
+            {/* The cell first, as in a table row, so a control in it stays the same element when the layout changes. */}
+            <div className={column.control ? 'w-full' : 'min-w-0 truncate text-slate-700'}>{column.cell(row)}</div>
+            {/* Above it, the header, which a screen reader already announces from the column. */}
+            <span aria-hidden="true" className="order-first truncate text-[11px] font-semibold tracking-wide text-slate-500 uppercase">
+              {column.header}
+            </span>
+          </td>
+        ) : (
+          <td key={column.key} role="cell" className={`flex min-w-0 items-center ${column.control ? 'px-2' : 'px-3'}`} style={columnStyle(column.width)}>
+            <div className={column.control ? 'w-full' : 'min-w-0 truncate text-slate-700'}>{column.cell(row)}</div>
+          </td>
+        ),
+      )}
     </tr>
   );
 }
@@ -110,14 +133,20 @@ export function VirtualTable<Row>({
   rows,
   rowKey,
   columns,
-  rowHeight = 52,
+  rowHeight: tableRowHeight = 52,
   hasMore,
   loading,
   loadingMore,
   onEndReached,
   emptyText,
   onRowOpen,
+  stacked: stackedAsked,
 }: VirtualTableProps<Row>) {
+  const phone = useMediaQuery(phoneQuery);
+  const stacked = stackedAsked ?? phone;
+  const rowHeight = stacked ? Math.ceil(columns.length / 2) * stackedLinePx + stackedPaddingPx : tableRowHeight;
+  // Stacked, the header row is there for screen readers only.
+  const headerHeight = stacked ? 0 : headerHeightPx;
   const scrollerRef = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [viewportHeight, setViewportHeight] = useState(fallbackViewportPx);
@@ -142,7 +171,7 @@ export function VirtualTable<Row>({
   }, []);
   useEffect(() => () => cancelAnimationFrame(frame.current), []);
 
-  const bodyTop = Math.max(0, scrollTop - headerHeightPx);
+  const bodyTop = Math.max(0, scrollTop - headerHeight);
   const first = Math.max(0, Math.floor(bodyTop / rowHeight) - overscanRows);
   const last = Math.min(rows.length, Math.ceil((bodyTop + viewportHeight) / rowHeight) + overscanRows);
 
@@ -154,7 +183,7 @@ export function VirtualTable<Row>({
   for (let index = first; index < last; index++) {
     const row = rows[index]!;
     const key = rowKey(row);
-    visible.push(<VirtualRow<Row> key={key} rowKey={key} row={row} index={index} columns={columns} rowHeight={rowHeight} onOpen={onRowOpen} />);
+    visible.push(<VirtualRow<Row> key={key} rowKey={key} row={row} index={index} columns={columns} rowHeight={rowHeight} onOpen={onRowOpen} stacked={stacked} />);
   }
   const minWidth = `calc(${columns.map((column) => column.width).join(' + ')})`;
 
@@ -163,12 +192,12 @@ export function VirtualTable<Row>({
       ref={scrollerRef}
       onScroll={onScroll}
       // As tall as the rows, up to most of the screen: a short list leaves no empty box.
-      style={{ height: headerHeightPx + (rows.length === 0 ? emptyStatePx : rows.length * rowHeight + (loadingMore ? loadingMorePx : 0)) + 2 }}
+      style={{ height: headerHeight + (rows.length === 0 ? emptyStatePx : rows.length * rowHeight + (loadingMore ? loadingMorePx : 0)) + 2 }}
       className="relative max-h-[min(65vh,42rem)] overflow-auto overscroll-contain rounded-lg border border-slate-200 bg-white"
       data-testid="virtual-table-scroller"
     >
-      <table role="table" aria-label={label} aria-rowcount={rows.length + 1} className="grid text-sm" style={{ minWidth }}>
-        <thead role="rowgroup" className="sticky top-0 z-10 grid bg-slate-50 shadow-[inset_0_-1px_0_rgb(226_232_240)]">
+      <table role="table" aria-label={label} aria-rowcount={rows.length + 1} className="grid text-sm" style={stacked ? undefined : { minWidth }}>
+        <thead role="rowgroup" className={stacked ? 'sr-only' : 'sticky top-0 z-10 grid bg-slate-50 shadow-[inset_0_-1px_0_rgb(226_232_240)]'}>
           <tr role="row" aria-rowindex={1} className="flex w-full" style={{ height: headerHeightPx }}>
             {columns.map((column) => (
               <th

@@ -27,6 +27,24 @@ export function leadPath(kind: LeadKind, id: number): string {
   return `/admin/leads/${kind}/${id}`;
 }
 
+/** One conversation, `/admin/chats/:sessionId`, open in the chat tab's pane. */
+const chatAddress = /^\/admin\/chats\/([^/]+)\/?$/;
+
+/** The `:sessionId` of a conversation's address, decoded (the pane checks it), or undefined for any other address. */
+export function matchChatPath(pathname: string): string | undefined {
+  const match = chatAddress.exec(pathname);
+  if (!match) return undefined;
+  try {
+    return decodeURIComponent(match[1]!);
+  } catch {
+    return match[1]!;
+  }
+}
+
+export function chatPath(sessionId: string): string {
+  return `/admin/chats/${encodeURIComponent(sessionId)}`;
+}
+
 /** The dashboard showing a tab, e.g. the list a lead was opened from. */
 export function tabPath(tab: AdminTab): string {
   return tab === firstTab ? adminHome : `${adminHome}?${tabParam}=${tab}`;

@@ -41,3 +41,12 @@ export function shortSessionId(id: string): string {
 export function optionLabel(options: readonly { value: string; label: string }[], value: string): string {
   return options.find((option) => option.value === value)?.label ?? value;
 }
+
+/** The time it is now where the visitor is, e.g. "7:04 AM CST"; null for a zone this browser does not know. */
+export function formatLocalTime(timeZone: string, now: Date): string | null {
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone, hour: 'numeric', minute: '2-digit', timeZoneName: 'short' }).format(now);
+  } catch {
+    return null;
+  }
+}

@@ -76,3 +76,12 @@ export function fakeNotification(shown: ShownNotification[], permission: Notific
     close() {}
   };
 }
+
+/** The open conversation's pane (View & Reply), named by its heading "Chat with ...". */
+export function conversationPane(): HTMLElement {
+  return screen.getByRole('region', { name: /^Chat with/ });
+}
+
+export function queryConversationPane(): HTMLElement | null {
+  return screen.queryByRole('region', { name: /^Chat with/ });
+}

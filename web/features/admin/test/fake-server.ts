@@ -1,6 +1,6 @@
 import { vi } from 'vitest';
 import type { SessionInfo } from '../../../../api/contract/auth';
-import type { ChatMessage, ChatSessionSummary } from '../../../../api/contract/chat';
+import type { ChatMessage, ChatSessionContext, ChatSessionSummary } from '../../../../api/contract/chat';
 import type { AdminCounts, ContactSubmission, DemoRequest, GetStartedRequest, Lead, LeadKind, SupportTicket } from '../../../../api/contract/leads';
 
 type Handler = (request: { url: URL; method: string; body: unknown }) => { status?: number; body?: unknown } | undefined;
@@ -234,6 +234,8 @@ export function fakeServer(options: { admin?: string | null; staffIdleMinutes?: 
       const handled = routes.get(key)?.({ url, method, body });
       const sessionRead = method === 'GET' && /^\/api\/chat-sessions\/([^/]+)$/.exec(url.pathname);
       const storedSession = sessionRead ? stored.session(decodeURIComponent(sessionRead[1]!)) : undefined;
+      const contextRead = method === 'GET' && /^\/api\/chat-sessions\/([^/]+)\/context$/.exec(url.pathname);
+      const contextSession = contextRead ? stored.session(decodeURIComponent(contextRead[1]!)) : undefined;
       const leadRead = method === 'GET' && /^\/api\/leads\/(contact|support|demo|get-started)\/(\d+)$/.exec(url.pathname);
       const leadKind = leadRead ? (leadRead[1] as LeadKind) : undefined;
       const storedLead = leadRead && leadKind ? stored.lead(leadKind, Number(leadRead[2]), scriptedLeads(leadKind)) : undefined;
@@ -245,6 +247,8 @@ export function fakeServer(options: { admin?: string | null; staffIdleMinutes?: 
             ? { body: defaults[key] }
             : storedSession
               ? { body: storedSession }
+              : contextSession
+                ? { body: chatContext({ sessionId: contextSession.id, pageUrl: contextSession.pageUrl }) }
               : storedLead
                 ? { body: storedLead }
                 : leadRead
@@ -341,6 +345,21 @@ export function getStartedRow(overrides: Partial<GetStartedRequest> = {}): GetSt
     additionalFeedDestinations: null,
     additionalInfo: null,
     allowMarketing: false,
+    ...overrides,
+  };
+}
+
+/** A visitor's context as `GET /api/chat-sessions/:id/context` answers it: by default, nothing more than the page. */
+export function chatContext(overrides: Partial<ChatSessionContext> = {}): ChatSessionContext {
+  return {
+    sessionId: 'session_1732200000000_abcdef',
+    pageUrl: 'http://localhost/pricing',
+    referrer: null,
+    userAgent: null,
+    timeZone: null,
+    pages: [],
+    earlierConversations: [],
+    leads: [],
     ...overrides,
   };
 }

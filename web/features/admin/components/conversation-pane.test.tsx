@@ -2,7 +2,7 @@ import { render, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { resetInbox, useInbox } from '../inbox-store';
 import { chatMessage, chatSession } from '../test/fake-server';
-import { ChatDialog } from './chat-dialog';
+import { ConversationPane } from './conversation-pane';
 
 const sessionId = 'session_1732200000000_abcdef';
 
@@ -13,11 +13,11 @@ function openConversation(...messages: ReturnType<typeof chatMessage>[]) {
     chatSessions: [chatSession({ id: sessionId, senderName: 'Dana', unreadCount: 0 })],
     openChat: { sessionId, messages, loading: false, sending: false },
   });
-  render(<ChatDialog />);
+  render(<ConversationPane onClose={() => undefined} />);
   return screen.getByRole('list', { name: 'Conversation' });
 }
 
-describe('chat dialog messages', () => {
+describe('conversation pane messages', () => {
   it('shows http(s) addresses in both sides’ messages as links opening in a new tab, as typed', () => {
     const conversation = openConversation(
       chatMessage({ message: 'My lot is at www.danas-cars.example (the used side).', senderName: 'Dana' }),

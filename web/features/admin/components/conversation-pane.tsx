@@ -1,0 +1,175 @@
+import { ArrowLeft, Send, X } from 'lucide-react';
+import { type FormEvent, useEffect, useId, useRef } from 'react';
+import { chatLimits } from '../../../../api/contract/brand';
+import { chatSenderLabel, type ChatMessage } from '../../../../api/contract/chat';
+import { LinkedText } from '../../../components/ui/linked-text';
+import { emitStaffTyping } from '../api/admin-socket';
+import { chatDraftSubject } from '../lib/drafts';
+import { useChatSessions } from '../stores/chat-sessions-store';
+import { formatDate, formatTime } from '../lib/format';
+import { useDraft } from '../use-draft';
+
+/** Staff stop showing as typing to the visitor this long after their last keystroke. */
+const staffTypingIdleMs = 2000;
+
+function MessageBubble({ message }: { message: ChatMessage }) {
+  const fromUser = message.isFromUser;
+  return (
+    <li className={`flex ${fromUser ? 'justify-start' : 'justify-end'}`} data-from={fromUser ? 'user' : 'support'}>
+      <div className={`max-w-[80%] rounded-lg px-3 py-2 ${fromUser ? 'bg-slate-100 text-slate-900' : 'bg-brand text-white'}`}>
+        <p className={`text-xs font-semibold ${fromUser ? 'text-slate-600' : 'text-white/80'}`}>
+          {fromUser ? message.senderName || 'Customer' : 'Support'}
+          <span className="ml-2 font-normal">{formatTime(message.createdAt)}</span>
+        </p>
+        <p className="mt-0.5 text-sm break-words whitespace-pre-wrap">
+          <LinkedText text={message.message} />
+        </p>
+      </div>
+    </li>
+  );
+}
+
+/**
+ * What View & Reply opens, in the chat tab's pane (`/admin/chats/:sessionId`): the conversation,
+ * live, and a 3-row reply box whose unsent text is kept per conversation. The dashboard opens the
+ * session of the address in the store; `onClose` goes back to the list (Back on a phone).
+ */
+export function ConversationPane({ onClose }: { onClose: () => void }) {
+  const openChat = useChatSessions((state) => state.openChat);
+  const session = useChatSessions((state) => state.chatSessions.find((known) => known.id === state.openChat?.sessionId));
+  const visitorTyping = useChatSessions((state) => (state.openChat ? Boolean(state.visitorTyping[state.openChat.sessionId]) : false));
+  const sendReply = useChatSessions((state) => state.sendReply);
+  const markOpenSessionRead = useChatSessions((state) => state.markOpenSessionRead);
+  const sessionId = openChat?.sessionId;
+  const [draft, setDraft] = useDraft(sessionId ? chatDraftSubject(sessionId) : null);
+  const reply = draft ?? '';
+  const listEnd = useRef<HTMLLIElement>(null);
+  const replyBox = useRef<HTMLTextAreaElement>(null);
+  const typingTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const messageCount = openChat?.messages.length ?? 0;
+  const titleId = useId();
+  const paneRef = useRef<HTMLElement>(null);
+
+  // Opening a conversation moves keyboard and screen reader users to it, as opening a lead does.
+  useEffect(() => paneRef.current?.focus(), [sessionId]);
+
+  useEffect(() => {
+    listEnd.current?.scrollIntoView?.({ block: 'end' });
+  }, [messageCount, visitorTyping]);
+
+  useEffect(() => {
+    // Messages that arrived while the tab was hidden count as read once the staff member is back.
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') markOpenSessionRead();
+    };
+    document.addEventListener('visibilitychange', onVisible);
+    return () => document.removeEventListener('visibilitychange', onVisible);
+  }, [markOpenSessionRead]);
+
+  useEffect(
+    // Leaving a conversation stops the typing its visitor sees.
+    () => () => {
+      clearTimeout(typingTimer.current);
+      if (sessionId) emitStaffTyping(sessionId, false);
+    },
+    [sessionId],
+  );
+
+  const onReplyChange = (value: string) => {
+    setDraft(value === '' ? null : value);
+    if (!sessionId) return;
+    if (typingTimer.current === undefined) emitStaffTyping(sessionId, true);
+    clearTimeout(typingTimer.current);
+    typingTimer.current = setTimeout(() => {
+      typingTimer.current = undefined;
+      emitStaffTyping(sessionId, false);
+    }, staffTypingIdleMs);
+  };
+
+  const submit = async (event?: FormEvent) => {
+    event?.preventDefault();
+    if (!sessionId || !reply.trim()) return;
+    clearTimeout(typingTimer.current);
+    typingTimer.current = undefined;
+    emitStaffTyping(sessionId, false);
+    // The setter of the conversation it was sent in, even if another is open by now.
+    if (await sendReply(reply)) setDraft(null);
+    // The send button was disabled while sending, which drops focus: give it back to the box.
+    replyBox.current?.focus();
+  };
+
+  const sending = openChat?.sending ?? false;
+  return (
+    <section
+      ref={paneRef}
+      tabIndex={-1}
+      aria-labelledby={titleId}
+      className="flex h-[min(75dvh,44rem)] min-h-[24rem] min-w-0 flex-col lg:h-[max(28rem,calc(100dvh-18rem))] rounded-lg border border-slate-200 bg-white focus:outline-none"
+    >
+      <div className="flex items-start gap-2 border-b border-slate-200 px-4 py-3">
+        {/* On a phone the conversation takes the screen: Back returns to the list. */}
+        <button
+          type="button"
+          onClick={onClose}
+          className="-ml-1 inline-flex shrink-0 items-center gap-1 rounded p-1 text-sm font-medium text-brand hover:bg-slate-100 lg:hidden"
+        >
+          <ArrowLeft className="size-4" aria-hidden="true" />
+          Back
+        </button>
+        <div className="min-w-0 flex-1">
+          <h2 id={titleId} className="truncate text-base font-semibold text-slate-900 sm:text-lg">
+            Chat with {session ? chatSenderLabel(session) : 'a visitor'}
+          </h2>
+          <p className="truncate text-sm text-slate-500">
+            <span className="font-mono text-xs">{sessionId}</span>
+            {session ? ` · started ${formatDate(session.createdAt)}` : ''}
+          </p>
+        </div>
+        <button type="button" onClick={onClose} aria-label="Close" className="shrink-0 rounded p-1 text-slate-500 hover:bg-slate-100 max-lg:hidden">
+          <X className="size-5" aria-hidden="true" />
+        </button>
+      </div>
+      <ol aria-label="Conversation" aria-live="polite" className="min-h-0 flex-1 space-y-3 overflow-y-auto px-4 py-4">
+        {openChat?.loading && messageCount === 0 ? <li className="text-center text-sm text-slate-500">Loading messages...</li> : null}
+        {openChat && !openChat.loading && messageCount === 0 ? <li className="text-center text-sm text-slate-500">No messages in this conversation.</li> : null}
+        {openChat?.messages.map((message) => <MessageBubble key={message.id} message={message} />)}
+        {visitorTyping ? (
+          <li className="text-sm text-slate-500 italic" data-testid="visitor-typing">
+            Visitor is typing...
+          </li>
+        ) : null}
+        <li ref={listEnd} aria-hidden="true" />
+      </ol>
+      <form onSubmit={(event) => void submit(event)} className="flex items-end gap-2 border-t border-slate-200 px-4 py-3">
+        <label className="sr-only" htmlFor="admin-reply">
+          Reply
+        </label>
+        <textarea
+          id="admin-reply"
+          ref={replyBox}
+          rows={chatLimits.adminReplyRows}
+          value={reply}
+          maxLength={chatLimits.messageMaxLength}
+          onChange={(event) => onReplyChange(event.target.value)}
+          onKeyDown={(event) => {
+            // Enter sends, Shift+Enter starts a new line, as in the visitor widget.
+            if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+              event.preventDefault();
+              void submit();
+            }
+          }}
+          placeholder="Type your reply..."
+          className="min-w-0 flex-1 resize-none rounded-md border border-slate-300 px-3 py-2 text-sm focus:border-brand focus:ring-2 focus:ring-brand/30 focus:outline-none"
+        />
+        <button
+          type="submit"
+          disabled={!reply.trim() || sending}
+          className="inline-flex items-center gap-1.5 rounded-md bg-brand px-4 py-2 text-sm font-semibold text-white hover:bg-brand-dark disabled:cursor-not-allowed disabled:opacity-50"
+        >
+          <Send className="size-4" aria-hidden="true" />
+          {sending ? 'Sending...' : 'Send'}
+        </button>
+      </form>
+    </section>
+  );
+}
