@@ -113,7 +113,7 @@ async function measure(browser: Browser, server: Running): Promise<Sample> {
     (window as unknown as { benchMarks: Record<string, number> }).benchMarks = marks;
     const observer = new MutationObserver(() => {
       if (marks.rows === undefined && document.querySelector('tr[data-row-index], [data-empty-table]')) marks.rows = performance.now();
-      const count = document.querySelector('[data-testid="count-contact"] p');
+      const count = document.querySelector('[data-testid="count-contact"] [data-figure]');
       if (marks.counts === undefined && count && count.textContent !== '–') marks.counts = performance.now();
       if (marks.rows !== undefined && marks.counts !== undefined) observer.disconnect();
     });

@@ -60,7 +60,7 @@ async function measureBurst(browser: Browser, server: Running, count: number): P
   await page.locator('table[aria-label="Chat Messages"] tr[data-row-index]').first().waitFor();
   // The click is the gesture that unlocks the beep.
   await page.getByRole('heading', { name: 'Admin Dashboard' }).click();
-  const countText = page.getByTestId('count-chatSessions').locator('p');
+  const countText = page.getByTestId('count-chatSessions').locator('[data-figure]');
   const before = Number((await countText.innerText()).replace(/,/g, ''));
 
   const cdp = await context.newCDPSession(page);
@@ -86,7 +86,7 @@ async function measureBurst(browser: Browser, server: Running, count: number): P
     await sendNewChats(server.baseURL, count, `${Date.now().toString(36)}${burstRun}`);
     const expected = (before + count).toLocaleString('en-US');
     await page.waitForFunction(
-      (text) => document.querySelector('[data-testid="count-chatSessions"] p')?.textContent === text,
+      (text) => document.querySelector('[data-testid="count-chatSessions"] [data-figure]')?.textContent === text,
       expected,
       { polling: 100, timeout: 300_000 },
     );

@@ -70,6 +70,11 @@ export class ChatSessionsDraft {
   }
 }
 
+/** True when `row` is an older version of `held` (it was read before `held`'s change was saved). */
+export function isOlderRow(row: Lead, held: Lead): boolean {
+  return row.updatedAt < held.updatedAt;
+}
+
 /** One lead list while a batch is applied: one pass over its rows however many updates touch it. */
 export class LeadRowsDraft<Row extends Lead> {
   private known: Set<number> | undefined;
@@ -104,7 +109,9 @@ export class LeadRowsDraft<Row extends Lead> {
 
   /** Replaces a row the list holds; a row it does not hold stays out. */
   update(row: Row): void {
-    if (this.has(row.id)) this.updated.set(row.id, row);
+    // A page read before a push arrived may answer after it: the push's newer row stays.
+    const held = this.held(row.id);
+    if (held && !isOlderRow(row, held)) this.updated.set(row.id, row);
   }
 
   /** Takes a row out of the list (it left the status filter). */

@@ -3,7 +3,7 @@ import type { AdminCounts, Lead, LeadByKind, LeadKind, LeadPatch, LeadStatus } f
 import { listCursor } from '../../../../api/contract/leads';
 import { adminApi, adminPageSize } from '../api/admin-api';
 import { dataLoadFailed, isUnauthorized, saveFailed } from '../lib/failures';
-import { LeadRowsDraft, type LeadUpdate } from '../live-events';
+import { isOlderRow, LeadRowsDraft, type LeadUpdate } from '../live-events';
 import { type CountsChange, useCounts } from './counts-store';
 
 export interface LeadList<K extends LeadKind> {
@@ -85,7 +85,15 @@ export const useLeads = create<LeadsState>((set, get) => {
       try {
         const rows = await adminApi.leads(kind, { q: query, status });
         if (requestId !== latestRequest[kind]) return;
-        setList(kind, (list) => ({ ...list, rows, loading: false, loadingMore: false, hasMore: rows.length === adminPageSize }));
+        setList(kind, (list) => {
+          // A push that came while this page was read holds a newer version of its row: keep it.
+          const held = new Map(list.rows.map((row) => [row.id, row]));
+          const newest = rows.map((row) => {
+            const mine = held.get(row.id);
+            return mine && isOlderRow(row, mine) ? mine : row;
+          });
+          return { ...list, rows: newest, loading: false, loadingMore: false, hasMore: rows.length === adminPageSize };
+        });
       } catch (error) {
         if (requestId === latestRequest[kind]) setList(kind, (list) => ({ ...list, loading: false }));
         throw error;
