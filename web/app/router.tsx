@@ -1,6 +1,5 @@
 import { type ComponentType, lazy, type LazyExoticComponent } from 'react';
 import { Route, Routes } from 'react-router-dom';
-import { prefetchAdminData } from '../features/admin/api/prefetch';
 import { SiteLayout } from '../features/marketing/components/site-layout';
 
 /** A lazily loaded page from a route module's named export. */
@@ -21,14 +20,7 @@ const DealerLoginPage = page(() => import('./routes/dealer-login'), (m) => m.Dea
 const ResetPasswordPage = page(() => import('./routes/reset-password'), (m) => m.ResetPasswordPage);
 const SimpleTestPage = page(() => import('./routes/simple-test'), (m) => m.SimpleTestPage);
 const DealerDashboardPage = page(() => import('./routes/dealer-dashboard'), (m) => m.DealerDashboardPage);
-const AdminPage = page(
-  () => {
-    // The first screen's data loads while the admin bundle downloads, not after it.
-    prefetchAdminData();
-    return import('./routes/admin');
-  },
-  (m) => m.AdminPage,
-);
+const AdminPage = page(() => import('./routes/admin'), (m) => m.AdminPage);
 const NotFoundPage = page(() => import('./routes/not-found'), (m) => m.NotFoundPage);
 
 /**

@@ -2,8 +2,7 @@ import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../components/ui/toast';
 import { AdminRoute } from './test/admin-route';
-import { useChatSessions } from './stores/chat-sessions-store';
-import { countsRecheckMs } from './stores/counts-store';
+import { countsRecheckMs } from './api/live-cache';
 import { storageKeys } from '../../lib/storage-keys';
 import { chatMessage, chatSession, contactRow, emptyCounts, fakeServer } from './test/fake-server';
 import { advance, chatTab, freshDashboard, openChatTab } from './test/dashboard';
@@ -325,7 +324,8 @@ describe('status filters and count cards', () => {
     fireEvent.click(within(filter).getByRole('button', { name: 'Resolved 2' }));
     await advance();
     expect(server.calls).toContain('GET /api/chat-sessions?limit=100&status=resolved');
-    const shownIds = () => useChatSessions.getState().chatSessions.map((session) => session.id);
+    const shownIds = () =>
+      [...screen.getByRole('table', { name: 'Chat Messages' }).querySelectorAll('[data-row-key]')].map((row) => row.getAttribute('data-row-key'));
     expect(shownIds()).toEqual(['session_done_000001']);
 
     newSessions = 1;

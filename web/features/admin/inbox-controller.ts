@@ -1,98 +1,170 @@
-import { leadKinds } from '../../../api/contract/leads';
-import { adminApi } from './api/admin-api';
+import { hashKey, notifyManager, type QueryClient } from '@tanstack/react-query';
+import type { ChatMessage, ChatSessionSummary } from '../../../api/contract/chat';
+import type { Lead, LeadStatus } from '../../../api/contract/leads';
+import type { StaffServerToClientEvents } from '../../../api/contract/socket';
+import {
+  adminQueryKeys,
+  cachedLists,
+  countedAhead,
+  countKeys,
+  type CountsChange,
+  findRow,
+  heldChatRow,
+  moveCounts,
+  type Pages,
+  prependRow,
+  putChatRow,
+  recheckCounts,
+  rereadList,
+  setPushQueue,
+  stopCountsRecheck,
+} from './api/live-cache';
+import { applyLeadUpdate, putChatMessage } from './api/queries';
 import { createVisitorAlerts } from './lib/alerts';
-import { coalesceRequests } from './lib/coalesce';
 import { createFrameBatcher } from './lib/frame-batcher';
-import { type ChatUpdate, type InboxUpdate, isLeadUpdate, type LeadUpdate, type LiveEvent } from './live-events';
-import { useChatSessions } from './stores/chat-sessions-store';
-import { addCountsChanges, useCounts } from './stores/counts-store';
-import { useLeads } from './stores/leads-store';
+import { useChatUi } from './stores/chat-ui-store';
+
+type LiveEventName = 'submission:new' | 'lead:updated' | 'chat:message' | 'chat-session:updated' | 'chat:typing';
+
+/** A staff socket push that changes the inbox's data, as it arrived. */
+export type LiveEvent = {
+  [E in LiveEventName]: { event: E; payload: Parameters<StaffServerToClientEvents[E]>[0] };
+}[LiveEventName];
 
 export interface InboxController {
   /** A push of the staff socket. */
   push(event: LiveEvent): void;
-  /** After a socket (re)connect: what arrived or changed while nothing was pushed to this screen. */
+  /** After a socket (re)connect: every query is read again (the shown ones now, the others when shown). */
   catchUp(): Promise<void>;
   dispose(): void;
 }
 
+/** The start of every chat list's query hash: `["chat-sessions",{...}]`. */
+const chatListsHash = hashKey(adminQueryKeys.chatSessions).slice(0, -1);
+
+/** Sums the changes of one batch, so the cards take them in one update. */
+function addCountsChange(sum: CountsChange, change: CountsChange): void {
+  for (const [key, delta] of Object.entries(change) as [keyof CountsChange, number][]) sum[key] = (sum[key] ?? 0) + delta;
+}
+
 /**
- * The live inbox of one dashboard mount. Pushes patch the rows the stores hold with what they carry;
- * what a push cannot tell (a session's unread and message counts, whether a row matches the search)
- * is asked of the server by reading the list's first page again, coalesced so that a flood of pushes
- * costs a few requests, and the answers are applied in the same batches as the pushes: a burst
- * updates each store once per animation frame. Unseen visitors' messages beep and notify.
+ * The live inbox of one dashboard mount. A push patches the cached queries where it carries the
+ * whole truth (a new lead on an unfiltered list, a changed row, a message in its conversation) and
+ * invalidates what it cannot know (whether a search or filter now matches, a session's figures,
+ * the cards). Pushes are applied once per animation frame, so a burst renders a few times; a list's
+ * re-read is never joined by a parallel one (api/live-cache.ts `rereadList`). Unseen visitors'
+ * messages beep and notify.
  */
-export function createInboxController(onOpenSession: (sessionId: string) => void): InboxController {
+export function createInboxController(queryClient: QueryClient, onOpenSession: (sessionId: string) => void): InboxController {
   let disposed = false;
-  // A notification names the visitor as they gave it: the name, else the email. The message itself
-  // says so where the list holds no row for its session (a search hides it, a deeper page holds it).
+  // A notification names the visitor as they gave it: the name, else the email.
   const alerts = createVisitorAlerts((message) => {
-    const session = useChatSessions.getState().chatSessions.find((known) => known.id === message.sessionId);
+    const session = heldChatRow(queryClient, message.sessionId);
     return session?.senderName || session?.senderEmail || message.senderName || message.senderEmail || null;
   }, onOpenSession);
-  const updates = createFrameBatcher<InboxUpdate>(applyBatch);
-
-  function deliver(update: InboxUpdate): void {
-    if (!disposed) updates.push(update);
-  }
-
-  const chatReread = coalesceRequests(async () => {
-    const { chatQuery: query, chatStatus: status } = useChatSessions.getState();
-    const rows = await adminApi.chatSessions({ q: query, status });
-    deliver({ event: 'chat-sessions:fresh', payload: { query, status, rows } });
+  const updates = createFrameBatcher<LiveEvent>((batch) => notifyManager.batch(() => applyBatch(batch)));
+  setPushQueue(queryClient, () => updates.drained());
+  // A chat list read from the server holds its unread figures for the sessions it includes: those are no longer
+  // counted ahead. A session it does not include stays counted; a patch of our own (`manual`) tells nothing new.
+  const unsubscribe = queryClient.getQueryCache().subscribe((event) => {
+    if (event.type !== 'updated' || event.action.type !== 'success' || event.action.manual) return;
+    if (!event.query.queryHash.startsWith(chatListsHash)) return;
+    const fresh = event.action.data as Pages<ChatSessionSummary> | undefined;
+    const ahead = countedAhead(queryClient);
+    if (ahead.size === 0 || !fresh) return;
+    for (const page of fresh.pages) for (const row of page) ahead.delete(row.id);
   });
-  const leadRereads = new Map(
-    leadKinds.map((kind) => [
-      kind,
-      coalesceRequests(async () => {
-        const { query, status } = useLeads.getState().leads[kind];
-        const rows = await adminApi.leads(kind, { q: query, status });
-        deliver({ event: 'leads:fresh', payload: { kind, query, status, rows } });
-      }),
-    ]),
-  );
 
-  function applyBatch(batch: InboxUpdate[]): void {
-    const leadUpdates: LeadUpdate[] = [];
-    const chatUpdates: ChatUpdate[] = [];
+  function applyBatch(batch: LiveEvent[]): void {
+    const counts: CountsChange = {};
+    const rereads = new Map<string, readonly unknown[]>();
+    const reread = (key: readonly unknown[]) => rereads.set(JSON.stringify(key), key);
+    let recount = false;
+    const unseen: ChatMessage[] = [];
+    const typing: Record<string, boolean> = {};
+    const { openSessionId, visitorTyping } = useChatUi.getState();
+
     for (const update of batch) {
-      if (isLeadUpdate(update)) leadUpdates.push(update);
-      else chatUpdates.push(update);
+      switch (update.event) {
+        case 'submission:new': {
+          const { kind } = update.payload;
+          const { item } = update.payload;
+          const lists = cachedLists<Lead, LeadStatus>(queryClient, adminQueryKeys.leads(kind));
+          // The same push twice (a reconnect) counts once.
+          if (lists.some((list) => findRow(list.data, item.id))) break;
+          for (const list of lists) {
+            // A new row is the newest: without a search it belongs on top; under one, the server says.
+            if (list.filter.status && item.status !== list.filter.status) continue;
+            if (list.filter.q) reread(list.key);
+            else queryClient.setQueryData(list.key, prependRow(list.data, item));
+          }
+          addCountsChange(counts, { [countKeys[kind]]: 1, [`${countKeys[kind]}.${item.status}`]: 1 });
+          break;
+        }
+        case 'lead:updated': {
+          const { kind } = update.payload;
+          const { item } = update.payload;
+          // A list that does not hold it but shows its status may now have it on its first page.
+          for (const list of cachedLists<Lead, LeadStatus>(queryClient, adminQueryKeys.leads(kind))) {
+            if (list.filter.status === item.status && !findRow(list.data, item.id)) reread(list.key);
+          }
+          applyLeadUpdate(queryClient, kind, item);
+          break;
+        }
+        case 'chat:message': {
+          const message = update.payload;
+          if (message.isFromUser && (typing[message.sessionId] ?? visitorTyping[message.sessionId])) typing[message.sessionId] = false;
+          const seen = openSessionId === message.sessionId && document.visibilityState === 'visible';
+          const result = putChatMessage(queryClient, message, seen);
+          if (result.unseen) unseen.push(message);
+          addCountsChange(counts, result.counts);
+          recount ||= result.recount;
+          // The session's figures (unread, message count) and whether a searched list now has it: the server says.
+          if (result.reread) reread(adminQueryKeys.chatSessions);
+          break;
+        }
+        case 'chat-session:updated': {
+          const result = putChatRow(queryClient, update.payload, 'push');
+          addCountsChange(counts, result.counts);
+          recount ||= result.recount;
+          if (result.reread) reread(adminQueryKeys.chatSessions);
+          break;
+        }
+        case 'chat:typing':
+          typing[update.payload.sessionId] = update.payload.typing;
+          break;
+      }
     }
-    const leads = leadUpdates.length > 0 ? useLeads.getState().applyLive(leadUpdates) : undefined;
-    const chats = chatUpdates.length > 0 ? useChatSessions.getState().applyLive(chatUpdates) : undefined;
-    useCounts.getState().adjust(addCountsChanges(leads?.counts ?? {}, chats?.counts ?? {}));
-    if (leads?.recount || chats?.recount) useCounts.getState().recheck();
-    for (const kind of leads?.reread ?? []) leadRereads.get(kind)?.ask();
-    if (chats?.reread) chatReread.ask();
-    for (const sessionId of chats?.markRead ?? []) void useChatSessions.getState().markRead(sessionId);
-    if (chats) alerts.announce(chats.unseen);
+
+    if (Object.keys(typing).length > 0) useChatUi.getState().setTyping(typing);
+    moveCounts(queryClient, counts);
+    if (recount) recheckCounts(queryClient);
+    for (const key of rereads.values()) {
+      // The chat lists: every cached one (each filter) that the pushes may have changed.
+      if (key === adminQueryKeys.chatSessions) {
+        for (const list of cachedLists(queryClient, adminQueryKeys.chatSessions)) rereadList(queryClient, list.key);
+      } else rereadList(queryClient, key);
+    }
+    alerts.announce(unseen);
   }
 
   return {
-    push: deliver,
+    push(event) {
+      if (!disposed) updates.push(event);
+    },
 
     async catchUp() {
-      try {
-        // The chat list, the open conversation and the cards are read again; the lead lists' deeper pages stay where they are.
-        await Promise.all([
-          useCounts.getState().load(),
-          useChatSessions.getState().load(),
-          useChatSessions.getState().refreshOpenSession(),
-          ...leadKinds.map((kind) => useLeads.getState().refresh(kind)),
-        ]);
-      } catch {
-        // The next event or reload brings them; a 401 has already sent staff back to the sign-in card.
-      }
+      // Shown queries are read now, the others when next shown; a read under way is not doubled.
+      await queryClient.invalidateQueries(undefined, { cancelRefetch: false });
     },
 
     dispose() {
       disposed = true;
+      setPushQueue(queryClient, null);
       updates.dispose();
       alerts.dispose();
-      chatReread.dispose();
-      for (const reread of leadRereads.values()) reread.dispose();
+      unsubscribe();
+      stopCountsRecheck(queryClient);
     },
   };
 }

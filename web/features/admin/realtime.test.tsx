@@ -3,9 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { timings } from '../../../api/contract/brand';
 import { Toaster } from '../../components/ui/toast';
 import { AdminRoute } from './test/admin-route';
-import { useInbox } from './inbox-store';
-import { countsRecheckMs, useCounts } from './stores/counts-store';
-import { useLeads } from './stores/leads-store';
+import { countsRecheckMs } from './api/live-cache';
 import { chatMessage, chatSession, contactRow, emptyCounts, fakeServer, type FakeServer, ticketRow } from './test/fake-server';
 import { advance, chatTab, conversationPane, fakeAudioContext, fakeNotification, freshDashboard, openChatTab, type ShownNotification } from './test/dashboard';
 import type { FakeAdminSocket } from './test/fake-socket';
@@ -45,6 +43,16 @@ async function renderDashboard() {
   await advance();
 }
 
+/** The ids of the rows a table shows. */
+function shownIds(table: string): string[] {
+  return [...screen.getByRole('table', { name: table }).querySelectorAll('[data-row-key]')].map((row) => row.getAttribute('data-row-key')!);
+}
+
+/** A chat row's Messages figure. */
+function messageCountShown(): string | null {
+  return within(within(screen.getByRole('table', { name: 'Chat Messages' })).getAllByRole('row')[1]!).getAllByRole('cell')[3]!.textContent;
+}
+
 function push(event: string, ...args: unknown[]) {
   act(() => socket.serverPush(event, ...args));
 }
@@ -70,17 +78,18 @@ describe('live submissions and lead updates', () => {
 
   it('counts a submission that does not match the search without showing it in the searched list', async () => {
     await renderDashboard();
-    await act(async () => {
-      await useLeads.getState().search('support', 'invoice');
-    });
+    fireEvent.mouseDown(screen.getByRole('tab', { name: 'Support Tickets' }));
+    await advance();
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search Support Tickets' }), { target: { value: 'invoice' } });
+    await advance(400);
     push('submission:new', { kind: 'support', item: ticketRow({ id: 7, subject: 'Login broken', name: 'Other Person' }) });
     // Under a search, the server says whether a new row matches it.
-    await advance();
-    expect(useLeads.getState().leads.support.rows.map((row) => row.id)).not.toContain(7);
-    expect(useCounts.getState().counts?.support).toBe(2);
+    await advance(100);
+    expect(shownIds('Support Tickets')).not.toContain('7');
+    expect(within(screen.getByTestId('count-support')).getByText('2')).toBeInTheDocument();
     push('submission:new', { kind: 'support', item: ticketRow({ id: 8, subject: 'Invoice twice', name: 'Match Person' }) });
-    await advance();
-    expect(useLeads.getState().leads.support.rows.map((row) => row.id)).toContain(8);
+    await advance(100);
+    expect(shownIds('Support Tickets')).toContain('8');
   });
 
   it("shows another staff member's status change and note", async () => {
@@ -247,7 +256,9 @@ describe('live chat inbox', () => {
     // The server's push of the same reply does not show it twice or count it twice.
     push('chat:message', chatMessage({ id: 50, isFromUser: false, message: '$199 a month on Professional.' }));
     expect(within(pane).getAllByText('$199 a month on Professional.')).toHaveLength(1);
-    expect(useInbox.getState().chatSessions[0]?.messageCount).toBe(2);
+    fireEvent.click(within(pane).getByRole('button', { name: 'Close' }));
+    await advance(100);
+    expect(messageCountShown()).toBe('2');
   });
 
   it('says Failed to send reply. and keeps the text when the reply fails', async () => {
@@ -393,7 +404,7 @@ describe('socket reconnect', () => {
     await openChatTab();
     const row = within(screen.getByRole('table', { name: 'Chat Messages' })).getAllByRole('row')[1]!;
     expect(within(row).getByLabelText('1 unread')).toBeInTheDocument();
-    expect(useInbox.getState().chatSessions[0]?.messageCount).toBe(2);
+    expect(messageCountShown()).toBe('2');
     expect(within(chatTab()).getByLabelText('1 unread')).toBeInTheDocument();
   });
 

@@ -4,15 +4,11 @@ import type { ChatMessage, ChatSessionContext, ChatSessionPatch, ChatSessionStat
 import type { AdminCounts, LeadByKind, LeadKind, LeadPatch, LeadStatus } from '../../../../api/contract/leads';
 import { listLimitDefault } from '../../../../api/contract/leads';
 import { api, ApiError } from '../../../lib/api-client';
-import { firstScreenPaths, takePrefetched } from './prefetch';
 import { apiPaths, leadPaths, pathTo, withQuery } from '../../../../api/contract/paths';
 
 export const adminPageSize = listLimitDefault;
 
-/** A GET answered by the router's prefetch when it asked for exactly this. */
-function get<T>(path: string): Promise<T> {
-  return takePrefetched<T>(path) ?? api.get<T>(path);
-}
+const get = <T>(path: string) => api.get<T>(path);
 
 let unauthorizedHandler: () => void = () => {};
 
@@ -40,7 +36,7 @@ interface PageQuery<Status extends string = string> {
 
 export const adminApi = {
   /** Who is signed in; also counts as staff activity on the server while the staff session is live. */
-  session: () => get<SessionInfo>(firstScreenPaths.session),
+  session: () => get<SessionInfo>(apiPaths.session),
   login: (input: AdminLoginInput) => api.post<z.infer<typeof adminLoginAnswerSchema>>(apiPaths.staffLogin, input),
   logout: () => api.post<unknown>(apiPaths.staffLogout, {}),
 

@@ -1,6 +1,8 @@
-import { QueryClient, queryOptions } from '@tanstack/react-query';
+import { QueryCache, QueryClient, queryOptions } from '@tanstack/react-query';
 import type { ChatSessionContext } from '../../../../api/contract/chat';
+import { dataLoadFailed, isUnauthorized } from '../lib/failures';
 import type { Lead, LeadByKind, LeadKind } from '../../../../api/contract/leads';
+import { toast } from '../../../components/ui/toast';
 import { adminApi } from './admin-api';
 
 /**
@@ -11,6 +13,15 @@ import { adminApi } from './admin-api';
  */
 export function createAdminQueryClient(): QueryClient {
   return new QueryClient({
+    // A failed read of the lists or cards says "Error loading data"; a conversation says so itself. A 401 has signed out.
+    queryCache: new QueryCache({
+      onError: (error, query) => {
+        if (isUnauthorized(error)) return;
+        const failure = (query.meta as { failure?: 'data' | 'chat' } | undefined)?.failure;
+        if (failure === 'data') dataLoadFailed();
+        if (failure === 'chat') toast({ title: 'Error', description: 'Failed to load chat session.', variant: 'destructive' });
+      },
+    }),
     defaultOptions: {
       queries: { staleTime: Infinity, refetchOnWindowFocus: false, retry: false },
       mutations: { retry: false },

@@ -4,14 +4,15 @@ import { useCallback, useEffect, useEffectEvent, useRef } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { type LeadKind, leadKinds } from '../../../../api/contract/leads';
 import { connectAdminSocket, setCurrentAdminSocket } from '../api/admin-socket';
+import { stopCountsRecheck } from '../api/live-cache';
+import { prefetchFirstScreen, showAllRows, useUnreadChats } from '../api/queries';
 import { createInboxController } from '../inbox-controller';
 import { pruneDrafts } from '../lib/drafts';
-import { loadInbox, resetInbox, useUnreadChats } from '../inbox-store';
 import { type AdminTab, chatPath, firstTab, leadPath, matchChatPath, matchLeadPath, tabParam, tabPath } from '../lib/admin-paths';
 import { leadKindNames } from '../lib/lead-fields';
 import { bindAdminSocket, bindLeadQueries } from '../realtime';
-import { useChatSessions } from '../stores/chat-sessions-store';
-import { useLeads } from '../stores/leads-store';
+import { useChatUi } from '../stores/chat-ui-store';
+import { useListFilters } from '../stores/list-filters-store';
 import { useIdleLogout } from '../use-idle-logout';
 import { UnreadBadge } from './badges';
 import { chatSessionIdSchema } from '../../../../api/contract/chat';
@@ -38,14 +39,6 @@ const tabOfCard: Record<CountCardKey, LeadKind | typeof chatTab> = {
   chatSessions: chatTab,
 };
 
-/** A tab's list with the status filter back on All (read again only when it was filtered). */
-function clearStatusFilter(tab: LeadKind | typeof chatTab): void {
-  if (tab === chatTab) {
-    if (useChatSessions.getState().chatStatus !== null) void useChatSessions.getState().filterChats(null);
-  } else if (useLeads.getState().leads[tab].status !== null) {
-    void useLeads.getState().filterByStatus(tab, null);
-  }
-}
 const pageTitle = 'Admin Dashboard · Lotwise';
 
 /** Unread conversations in the tab's title, so staff see them from any other tab. */
@@ -67,8 +60,8 @@ function useInboxLive(openConversation: (sessionId: string) => void): void {
   const showConversation = useEffectEvent(openConversation);
   const queryClient = useQueryClient();
   useEffect(() => {
-    const inbox = createInboxController((sessionId) => showConversation(sessionId));
-    const firstLoad = loadInbox();
+    const inbox = createInboxController(queryClient, (sessionId) => showConversation(sessionId));
+    const firstLoad = prefetchFirstScreen(queryClient);
     const socket = connectAdminSocket();
     setCurrentAdminSocket(socket);
     const unbind = bindAdminSocket(socket, inbox, firstLoad);
@@ -79,7 +72,9 @@ function useInboxLive(openConversation: (sessionId: string) => void): void {
       inbox.dispose();
       setCurrentAdminSocket(null);
       socket.disconnect();
-      resetInbox();
+      stopCountsRecheck(queryClient);
+      useListFilters.getState().reset();
+      useChatUi.getState().reset();
     };
     // The dashboard mounts once per sign-in, and the query client lives as long as the page: one load and one socket.
   }, [queryClient]);
@@ -112,10 +107,10 @@ function useDashboardRoute() {
 
   const shownChat = useRef<string | undefined>(undefined);
   useEffect(() => {
-    const { openSession, closeSession } = useChatSessions.getState();
+    const { openSession, closeSession } = useChatUi.getState();
     const closed = shownChat.current;
     shownChat.current = openChatId;
-    if (openChatId !== undefined && chatSessionIdSchema.safeParse(openChatId).success) void openSession(openChatId);
+    if (openChatId !== undefined && chatSessionIdSchema.safeParse(openChatId).success) openSession(openChatId);
     else closeSession();
     // Back at the list, the conversation's View & Reply gets the focus again.
     if (openChatId === undefined && closed !== undefined) {
@@ -144,6 +139,7 @@ function useDashboardRoute() {
 export function AdminDashboard() {
   const { tab, showTab, openLead, openLeadRow, openChatId, openConversation, closeConversation } = useDashboardRoute();
   const unread = useUnreadChats();
+  const queryClient = useQueryClient();
   useIdleLogout();
   useInboxLive(openConversation);
   // On a phone an open conversation takes the screen: the cards and tabs wait below the way Back.
@@ -162,7 +158,7 @@ export function AdminDashboard() {
               onShow={(card) => {
                 const shown = tabOfCard[card];
                 showTab(shown);
-                clearStatusFilter(shown);
+                showAllRows(queryClient, shown === chatTab ? 'chats' : shown);
               }}
             />
           </div>

@@ -1,8 +1,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { chatSenderLabel, chatSessionStatuses, type ChatSessionStatus, type ChatSessionSummary } from '../../../../api/contract/chat';
-import { useChatSessions } from '../stores/chat-sessions-store';
-import { useCounts } from '../stores/counts-store';
+import { useAdminCounts, useChatSessionList, useSetChatStatus } from '../api/queries';
 import { chatPath } from '../lib/admin-paths';
 import { formatDate, shortSessionId } from '../lib/format';
 import { Badge, UnreadBadge } from './badges';
@@ -93,7 +92,7 @@ function chatColumns(onStatusChange: StatusChange): Column<ChatSessionSummary>[]
 }
 
 function useChatStatusOptions(): StatusFilterOption<ChatSessionStatus>[] {
-  const counts = useCounts((state) => state.counts);
+  const counts = useAdminCounts();
   return [
     { value: null, label: 'All', count: counts?.chatSessions },
     ...chatSessionStatuses.map((status) => ({ value: status, label: statusLabels[status], count: counts?.byStatus.chatSessions[status] })),
@@ -108,18 +107,20 @@ function emptyChatsText(query: string, status: ChatSessionStatus | null): string
 
 /** `compact`: beside an open conversation, each session is a card that fits the narrow list. */
 export function ChatSessionsTable({ compact = false }: { compact?: boolean }) {
-  const sessions = useChatSessions((state) => state.chatSessions);
-  const loading = useChatSessions((state) => state.chatLoading);
-  const loadingMore = useChatSessions((state) => state.chatLoadingMore);
-  const hasMore = useChatSessions((state) => state.chatHasMore);
-  const loadMoreChats = useChatSessions((state) => state.loadMoreChats);
-  const chatQuery = useChatSessions((state) => state.chatQuery);
-  const searchChats = useChatSessions((state) => state.searchChats);
-  const chatStatus = useChatSessions((state) => state.chatStatus);
-  const filterChats = useChatSessions((state) => state.filterChats);
+  const {
+    rows: sessions,
+    loading,
+    loadingMore,
+    hasMore,
+    loadMore: loadMoreChats,
+    query: chatQuery,
+    search: searchChats,
+    status: chatStatus,
+    filterByStatus: filterChats,
+  } = useChatSessionList();
   const statusOptions = useChatStatusOptions();
-  const onEndReached = useCallback(() => void loadMoreChats(), [loadMoreChats]);
-  const setChatStatus = useChatSessions((state) => state.setChatStatus);
+  const onEndReached = useCallback(() => loadMoreChats(), [loadMoreChats]);
+  const setChatStatus = useSetChatStatus();
   // Held here, not in the row: a virtual row may unmount (a push moves it out of view) while it asks.
   const [confirmingResolve, setConfirmingResolve] = useState<string | null>(null);
   const onStatusChange = useCallback<StatusChange>(
@@ -132,12 +133,12 @@ export function ChatSessionsTable({ compact = false }: { compact?: boolean }) {
   const columns = useMemo(() => chatColumns(onStatusChange), [onStatusChange]);
   return (
     <div className="space-y-3">
-      <StatusFilter label="Filter Chat Messages by status" options={statusOptions} selected={chatStatus} onSelect={(status) => void filterChats(status)} />
+      <StatusFilter label="Filter Chat Messages by status" options={statusOptions} selected={chatStatus} onSelect={(status) => filterChats(status)} />
       <SearchBox
         label="Search Chat Messages"
         placeholder="Search sender, session or message"
         initial={chatQuery}
-        onSearch={(query) => void searchChats(query)}
+        onSearch={(query) => searchChats(query)}
       />
       <VirtualTable<ChatSessionSummary>
         label="Chat Messages"

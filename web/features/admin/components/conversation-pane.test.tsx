@@ -1,18 +1,22 @@
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { resetInbox, useInbox } from '../inbox-store';
+import { adminQueryKeys } from '../api/live-cache';
+import { useChatUi } from '../stores/chat-ui-store';
+import { freshQueryClient, renderWithQueries as render, seedChatSessions, testQueryClient } from '../test/query-cache';
 import { chatMessage, chatSession } from '../test/fake-server';
 import { ConversationPane } from './conversation-pane';
 
 const sessionId = 'session_1732200000000_abcdef';
 
-beforeEach(() => resetInbox());
+beforeEach(() => {
+  freshQueryClient();
+  useChatUi.getState().reset();
+});
 
 function openConversation(...messages: ReturnType<typeof chatMessage>[]) {
-  useInbox.setState({
-    chatSessions: [chatSession({ id: sessionId, senderName: 'Dana', unreadCount: 0 })],
-    openChat: { sessionId, messages, loading: false, sending: false },
-  });
+  seedChatSessions([chatSession({ id: sessionId, senderName: 'Dana', unreadCount: 0 })]);
+  testQueryClient.setQueryData(adminQueryKeys.chatMessages(sessionId), messages);
+  useChatUi.getState().openSession(sessionId);
   render(<ConversationPane onClose={() => undefined} />);
   return screen.getByRole('list', { name: 'Conversation' });
 }

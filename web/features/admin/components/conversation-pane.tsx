@@ -5,7 +5,8 @@ import { chatSenderLabel, type ChatMessage } from '../../../../api/contract/chat
 import { LinkedText } from '../../../components/ui/linked-text';
 import { emitStaffTyping } from '../api/admin-socket';
 import { chatDraftSubject } from '../lib/drafts';
-import { useChatSessions } from '../stores/chat-sessions-store';
+import { useChatMessages, useChatSession, useMarkReadIfUnread, useSendReply } from '../api/queries';
+import { useChatUi } from '../stores/chat-ui-store';
 import { formatDate, formatTime } from '../lib/format';
 import { useDraft } from '../use-draft';
 
@@ -35,11 +36,13 @@ function MessageBubble({ message }: { message: ChatMessage }) {
  * session of the address in the store; `onClose` goes back to the list (Back on a phone).
  */
 export function ConversationPane({ onClose }: { onClose: () => void }) {
-  const openChat = useChatSessions((state) => state.openChat);
-  const session = useChatSessions((state) => state.chatSessions.find((known) => known.id === state.openChat?.sessionId));
-  const visitorTyping = useChatSessions((state) => (state.openChat ? Boolean(state.visitorTyping[state.openChat.sessionId]) : false));
-  const sendReply = useChatSessions((state) => state.sendReply);
-  const markOpenSessionRead = useChatSessions((state) => state.markOpenSessionRead);
+  const openSessionId = useChatUi((state) => state.openSessionId);
+  const session = useChatSession(openSessionId);
+  const visitorTyping = useChatUi((state) => (state.openSessionId ? Boolean(state.visitorTyping[state.openSessionId]) : false));
+  const { send: sendReply, sending } = useSendReply(openSessionId);
+  const markReadIfUnread = useMarkReadIfUnread();
+  const { messages, loading } = useChatMessages(openSessionId);
+  const openChat = openSessionId === null ? null : { sessionId: openSessionId, messages, loading };
   const sessionId = openChat?.sessionId;
   const [draft, setDraft] = useDraft(sessionId ? chatDraftSubject(sessionId) : null);
   const reply = draft ?? '';
@@ -60,11 +63,11 @@ export function ConversationPane({ onClose }: { onClose: () => void }) {
   useEffect(() => {
     // Messages that arrived while the tab was hidden count as read once the staff member is back.
     const onVisible = () => {
-      if (document.visibilityState === 'visible') markOpenSessionRead();
+      if (document.visibilityState === 'visible' && sessionId) markReadIfUnread(sessionId);
     };
     document.addEventListener('visibilitychange', onVisible);
     return () => document.removeEventListener('visibilitychange', onVisible);
-  }, [markOpenSessionRead]);
+  }, [markReadIfUnread, sessionId]);
 
   useEffect(
     // Leaving a conversation stops the typing its visitor sees.
@@ -98,7 +101,6 @@ export function ConversationPane({ onClose }: { onClose: () => void }) {
     replyBox.current?.focus();
   };
 
-  const sending = openChat?.sending ?? false;
   return (
     <section
       ref={paneRef}

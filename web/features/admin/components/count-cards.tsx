@@ -1,7 +1,7 @@
 import { FileText, LifeBuoy, MessageSquare, Presentation, Rocket } from 'lucide-react';
 import type { ComponentType } from 'react';
 import type { AdminCounts } from '../../../../api/contract/leads';
-import { useCounts } from '../stores/counts-store';
+import { useAdminCounts } from '../api/queries';
 
 /** A card's total, and the tab it shows. */
 export type CountCardKey = Exclude<keyof AdminCounts, 'byStatus' | 'unreadChats'>;
@@ -21,7 +21,7 @@ const numberFormat = new Intl.NumberFormat('en-US');
  * figures. Each is a button that shows its tab with every status.
  */
 export function CountCards({ onShow }: { onShow: (key: CountCardKey) => void }) {
-  const counts = useCounts((state) => state.counts);
+  const counts = useAdminCounts();
   return (
     // Three small cards to a row on a phone, so the tabs stay near the top.
     <ul className="grid grid-cols-3 gap-2 sm:gap-3 lg:grid-cols-5" aria-label="Totals">

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { leadStatusLabels, leadStatuses, type LeadKind, type LeadStatus } from '../../../../api/contract/leads';
 import { noteDraftSubject } from '../lib/drafts';
-import { useLeads } from '../stores/leads-store';
+import { useUpdateLead } from '../api/queries';
 import { useDraft } from '../use-draft';
 
 const unsavedHint = 'Unsaved: Enter saves it, Escape discards it.';
@@ -14,7 +14,7 @@ const statusClasses: Record<LeadStatus, string> = {
 
 /** New, Contacted or Closed; saved as soon as it changes and pushed to the other staff screens. */
 export function LeadStatusSelect({ kind, id, status, rowLabel }: { kind: LeadKind; id: number; status: LeadStatus; rowLabel: string }) {
-  const updateLead = useLeads((state) => state.updateLead);
+  const updateLead = useUpdateLead();
   return (
     <select
       aria-label={`Status of ${rowLabel}`}
@@ -38,7 +38,7 @@ export function LeadStatusSelect({ kind, id, status, rowLabel }: { kind: LeadKin
  * member shows unless there is a draft.
  */
 export function LeadNoteInput({ kind, id, note, rowLabel }: { kind: LeadKind; id: number; note: string; rowLabel: string }) {
-  const updateLead = useLeads((state) => state.updateLead);
+  const updateLead = useUpdateLead();
   const [draft, setDraft] = useDraft(noteDraftSubject(kind, id));
   const unsaved = draft !== null && draft !== note;
   const hintId = useId();

@@ -15,11 +15,11 @@ import {
 import { ApiError } from '../../../lib/api-client';
 import { adminApi } from '../api/admin-api';
 import { leadQuery, storeLeadUpdate } from '../api/lead-queries';
+import { applyLeadUpdate } from '../api/queries';
 import { tabPath } from '../lib/admin-paths';
 import { isUnauthorized, saveFailed } from '../lib/failures';
 import { formatDate } from '../lib/format';
 import { type LeadField, leadFormPages, leadKindNames, leadSender, sectionsOf } from '../lib/lead-fields';
-import { useLeads } from '../stores/leads-store';
 import { useLiveStatus } from '../stores/live-status-store';
 import { PriorityBadge } from './badges';
 
@@ -201,7 +201,7 @@ function useSaveLead<K extends LeadKind>(kind: K, id: number) {
     mutationFn: (patch: LeadPatch) => adminApi.patchLead(kind, id, patch),
     onSuccess: (item) => {
       storeLeadUpdate(queryClient, { kind, item });
-      useLeads.getState().applyLive([{ event: 'lead:updated', payload: { kind, item } }]);
+      applyLeadUpdate(queryClient, kind, item);
     },
     onError: (error) => {
       if (!isUnauthorized(error)) saveFailed();

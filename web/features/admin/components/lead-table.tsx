@@ -12,8 +12,8 @@ import {
   leadStatusLabels,
 } from '../../../../api/contract/leads';
 import { leadCsvHref } from '../api/admin-api';
-import { useCounts } from '../stores/counts-store';
-import { countKeys, type LeadList, useLeads } from '../stores/leads-store';
+import { countKeys } from '../api/live-cache';
+import { useAdminCounts, useLeadList } from '../api/queries';
 import { formatDate, optionLabel } from '../lib/format';
 import { PriorityBadge } from './badges';
 import { LeadNoteInput, LeadStatusSelect } from './lead-cells';
@@ -94,7 +94,7 @@ function emptyLeadsText(title: string, query: string, status: LeadStatus | null)
 
 /** All, then the spec's lead statuses, each with the server's figure. */
 function useLeadStatusOptions(kind: LeadKind): StatusFilterOption<LeadStatus>[] {
-  const counts = useCounts((state) => state.counts);
+  const counts = useAdminCounts();
   const key = countKeys[kind];
   return [
     { value: null, label: 'All', count: counts?.[key] },
@@ -104,12 +104,10 @@ function useLeadStatusOptions(kind: LeadKind): StatusFilterOption<LeadStatus>[] 
 
 /** One tab's list; `onOpen` opens a row's lead (the dashboard's `/admin/leads/:kind/:id`). */
 export function LeadTable<K extends LeadKind>({ kind, title, onOpen }: { kind: K; title: string; onOpen?: (kind: K, id: number) => void }) {
-  const list = useLeads((state) => state.leads[kind]) as LeadList<K>;
-  const search = useLeads((state) => state.search);
-  const filterByStatus = useLeads((state) => state.filterByStatus);
+  const list = useLeadList(kind);
+  const { search, filterByStatus, loadMore } = list;
   const statusOptions = useLeadStatusOptions(kind);
-  const loadMore = useLeads((state) => state.loadMore);
-  const onEndReached = useCallback(() => void loadMore(kind), [kind, loadMore]);
+  const onEndReached = useCallback(() => loadMore(), [loadMore]);
   const columns = useMemo(() => [...(leadColumns[kind] as Columns<K>), ...workColumns(kind)], [kind]);
   const onRowOpen = useMemo(() => (onOpen ? (row: LeadByKind[K]) => onOpen(kind, row.id) : undefined), [kind, onOpen]);
 
@@ -119,14 +117,14 @@ export function LeadTable<K extends LeadKind>({ kind, title, onOpen }: { kind: K
         label={`Filter ${title} by status`}
         options={statusOptions}
         selected={list.status}
-        onSelect={(status) => void filterByStatus(kind, status)}
+        onSelect={(status) => filterByStatus(status)}
       />
       <div className="flex flex-wrap items-center justify-between gap-3">
         <SearchBox
           label={`Search ${title}`}
           placeholder="Search name, email, company, subject"
           initial={list.query}
-          onSearch={(query) => void search(kind, query)}
+          onSearch={(query) => search(query)}
         />
         <a
           href={leadCsvHref(kind, list.query, list.status)}

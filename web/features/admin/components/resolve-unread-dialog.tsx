@@ -1,7 +1,7 @@
 import { chatSenderLabel } from '../../../../api/contract/chat';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
-import { useChatSessions } from '../stores/chat-sessions-store';
+import { useChatSession } from '../api/queries';
 
 function messages(count: number): string {
   return count === 1 ? 'an unread message' : `${count} unread messages`;
@@ -21,7 +21,7 @@ export function ResolveUnreadDialog({
   onResolve: (sessionId: string) => void;
   onCancel: () => void;
 }) {
-  const session = useChatSessions((state) => (sessionId ? state.chatSessions.find((known) => known.id === sessionId) : undefined));
+  const session = useChatSession(sessionId);
   // A read elsewhere may bring the count to 0 while this asks: the question was asked about one at least.
   const unread = Math.max(session?.unreadCount ?? 0, 1);
   const sender = session ? chatSenderLabel(session) : 'The visitor';

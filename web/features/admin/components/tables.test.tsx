@@ -1,16 +1,22 @@
-import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LeadKind } from '../../../../api/contract/leads';
-import { loadInbox, resetInbox, useInbox } from '../inbox-store';
-import { useCounts } from '../stores/counts-store';
-import { useLeads } from '../stores/leads-store';
+import { useChatUi } from '../stores/chat-ui-store';
+import { useListFilters } from '../stores/list-filters-store';
+import { freshQueryClient, renderWithQueries as render, seedChatSessions, seedCounts, seedLeads, testQueryClient } from '../test/query-cache';
+import { createInboxController } from '../inbox-controller';
 import { chatSession, contactRow, emptyCounts, fakeServer, type FakeServer, getStartedRow, ticketRow } from '../test/fake-server';
 import { ChatSessionsTable } from './chat-sessions-table';
 import { CountCards } from './count-cards';
 import { LeadTable } from './lead-table';
 
-beforeEach(() => resetInbox());
+beforeEach(() => {
+  freshQueryClient();
+  useListFilters.getState().reset();
+  useChatUi.getState().reset();
+  seedCounts(emptyCounts());
+});
 afterEach(() => {
   vi.useRealTimers();
   vi.unstubAllGlobals();
@@ -22,8 +28,11 @@ function headers(table: HTMLElement): string[] {
     .map((cell) => cell.textContent ?? '');
 }
 
-function seed<K extends LeadKind>(kind: K, rows: ReturnType<typeof useLeads.getState>['leads'][K]['rows'], hasMore = false) {
-  useLeads.setState((state) => ({ leads: { ...state.leads, [kind]: { ...state.leads[kind], rows, hasMore } } }));
+const seed = seedLeads;
+
+/** The rows the contact list shows, from the table. */
+function shownLeadIds(): number[] {
+  return [...screen.getByRole('table', { name: 'Contact Forms' }).querySelectorAll('[data-row-key]')].map((row) => Number(row.getAttribute('data-row-key')));
 }
 
 describe('lead tables', () => {
@@ -118,7 +127,7 @@ describe('lead tables', () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
     });
     expect(server.calls).toContain(`GET /api/contact-submissions?limit=100&before=${encodeURIComponent('2026-11-20T15:30:00.000Z,901')}`);
-    expect(useLeads.getState().leads.contact.rows).toHaveLength(101);
+    expect(screen.getByRole('table', { name: 'Contact Forms' })).toHaveAttribute('aria-rowcount', '102');
   });
 
   it('searches on the server after typing pauses, and exports what the tab shows', async () => {
@@ -127,6 +136,7 @@ describe('lead tables', () => {
     server.on('GET /api/contact-submissions', ({ url }) => ({
       body: url.searchParams.get('q') === 'doe' ? [contactRow({ name: 'Jane Doe' })] : [],
     }));
+    seed('contact', []);
     render(<LeadTable kind="contact" title="Contact Forms" />);
     fireEvent.change(screen.getByRole('searchbox', { name: 'Search Contact Forms' }), { target: { value: 'd' } });
     fireEvent.change(screen.getByRole('searchbox', { name: 'Search Contact Forms' }), { target: { value: 'doe' } });
@@ -144,8 +154,9 @@ describe('lead tables', () => {
     const server = fakeServer({ admin: 'staff@lotwise.example' });
     const closed = contactRow({ id: 11, name: 'Closed Carl', status: 'closed', createdAt: '2026-11-20T15:30:00.000Z' });
     server.on('GET /api/contact-submissions', () => ({ body: [contactRow({ id: 12, name: 'New Nina' }), closed] }));
-    useCounts.setState({ counts: emptyCounts({ contact: 40, byStatus: { ...emptyCounts().byStatus, contact: { new: 12, contacted: 20, closed: 8 } } }) });
-    useLeads.setState((state) => ({ leads: { ...state.leads, contact: { ...state.leads.contact, query: 'carl' } } }));
+    seedCounts(emptyCounts({ contact: 40, byStatus: { ...emptyCounts().byStatus, contact: { new: 12, contacted: 20, closed: 8 } } }));
+    useListFilters.getState().setLeadFilter('contact', { q: 'carl' });
+    seed('contact', [], false, { q: 'carl', status: null });
     render(<LeadTable kind="contact" title="Contact Forms" />);
     const filter = screen.getByRole('group', { name: 'Filter Contact Forms by status' });
     const option = (name: RegExp) => within(filter).getByRole('button', { name });
@@ -165,29 +176,44 @@ describe('lead tables', () => {
     expect(screen.getByRole('link', { name: 'Export CSV' })).toHaveAttribute('href', '/api/contact-submissions?format=csv&q=carl&status=closed');
 
     // A full page asks for the next under the same filter and search.
-    seed('contact', Array.from({ length: 100 }, (_, index) => contactRow({ id: 1000 - index, status: 'closed', createdAt: '2026-11-20T15:30:00.000Z' })), true);
     await act(async () => {
-      await useLeads.getState().loadMore('contact');
+      seed('contact', Array.from({ length: 100 }, (_, index) => contactRow({ id: 1000 - index, status: 'closed', createdAt: '2026-11-20T15:30:00.000Z' })), true, { q: 'carl', status: 'closed' });
+    });
+    const scroller = screen.getByTestId('virtual-table-scroller');
+    await act(async () => {
+      scroller.scrollTop = 100 * 52 - 600;
+      fireEvent.scroll(scroller);
+      await new Promise((resolve) => setTimeout(resolve, 50));
     });
     expect(server.calls.at(-1)).toBe(`GET /api/contact-submissions?limit=100&before=${encodeURIComponent('2026-11-20T15:30:00.000Z,901')}&q=carl&status=closed`);
   });
 
   it('keeps a live list to its status filter: a new lead stays out of Closed, a lead moved out of it leaves', async () => {
     fakeServer({ admin: 'staff@lotwise.example' });
+    vi.useFakeTimers();
     const carl = contactRow({ id: 21, name: 'Closed Carl', status: 'closed' });
-    useLeads.setState((state) => ({ leads: { ...state.leads, contact: { ...state.leads.contact, status: 'closed', rows: [carl] } } }));
+    seedCounts(emptyCounts({ contact: 1, byStatus: { ...emptyCounts().byStatus, contact: { new: 0, contacted: 0, closed: 1 } } }));
+    useListFilters.getState().setLeadFilter('contact', { status: 'closed' });
+    seed('contact', [carl], false, { q: '', status: 'closed' });
     render(<LeadTable kind="contact" title="Contact Forms" />);
-    let result = useLeads.getState().applyLive([{ event: 'submission:new', payload: { kind: 'contact', item: contactRow({ id: 22, name: 'Fresh Fay' }) } }]);
-    expect(useLeads.getState().leads.contact.rows.map((row) => row.id)).toEqual([21]);
-    // Counted all the same: the total and the New figure.
-    expect(result.counts).toEqual({ contact: 1, 'contact.new': 1 });
-
-    act(() => {
-      result = useLeads.getState().applyLive([{ event: 'lead:updated', payload: { kind: 'contact', item: { ...carl, status: 'contacted' } } }]);
+    const inbox = createInboxController(testQueryClient, () => undefined);
+    const figures = () => within(screen.getByRole('group', { name: 'Filter Contact Forms by status' })).getAllByRole('button').map((button) => button.textContent);
+    await act(async () => {
+      inbox.push({ event: 'submission:new', payload: { kind: 'contact', item: contactRow({ id: 22, name: 'Fresh Fay' }) } });
+      await vi.advanceTimersByTimeAsync(200);
     });
-    expect(useLeads.getState().leads.contact.rows).toEqual([]);
-    expect(result.counts).toEqual({ 'contact.closed': -1, 'contact.contacted': 1 });
+    expect(shownLeadIds()).toEqual([21]);
+    // Counted all the same: the total and the New figure.
+    expect(figures()).toEqual(['All 2', 'New 1', 'Contacted 0', 'Closed 1']);
+
+    await act(async () => {
+      inbox.push({ event: 'lead:updated', payload: { kind: 'contact', item: { ...carl, status: 'contacted' } } });
+      await vi.advanceTimersByTimeAsync(200);
+    });
+    expect(shownLeadIds()).toEqual([]);
+    expect(figures()).toEqual(['All 2', 'New 1', 'Contacted 1', 'Closed 0']);
     expect(screen.getByText('No closed contact forms.')).toBeInTheDocument();
+    inbox.dispose();
   });
 
   it('changes a lead status and note in place through PATCH', async () => {
@@ -212,7 +238,7 @@ describe('lead tables', () => {
       { status: 'contacted' },
       { note: 'Called, wants a demo Friday' },
     ]);
-    expect(useLeads.getState().leads.contact.rows[0]).toMatchObject({ status: 'contacted', note: 'Called, wants a demo Friday' });
+    expect(screen.getByRole('textbox', { name: 'Note for Jane Doe' })).toHaveValue('Called, wants a demo Friday');
     expect(screen.getByRole('combobox', { name: 'Status of Jane Doe' })).toHaveValue('contacted');
   });
 });
@@ -271,14 +297,16 @@ describe('lead tables on a phone', () => {
 
 describe('chat sessions table', () => {
   it('shows the short id, the sender fallback, the Customer badge and the unread count', () => {
-    useInbox.setState({
-      chatSessions: [
-        chatSession({ id: 'session_1732200000001_aaaa', senderEmail: 'buyer@lot.example', unreadCount: 3 }),
-        chatSession({ id: 'session_1732200000002_bbbb', senderName: 'Pat', senderEmail: null, unreadCount: 0 }),
-        chatSession({ id: 'session_1732200000003_cccc', hasCustomerMessage: false, unreadCount: 0, messageCount: 4 }),
-      ],
-    });
-    render(<ChatSessionsTable />, { wrapper: MemoryRouter });
+    seedChatSessions([
+      chatSession({ id: 'session_1732200000001_aaaa', senderEmail: 'buyer@lot.example', unreadCount: 3 }),
+      chatSession({ id: 'session_1732200000002_bbbb', senderName: 'Pat', senderEmail: null, unreadCount: 0 }),
+      chatSession({ id: 'session_1732200000003_cccc', hasCustomerMessage: false, unreadCount: 0, messageCount: 4 }),
+    ]);
+    render(
+      <MemoryRouter>
+        <ChatSessionsTable />
+      </MemoryRouter>,
+    );
     expect(headers(screen.getByRole('table', { name: 'Chat Messages' }))).toEqual([
       'Session',
       'Sender',
@@ -314,13 +342,15 @@ describe('resolving a chat', () => {
     for (const id of [unreadId, readId]) {
       server.on(`PATCH /api/chat-sessions/${id}`, ({ body }) => ({ body: chatSession({ id, ...(body as object) }) }));
     }
-    useInbox.setState({
-      chatSessions: [
-        chatSession({ id: unreadId, senderName: 'Dana', unreadCount: 2 }),
-        chatSession({ id: readId, senderEmail: 'pat@dealer.example', unreadCount: 0 }),
-      ],
-    });
-    render(<ChatSessionsTable />, { wrapper: MemoryRouter });
+    seedChatSessions([
+      chatSession({ id: unreadId, senderName: 'Dana', unreadCount: 2 }),
+      chatSession({ id: readId, senderEmail: 'pat@dealer.example', unreadCount: 0 }),
+    ]);
+    render(
+      <MemoryRouter>
+        <ChatSessionsTable />
+      </MemoryRouter>,
+    );
     return server;
   }
 
@@ -355,7 +385,7 @@ describe('resolving a chat', () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     await act(async () => {});
     expect(statusOf('002_bbbb')).toHaveValue('resolved');
-    useInbox.setState((state) => ({ chatSessions: state.chatSessions.map((session) => ({ ...session, status: 'resolved' as const })) }));
+    act(() => seedChatSessions([chatSession({ id: unreadId, senderName: 'Dana', unreadCount: 2, status: 'resolved' }), chatSession({ id: readId, unreadCount: 0, status: 'resolved' })]));
     fireEvent.change(statusOf('001_aaaa'), { target: { value: 'open' } });
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     await act(async () => {});
@@ -368,32 +398,12 @@ describe('resolving a chat', () => {
 
 describe('count cards', () => {
   it('show the five totals the server counted', () => {
-    useCounts.setState({ counts: emptyCounts({ contact: 50_000, support: 7, demo: 3, getStarted: 2, chatSessions: 9 }) });
+    seedCounts(emptyCounts({ contact: 50_000, support: 7, demo: 3, getStarted: 2, chatSessions: 9 }));
     render(<CountCards onShow={() => undefined} />);
     expect(within(screen.getByTestId('count-contact')).getByText('50,000')).toBeInTheDocument();
     expect(within(screen.getByTestId('count-support')).getByText('7')).toBeInTheDocument();
     expect(within(screen.getByTestId('count-demo')).getByText('3')).toBeInTheDocument();
     expect(within(screen.getByTestId('count-getStarted')).getByText('2')).toBeInTheDocument();
     expect(within(screen.getByTestId('count-chatSessions')).getByText('9')).toBeInTheDocument();
-  });
-});
-
-describe('first screen prefetch', () => {
-  it('prefetches exactly the requests the dashboard makes first, and hands each answer over once', async () => {
-    const { firstScreenPaths, prefetchAdminData } = await import('../api/prefetch');
-    const server = fakeServer({ admin: 'staff@lotwise.example' });
-    localStorage.setItem('adminAuthenticated', 'true');
-    prefetchAdminData();
-    const prefetched = [...server.calls];
-    expect(prefetched).toEqual([firstScreenPaths.session, ...firstScreenPaths.staff].map((path) => `GET ${path}`));
-    await act(async () => {
-      await loadInbox();
-    });
-    // loadInbox took every prefetched answer instead of asking again.
-    expect(server.calls).toEqual(prefetched);
-    await act(async () => {
-      await loadInbox();
-    });
-    expect(server.calls.length).toBe(prefetched.length + firstScreenPaths.staff.length);
   });
 });

@@ -52,4 +52,21 @@ describe('createFrameBatcher', () => {
     vi.advanceTimersByTime(1000);
     expect(apply).toHaveBeenCalledTimes(calls);
   });
+
+  it('says when what is queued has been applied: at once with nothing queued, else after the frame that applies it', async () => {
+    const applied: number[][] = [];
+    const batcher = createFrameBatcher<number>((items) => applied.push(items));
+    let drained = false;
+    await batcher.drained();
+    for (let item = 1; item <= pushesAppliedAtOncePerFrame + 2; item++) batcher.push(item);
+    void batcher.drained().then(() => {
+      drained = true;
+    });
+    await Promise.resolve();
+    expect(drained).toBe(false);
+    nextFrame();
+    await Promise.resolve();
+    expect(drained).toBe(true);
+    expect(applied.flat()).toHaveLength(pushesAppliedAtOncePerFrame + 2);
+  });
 });

@@ -10,6 +10,8 @@ export const burstQuietMs = 500;
 
 export interface FrameBatcher<T> {
   push(item: T): void;
+  /** Resolves once what is queued now has been applied: at once when nothing waits. */
+  drained(): Promise<void>;
   /** Drops what is still queued and cancels the pending frame. */
   dispose(): void;
 }
@@ -26,6 +28,13 @@ export function createFrameBatcher<T>(apply: (items: T[]) => void): FrameBatcher
   let animationFrame: number | undefined;
   let fallback: ReturnType<typeof setTimeout> | undefined;
   let lastBatchAt = Number.NEGATIVE_INFINITY;
+  let waiting: (() => void)[] = [];
+
+  function release(): void {
+    const waiters = waiting;
+    waiting = [];
+    for (const done of waiters) done();
+  }
 
   function cancelFrame(): void {
     if (animationFrame !== undefined) cancelAnimationFrame(animationFrame);
@@ -40,8 +49,12 @@ export function createFrameBatcher<T>(apply: (items: T[]) => void): FrameBatcher
     if (queue.length === 0) return;
     const items = queue;
     queue = [];
-    apply(items);
-    lastBatchAt = performance.now();
+    try {
+      apply(items);
+    } finally {
+      lastBatchAt = performance.now();
+      release();
+    }
   }
 
   function openFrame(): void {
@@ -61,9 +74,14 @@ export function createFrameBatcher<T>(apply: (items: T[]) => void): FrameBatcher
       if (queue.length > 0 || burstGoesOn || pushesThisFrame > pushesAppliedAtOncePerFrame) queue.push(item);
       else apply([item]);
     },
+    drained() {
+      if (queue.length === 0) return Promise.resolve();
+      return new Promise((resolve) => waiting.push(resolve));
+    },
     dispose() {
       cancelFrame();
       queue = [];
+      release();
     },
   };
 }

@@ -1,8 +1,10 @@
+import { notifyManager } from '@tanstack/react-query';
 import { act, fireEvent, screen } from '@testing-library/react';
 import { vi } from 'vitest';
 import { useToastStore } from '../../../components/ui/toast';
 import { connectAdminSocket } from '../api/admin-socket';
-import { resetInbox } from '../inbox-store';
+import { useChatUi } from '../stores/chat-ui-store';
+import { useListFilters } from '../stores/list-filters-store';
 import { resetStaffSession } from '../session-store';
 import { FakeAdminSocket } from './fake-socket';
 
@@ -12,10 +14,13 @@ import { FakeAdminSocket } from './fake-socket';
  */
 export function freshDashboard(): FakeAdminSocket {
   vi.useFakeTimers({ now: new Date('2026-11-21T12:00:00.000Z') });
+  // TanStack Query tells the screen of a cache change in a timeout; under fake timers, at once (as within act).
+  notifyManager.setScheduler((notify) => notify());
   const socket = new FakeAdminSocket();
   vi.mocked(connectAdminSocket).mockImplementation(() => socket.asSocket());
   resetStaffSession();
-  resetInbox();
+  useListFilters.getState().reset();
+  useChatUi.getState().reset();
   useToastStore.setState({ toasts: [] });
   return socket;
 }
