@@ -7,6 +7,7 @@ import {
   useMutation,
   useQuery,
   useQueryClient,
+  type UseInfiniteQueryResult,
 } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { type ChatMessage, type ChatSessionStatus, type ChatSessionSummary, chatSessionCursor } from '../../../../api/contract/chat';
@@ -122,36 +123,12 @@ function useRows<Row>(data: { pages: Row[][] } | undefined): Row[] {
   return useMemo(() => data?.pages.flat() ?? [], [data]);
 }
 
-/** One lead tab's rows for the search and status filter it shows. */
-export function useLeadList<K extends LeadKind>(kind: K): ListView<LeadByKind[K], LeadStatus> {
-  const filter = useListFilters((state) => state.leads[kind]);
-  const setLeadFilter = useListFilters((state) => state.setLeadFilter);
-  // A new search shows the rows of the last until its own come.
-  const list = useInfiniteQuery({ ...leadListQuery(kind, filter), placeholderData: keepPreviousData });
-  const rows = useRows(list.data) as LeadByKind[K][];
-  const { hasNextPage, fetchNextPage } = list;
-  // Not while a read of the list is under way (`cancelRefetch: false`); reading `isFetching` here would render the list at each re-read's start.
-  const loadMore = useCallback(() => {
-    if (hasNextPage) void fetchNextPage({ cancelRefetch: false }).catch(() => undefined);
-  }, [hasNextPage, fetchNextPage]);
-  return {
-    rows,
-    query: filter.q,
-    status: filter.status,
-    loading: list.isPending || (list.isPlaceholderData && list.isFetching),
-    loadingMore: list.isFetchingNextPage,
-    hasMore: hasNextPage,
-    loadMore,
-    search: useCallback((q: string) => setLeadFilter(kind, { q }), [kind, setLeadFilter]),
-    filterByStatus: useCallback((status: LeadStatus | null) => setLeadFilter(kind, { status }), [kind, setLeadFilter]),
-  };
-}
-
-/** The chat tab's sessions for the search and status filter it shows. */
-export function useChatSessionList(): ListView<ChatSessionSummary, ChatSessionStatus> {
-  const filter = useListFilters((state) => state.chats);
-  const setChatFilter = useListFilters((state) => state.setChatFilter);
-  const list = useInfiniteQuery({ ...chatSessionListQuery(filter), placeholderData: keepPreviousData });
+/** What a list's infinite query gives its table; `setFilter` changes the list's search or status filter. */
+function useListView<Row, Status extends string>(
+  list: UseInfiniteQueryResult<{ pages: Row[][] }>,
+  filter: ListFilter<Status>,
+  setFilter: (change: Partial<ListFilter<Status>>) => void,
+): ListView<Row, Status> {
   const rows = useRows(list.data);
   const { hasNextPage, fetchNextPage } = list;
   // Not while a read of the list is under way (`cancelRefetch: false`); reading `isFetching` here would render the list at each re-read's start.
@@ -166,9 +143,27 @@ export function useChatSessionList(): ListView<ChatSessionSummary, ChatSessionSt
     loadingMore: list.isFetchingNextPage,
     hasMore: hasNextPage,
     loadMore,
-    search: useCallback((q: string) => setChatFilter({ q }), [setChatFilter]),
-    filterByStatus: useCallback((status: ChatSessionStatus | null) => setChatFilter({ status }), [setChatFilter]),
+    search: useCallback((q: string) => setFilter({ q }), [setFilter]),
+    filterByStatus: useCallback((status: Status | null) => setFilter({ status }), [setFilter]),
   };
+}
+
+/** One lead tab's rows for the search and status filter it shows. */
+export function useLeadList<K extends LeadKind>(kind: K): ListView<LeadByKind[K], LeadStatus> {
+  const filter = useListFilters((state) => state.leads[kind]);
+  const setLeadFilter = useListFilters((state) => state.setLeadFilter);
+  // A new search shows the rows of the last until its own come.
+  const list = useInfiniteQuery({ ...leadListQuery(kind, filter), placeholderData: keepPreviousData });
+  const setFilter = useCallback((change: Partial<ListFilter<LeadStatus>>) => setLeadFilter(kind, change), [kind, setLeadFilter]);
+  return useListView(list, filter, setFilter) as ListView<LeadByKind[K], LeadStatus>;
+}
+
+/** The chat tab's sessions for the search and status filter it shows. */
+export function useChatSessionList(): ListView<ChatSessionSummary, ChatSessionStatus> {
+  const filter = useListFilters((state) => state.chats);
+  const setChatFilter = useListFilters((state) => state.setChatFilter);
+  const list = useInfiniteQuery({ ...chatSessionListQuery(filter), placeholderData: keepPreviousData });
+  return useListView(list, filter, setChatFilter);
 }
 
 /** The row of one session as the chat list holds it (its sender, its unread count). */
