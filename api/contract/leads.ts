@@ -248,12 +248,15 @@ export const leadRecordByKind = {
  */
 export const anyLeadRecord = z.union([getStartedRequestRecord, supportTicketRecord, contactSubmissionRecord, demoRequestRecord]);
 
+/** A staff note's longest text: the PATCH refuses more, and the note boxes stop there. */
+export const leadNoteMaxLength = 5000;
+
 export const leadPatchSchema = z
   .object({
     status: z.enum(leadStatuses, { error: 'Status must be new, contacted or closed' }).optional(),
     note: z
       .string({ error: 'Note must be text' })
-      .max(5000, 'Note must be at most 5000 characters')
+      .max(leadNoteMaxLength, `Note must be at most ${leadNoteMaxLength} characters`)
       .refine((value) => !hasRefusedCharacters(value, { multiline: true }), controlCharacterMessage)
       .optional(),
   })

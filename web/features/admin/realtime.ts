@@ -1,8 +1,5 @@
-import type { QueryClient } from '@tanstack/react-query';
 import { timings } from '../../../api/contract/brand';
-import type { Lead, LeadKind } from '../../../api/contract/leads';
 import type { AdminSocket } from './api/admin-socket';
-import { leadQueryKeys, storeLeadUpdate } from './api/lead-queries';
 import type { InboxController } from './inbox-controller';
 import { useStaffSession } from './session-store';
 import { useLiveStatus } from './stores/live-status-store';
@@ -95,20 +92,5 @@ export function bindAdminSocket(socket: AdminSocket, inbox: InboxController, fir
     socket.off('chat-session:updated');
     socket.off('chat:message');
     socket.off('chat:typing');
-  };
-}
-
-/**
- * Keeps the leads held in TanStack Query live: a `lead:updated` push replaces the one held, and after
- * each (re)connect the held ones are read again, for what changed while nothing was pushed to this screen.
- */
-export function bindLeadQueries(socket: AdminSocket, queryClient: QueryClient): () => void {
-  const onUpdated = (payload: { kind: LeadKind; item: Lead }) => storeLeadUpdate(queryClient, payload);
-  const onConnect = () => void queryClient.invalidateQueries({ queryKey: leadQueryKeys.all });
-  socket.on('lead:updated', onUpdated);
-  socket.on('connect', onConnect);
-  return () => {
-    socket.off('lead:updated', onUpdated);
-    socket.off('connect', onConnect);
   };
 }

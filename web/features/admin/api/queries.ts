@@ -16,6 +16,7 @@ import { toast } from '../../../components/ui/toast';
 import { isUnauthorized, saveFailed } from '../lib/failures';
 import { type ListFilter, noFilter, useListFilters } from '../stores/list-filters-store';
 import { adminApi, adminPageSize } from './admin-api';
+import { storeLeadUpdate } from './lead-queries';
 import {
   adminQueryKeys,
   type ChatRowResult,
@@ -393,6 +394,8 @@ export function useUpdateLead(): <K extends LeadKind>(kind: K, id: number, patch
  * move with its status. An older version than the one held changes nothing.
  */
 export function applyLeadUpdate(queryClient: QueryClient, kind: LeadKind, item: Lead): void {
+  // The lead open at /admin/leads/:kind/:id takes it too (it keeps the newer of the two itself).
+  storeLeadUpdate(queryClient, { kind, item });
   const held = heldLead(queryClient, kind, item.id);
   // A push that an answer of our own overtook (or the other way round): the newer version stays.
   if (held && isOlderLead(item, held)) return;

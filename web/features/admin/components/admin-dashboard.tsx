@@ -10,7 +10,7 @@ import { createInboxController } from '../inbox-controller';
 import { pruneDrafts } from '../lib/drafts';
 import { type AdminTab, chatPath, firstTab, leadPath, matchChatPath, matchLeadPath, tabParam, tabPath } from '../lib/admin-paths';
 import { leadKindNames } from '../lib/lead-fields';
-import { bindAdminSocket, bindLeadQueries } from '../realtime';
+import { bindAdminSocket } from '../realtime';
 import { useChatUi } from '../stores/chat-ui-store';
 import { useListFilters } from '../stores/list-filters-store';
 import { useIdleLogout } from '../use-idle-logout';
@@ -65,9 +65,7 @@ function useInboxLive(openConversation: (sessionId: string) => void): void {
     const socket = connectAdminSocket();
     setCurrentAdminSocket(socket);
     const unbind = bindAdminSocket(socket, inbox, firstLoad);
-    const unbindLeadQueries = bindLeadQueries(socket, queryClient);
     return () => {
-      unbindLeadQueries();
       unbind();
       inbox.dispose();
       setCurrentAdminSocket(null);

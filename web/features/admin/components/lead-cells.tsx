@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { leadStatusLabels, leadStatuses, type LeadKind, type LeadStatus } from '../../../../api/contract/leads';
+import { leadNoteMaxLength, leadStatusLabels, leadStatuses, type LeadKind, type LeadStatus } from '../../../../api/contract/leads';
 import { noteDraftSubject } from '../lib/drafts';
 import { useUpdateLead } from '../api/queries';
 import { useDraft } from '../use-draft';
@@ -61,7 +61,7 @@ export function LeadNoteInput({ kind, id, note, rowLabel }: { kind: LeadKind; id
         title={unsaved ? unsavedHint : undefined}
         placeholder="Add a note"
         value={unsaved ? draft : note}
-        maxLength={5000}
+        maxLength={leadNoteMaxLength}
         onChange={(event) => setDraft(event.target.value)}
         onBlur={() => void save()}
         onKeyDown={(event) => {

@@ -11,10 +11,11 @@ import {
   type LeadStatus,
   leadStatuses,
   leadStatusLabels,
+  leadNoteMaxLength,
 } from '../../../../api/contract/leads';
 import { ApiError } from '../../../lib/api-client';
 import { adminApi } from '../api/admin-api';
-import { leadQuery, storeLeadUpdate } from '../api/lead-queries';
+import { leadQuery } from '../api/lead-queries';
 import { applyLeadUpdate } from '../api/queries';
 import { tabPath } from '../lib/admin-paths';
 import { isUnauthorized, saveFailed } from '../lib/failures';
@@ -199,10 +200,7 @@ function useSaveLead<K extends LeadKind>(kind: K, id: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (patch: LeadPatch) => adminApi.patchLead(kind, id, patch),
-    onSuccess: (item) => {
-      storeLeadUpdate(queryClient, { kind, item });
-      applyLeadUpdate(queryClient, kind, item);
-    },
+    onSuccess: (item) => applyLeadUpdate(queryClient, kind, item),
     onError: (error) => {
       if (!isUnauthorized(error)) saveFailed();
     },
@@ -247,7 +245,7 @@ function LeadWork<K extends LeadKind>({ kind, lead }: { kind: K; lead: LeadByKin
           id={noteId}
           value={note}
           rows={3}
-          maxLength={5000}
+          maxLength={leadNoteMaxLength}
           placeholder="Add a note"
           onChange={(event) => setNoteDraft(event.target.value)}
           className="mt-1 block w-full rounded-md border border-slate-300 px-2 py-1.5 text-sm"
