@@ -13,10 +13,11 @@ import securityPlugin from './plugins/security';
 import { serializerCompiler } from './plugins/serializer';
 import sessionPlugin, { cookieSessions } from './plugins/session';
 import socketIoPlugin from './plugins/socket-io';
-import { bootstrapStaff } from './modules/auth/accounts';
-import authRoutes from './modules/auth/auth.routes';
-import { publicLeadRoutes, staffLeadRoutes } from './modules/leads/leads.routes';
-import mailPlugin from './modules/mail/mail.plugin';
+import eventsPlugin from './events';
+import jobsPlugin from './jobs';
+import accountsModule, { authRoutes, bootstrapStaff } from './modules/auth';
+import leadsModule, { staffLeadRoutes } from './modules/leads';
+import mailModule from './modules/mail';
 import chatModule, { staffChatRoutes } from './modules/chat';
 import { apiPaths } from './contract/paths';
 import { requestLogFields } from './request-log';
@@ -56,6 +57,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(errorsPlugin);
   await app.register(clientAddressPlugin, { trust });
   await app.register(dbPlugin, { database: config.database });
+  await app.register(eventsPlugin);
+  await app.register(jobsPlugin, { config });
   await app.register(redisPlugin, { redis: config.redis });
   await app.register(securityPlugin, { config });
   await app.register(sessionPlugin, { config });
@@ -64,8 +67,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   app.get(apiPaths.health, async () => ({ ok: true as const }));
 
-  await app.register(mailPlugin, { config });
-  await bootstrapStaff(app.db, {
+  await app.register(mailModule, { config });
+  await app.register(accountsModule, { config });
+  await bootstrapStaff(app.db, app.write, {
     adminEmail: config.adminEmail,
     adminPassword: config.adminPassword,
     // Shown to the person starting the server, once; never in test output.
@@ -74,13 +78,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
   });
   // The public form posts, the visitor's chat calls and the sockets need no cookie session.
-  await app.register(publicLeadRoutes, { config });
+  await app.register(leadsModule, { config });
   await app.register(chatModule, { config });
   // Everything that reads or writes a sign-in runs in this scope, with @fastify/session's hooks.
   await app.register(async (signedIn) => {
     await signedIn.register(cookieSessions, { config });
     await signedIn.register(authRoutes, { config });
-    await signedIn.register(staffLeadRoutes, { config });
+    await signedIn.register(staffLeadRoutes);
     await signedIn.register(staffChatRoutes, { chat: app.chat });
   });
 

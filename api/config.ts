@@ -91,6 +91,16 @@ export const configSchema = z
     REDIS_KEY_PREFIX: z.string().min(1).default('lotwise:'),
     // Internal: how long a staff socket counts as online after its process last refreshed it.
     PRESENCE_TTL_SECONDS: z.coerce.number().positive().max(3600).default(20),
+    // How long a node's claim on a job lasts: a job of a node that died is taken again after it.
+    JOBS_LEASE_SECONDS: z.coerce.number().positive().max(24 * 3600).default(60),
+    // The first retry of a failed job after this; each next one waits twice as long, at most an hour.
+    JOBS_RETRY_BASE_SECONDS: z.coerce.number().positive().max(3600).default(10),
+    // Internal: how long a failing job is retried before it is dead (tests shorten the 24 hours).
+    JOBS_RETRY_FOR_SECONDS: z.coerce.number().positive().default(24 * 3600),
+    // Internal: the longest wait between two looks at the jobs table when nothing is due.
+    JOBS_POLL_MS: z.coerce.number().int().positive().max(60_000).default(1000),
+    // Internal: the jobs one node runs at once.
+    JOBS_CONCURRENCY: z.coerce.number().int().positive().max(100).default(8),
     // Internal: the least time between two password-reset mails to one dealer (tests shorten it).
     RESET_MAIL_SPACING_SECONDS: z.coerce.number().positive().max(3600).default(180),
   })
@@ -120,6 +130,13 @@ export const configSchema = z
     redis: env.REDIS_URL ? { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX } : undefined,
     presenceTtlSeconds: env.PRESENCE_TTL_SECONDS,
     resetMailSpacingSeconds: env.RESET_MAIL_SPACING_SECONDS,
+    jobs: {
+      leaseMs: env.JOBS_LEASE_SECONDS * 1000,
+      retryBaseMs: env.JOBS_RETRY_BASE_SECONDS * 1000,
+      retryForMs: env.JOBS_RETRY_FOR_SECONDS * 1000,
+      pollMs: env.JOBS_POLL_MS,
+      concurrency: env.JOBS_CONCURRENCY,
+    },
   }));
 
 export type ParsedConfig = z.infer<typeof configSchema>;

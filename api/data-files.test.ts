@@ -29,7 +29,7 @@ describe('data files are private to the server user', async () => {
 
   it('writes the mail outbox 0700 and each mail 0600', async () => {
     await app.inject({ method: 'POST', url: '/api/contact-submission', payload: validInput.contact() });
-    await app.mailer.drain();
+    await app.jobs.runDue();
     const [mail] = await readOutbox(dir);
     expect(mail).toBeDefined();
     expect(statSync(join(dir, 'outbox')).mode & 0o777).toBe(0o700);

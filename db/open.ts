@@ -1,7 +1,7 @@
 import { startCheckpointer } from './checkpointer';
 import { createDb, createPostgresDb, type Db } from './client';
 import { migrateToLatest } from './migrate';
-import { type Writes, writesFor } from './writes';
+import { type Transactions, transactionsFor } from './writes';
 
 /** Where the data lives: PostgreSQL at `url` when set, else the SQLite file at `path`. */
 export interface DatabaseLocation {
@@ -13,8 +13,8 @@ export interface DatabaseLocation {
 
 export interface OpenDatabase {
   db: Db;
-  /** The write path of the hot writes (db/writes.ts). */
-  writes: Writes;
+  /** How writes reach it (db/writes.ts). */
+  transactions: Transactions;
   close(): Promise<void>;
 }
 
@@ -33,9 +33,9 @@ export function connectDatabase(location: DatabaseLocation): Db {
 
 /**
  * Opens and migrates the app's database, with its write path; on SQLite also the WAL checkpointer
- * (db/checkpointer.ts). `isRefusal` tells a write refused on purpose (thrown before it writes) from a failure.
+ * (db/checkpointer.ts).
  */
-export async function openDatabase(location: DatabaseLocation, isRefusal: (error: unknown) => boolean): Promise<OpenDatabase> {
+export async function openDatabase(location: DatabaseLocation): Promise<OpenDatabase> {
   const sqlite = location.url ? undefined : createDb(location.path);
   const db = sqlite ? sqlite.db : connectDatabase(location);
   try {
@@ -47,7 +47,7 @@ export async function openDatabase(location: DatabaseLocation, isRefusal: (error
   const checkpointer = sqlite && location.path !== ':memory:' ? startCheckpointer(sqlite.sqlite, location.path) : null;
   return {
     db,
-    writes: writesFor(db, isRefusal),
+    transactions: transactionsFor(db),
     async close() {
       await checkpointer?.stop();
       await db.destroy();

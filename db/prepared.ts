@@ -68,6 +68,38 @@ export async function directTransaction<DB, T>(db: Kysely<DB>, work: (executor: 
   });
 }
 
+/**
+ * Runs `work` under a savepoint of the direct transaction `executor` holds (directTransaction): when
+ * `work` fails, its statements alone are undone and the transaction goes on. When the failure ended
+ * the transaction itself (SQLite does that on a few errors, a full disk say), it throws
+ * TransactionLost: nothing of the transaction is left to commit.
+ */
+export async function directSavepoint<DB, T>(executor: Kysely<DB>, work: () => Promise<T>): Promise<T> {
+  const direct = directConnections.get(executor);
+  if (!direct || direct.transactionOwner !== executor) throw new Error('directSavepoint needs the executor of an open directTransaction');
+  directStatement(direct, 'savepoint write').statement.run();
+  try {
+    const value = await work();
+    directStatement(direct, 'release write').statement.run();
+    return value;
+  } catch (error) {
+    if (direct.sqlite.inTransaction) {
+      directStatement(direct, 'rollback to write').statement.run();
+      directStatement(direct, 'release write').statement.run();
+    } else {
+      throw new TransactionLost(error);
+    }
+    throw error;
+  }
+}
+
+/** A write's failure ended its whole transaction (SQLite rolled it back): every write of the batch is lost. */
+export class TransactionLost extends Error {
+  constructor(readonly original: unknown) {
+    super(`transaction rolled back by the database: ${original instanceof Error ? original.message : String(original)}`, { cause: original });
+  }
+}
+
 /** The connection to run on directly, or undefined when the call must go through Kysely's executor. */
 function directConnectionOf(db: object): DirectConnection | undefined {
   const direct = directConnections.get(db);

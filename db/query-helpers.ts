@@ -39,3 +39,12 @@ export function chainsWrites<DB>(db: Kysely<DB>): boolean {
 export function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === '23505';
 }
+
+/**
+ * The rows of `query` locked for this transaction, skipping rows another transaction holds: how
+ * several job runners claim different due jobs at once (PostgreSQL's `FOR UPDATE SKIP LOCKED`).
+ * SQLite has one writer at a time, so the claim's own statement is already alone.
+ */
+export function lockedSkippingLocked<Q extends { forUpdate(): Q; skipLocked(): Q }, DB>(db: Kysely<DB>, query: Q): Q {
+  return isPostgres(db) ? query.forUpdate().skipLocked() : query;
+}

@@ -158,6 +158,24 @@ export interface ChatPageViewsTable {
   viewedAt: string;
 }
 
+/** Work promised for later (api/jobs). Times are epoch milliseconds. */
+export interface JobsTable {
+  id: Id;
+  kind: string;
+  /** JSON: ids, never copies of personal data. */
+  payload: string;
+  state: ColumnType<'pending' | 'done' | 'dead', 'pending' | undefined, 'pending' | 'done' | 'dead'>;
+  runAt: number;
+  dueAt: number;
+  attempts: ColumnType<number, number | undefined, number>;
+  lockedUntil: number | null;
+  lockedBy: string | null;
+  dedupeKey: string | null;
+  lastError: string | null;
+  createdAt: number;
+  finishedAt: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   admins: AdminsTable;
@@ -171,6 +189,7 @@ export interface Database {
   chatSessions: ChatSessionsTable;
   chatMessages: ChatMessagesTable;
   chatPageViews: ChatPageViewsTable;
+  jobs: JobsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -195,3 +214,4 @@ export const leadTables = {
   'get-started': 'getStartedRequests',
 } as const;
 export type LeadTable = (typeof leadTables)[keyof typeof leadTables];
+export type JobRow = Selectable<JobsTable>;

@@ -5,7 +5,7 @@ import { createPostgresDb, type Db } from './client';
 import { prepareQuery } from './prepared';
 import { freshPostgresUrl, onPostgres, testDatabaseFile } from './test-database';
 import { migrateToLatest } from './migrate';
-import { writesFor } from './writes';
+import { transactionsFor } from './writes';
 
 const stamp = '2026-11-22T10:00:00.000Z';
 const insertAdmin = prepareQuery((db: Db, params: { email: string }) =>
@@ -39,7 +39,7 @@ async function databaseWithReader(): Promise<{ db: Db; committedEmails: (pattern
 
 describe(`writes (${onPostgres ? 'PostgreSQL: a transaction per write' : 'SQLite: group commit'})`, async () => {
   const { db, committedEmails } = await databaseWithReader();
-  const writes = writesFor(db, (error) => error instanceof Refusal);
+  const writes = transactionsFor(db);
   const adminNamed = (email: string) => (connection: Db) => insertAdmin.first(connection, { email });
 
   it('answers each write with its own value, only once it is committed', async () => {
@@ -59,12 +59,10 @@ describe(`writes (${onPostgres ? 'PostgreSQL: a transaction per write' : 'SQLite
     expect((await committedEmails('%@commit.example')).sort()).toEqual(emails);
   });
 
-  it('answers a one-statement write once it is committed, and a failed one changes nothing', async () => {
-    const row = await writes.runStatement(adminNamed('dee@statement.example'));
-    expect(row?.email).toBe('dee@statement.example');
-    expect(await committedEmails('%@statement.example')).toEqual(['dee@statement.example']);
+  it('answers a failed write with its error, and it changes nothing', async () => {
+    await writes.run(adminNamed('dee@statement.example'));
     // The same email again breaks the unique constraint: refused by the database, nothing stored.
-    await expect(writes.runStatement(adminNamed('dee@statement.example'))).rejects.toThrow();
+    await expect(writes.run(adminNamed('dee@statement.example'))).rejects.toThrow(/UNIQUE|duplicate key/);
     expect(await committedEmails('%@statement.example')).toEqual(['dee@statement.example']);
   });
 
@@ -92,18 +90,25 @@ describe(`writes (${onPostgres ? 'PostgreSQL: a transaction per write' : 'SQLite
     expect(await committedEmails('%@failed.example')).toEqual(['later@failed.example']);
   });
 
-  // Group commit only: the writes of one event-loop turn share a transaction.
-  it.skipIf(onPostgres)('takes back the whole turn when one of its writes fails for a reason other than a refusal (SQLite group commit)', async () => {
-    const failed = await Promise.allSettled([
-      writes.run(adminNamed('kept-out@batch.example')),
+  // On SQLite the writes of one event-loop turn share a transaction: each still stands or falls alone.
+  it('never fails or undoes a write because another write of the same moment failed in the database', async () => {
+    const results = await Promise.allSettled([
+      writes.run(adminNamed('kept@batch.example')),
       writes.run(async (connection) => {
+        // Its first statement is written, then its second breaks a unique constraint: both undone.
         await adminNamed('twice@batch.example')(connection);
         return adminNamed('twice@batch.example')(connection);
       }),
+      writes.run(async (connection) => {
+        await adminNamed('also-kept@batch.example')(connection);
+        return sql`select * from no_such_table`.execute(connection);
+      }),
+      writes.run(adminNamed('after@batch.example')),
     ]);
-    expect(failed.map((result) => result.status)).toEqual(['rejected', 'rejected']);
-    expect(String((failed[0] as PromiseRejectedResult).reason)).toMatch(/UNIQUE/);
-    expect(await committedEmails('%@batch.example')).toEqual([]);
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
+    expect(String((results[1] as PromiseRejectedResult).reason)).toMatch(/UNIQUE|duplicate key/);
+    expect(String((results[2] as PromiseRejectedResult).reason)).toMatch(/no_such_table|does not exist/);
+    expect((await committedEmails('%@batch.example')).sort()).toEqual(['after@batch.example', 'kept@batch.example']);
   });
 
   it.skipIf(onPostgres)('waits while a Kysely transaction holds the connection, then writes (SQLite: one connection)', async () => {

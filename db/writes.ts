@@ -1,32 +1,22 @@
 import type { Db } from './client';
-import { directTransaction, supportsDirectQueries } from './prepared';
+import { directSavepoint, directTransaction, supportsDirectQueries, TransactionLost } from './prepared';
 
 /**
- * The one way the app writes what it must not lose (a form post, a chat message): `work` runs in a
- * transaction with the executor it is given, and the promise settles once that transaction is
- * committed (or rolled back). Whatever the database, the caller sees the same thing.
+ * How a write reaches the database, whatever the dialect: `work` runs in a transaction with the
+ * executor it is given, and the promise settles once that transaction is committed (or its work
+ * undone). Modules never call it: they write through `app.write` (api/events/write.ts), which adds
+ * the write's events on top. Nothing outside db/ opens a transaction or knows the dialect.
  */
-export interface Writes {
+export interface Transactions {
   run<T>(work: (db: Db) => Promise<T>): Promise<T>;
-  /**
-   * A write that is one statement on PostgreSQL (a form post's insert, a chat message's numbered
-   * insert: db/query-helpers' chainsWrites): the same promise as `run`, but there the statement
-   * commits on its own, as every single statement does, without the two extra round trips of BEGIN
-   * and COMMIT. On SQLite it joins the group commit like any write, whatever its statements.
-   */
-  runStatement<T>(work: (db: Db) => Promise<T>): Promise<T>;
 }
 
 /** An ordinary transaction per write: PostgreSQL runs many at once, each on its pool connection. */
-export class TransactionPerWrite implements Writes {
+export class TransactionPerWrite implements Transactions {
   constructor(private readonly db: Db) {}
 
   run<T>(work: (db: Db) => Promise<T>): Promise<T> {
     return this.db.transaction().execute(work);
-  }
-
-  runStatement<T>(work: (db: Db) => Promise<T>): Promise<T> {
-    return work(this.db);
   }
 }
 
@@ -41,25 +31,22 @@ interface PendingWrite {
 const maxWritesPerTransaction = 200;
 
 /**
- * Group commit, SQLite's side of Writes: every write that arrives in the same turn of the event loop
- * is committed in one transaction. A commit (its WAL frames written to the file) costs more than the
- * statements before it, so under load the batches grow and the cost per write falls instead of a
- * queue building up. Each write still resolves only once its transaction is committed, so nothing is
- * acknowledged before it is stored.
+ * Group commit, SQLite's side of Transactions: every write that arrives in the same turn of the event
+ * loop is committed in one transaction. A commit (its WAL frames written to the file) costs more than
+ * the statements before it, so under load the batches grow and the cost per write falls instead of
+ * a queue building up. Each write still resolves only once its transaction is committed, so nothing
+ * is acknowledged before it is stored.
  *
  * A batch holds SQLite's one connection (db/prepared's directTransaction): its writes run one after
- * the other, their prepared queries straight on the connection, and no other query interleaves. A
- * write refused on purpose (`isRefusal`, thrown before it writes anything) fails alone; any other
- * error rolls the whole batch back and every write of it fails with that error.
+ * the other, their prepared queries straight on the connection, and no other query interleaves. Each
+ * write runs under a savepoint of its own: one that fails (a refusal, a broken constraint, a bug) is
+ * undone and rejected alone, and the other writes of its batch commit as if it had never run.
  */
-export class GroupCommit implements Writes {
+export class GroupCommit implements Transactions {
   private pendingWrites: PendingWrite[] = [];
   private flushScheduled = false;
 
-  constructor(
-    private readonly db: Db,
-    private readonly isRefusal: (error: unknown) => boolean,
-  ) {
+  constructor(private readonly db: Db) {
     if (!supportsDirectQueries(db)) throw new Error('Group commit needs the SQLite database opened by db/client.ts');
   }
 
@@ -73,11 +60,6 @@ export class GroupCommit implements Writes {
     });
   }
 
-  /** One statement joins the group commit like any write: its commit is shared, which is what makes it cheap. */
-  runStatement<T>(work: (db: Db) => Promise<T>): Promise<T> {
-    return this.run(work);
-  }
-
   // Bound once: it is scheduled on every turn with writes.
   private readonly flush = (): void => {
     const batch = this.pendingWrites.splice(0, maxWritesPerTransaction);
@@ -88,18 +70,16 @@ export class GroupCommit implements Writes {
   };
 
   private async commit(batch: PendingWrite[]): Promise<void> {
-    // Each write's outcome: its value, or the refusal it failed with.
-    const outcomes: unknown[] = [];
-    const refused = new Set<number>();
+    // Each write's outcome: its value, or the error it failed with.
+    const outcomes: { ok: boolean; value: unknown }[] = [];
     try {
       await directTransaction(this.db, async (executor) => {
         for (const item of batch) {
           try {
-            outcomes.push(await item.work(executor));
+            outcomes.push({ ok: true, value: await directSavepoint(executor, () => item.work(executor)) });
           } catch (error) {
-            if (!this.isRefusal(error)) throw error;
-            refused.add(outcomes.length);
-            outcomes.push(error);
+            if (error instanceof TransactionLost) throw error.original;
+            outcomes.push({ ok: false, value: error });
           }
         }
       });
@@ -108,13 +88,14 @@ export class GroupCommit implements Writes {
       return;
     }
     batch.forEach((item, index) => {
-      if (refused.has(index)) item.reject(outcomes[index]);
-      else item.resolve(outcomes[index]);
+      const outcome = outcomes[index]!;
+      if (outcome.ok) item.resolve(outcome.value);
+      else item.reject(outcome.value);
     });
   }
 }
 
-/** The write path of `db`: group commit on SQLite, a transaction per write elsewhere. */
-export function writesFor(db: Db, isRefusal: (error: unknown) => boolean): Writes {
-  return supportsDirectQueries(db) ? new GroupCommit(db, isRefusal) : new TransactionPerWrite(db);
+/** The transactions of `db`: group commit on SQLite, a transaction per write elsewhere. */
+export function transactionsFor(db: Db): Transactions {
+  return supportsDirectQueries(db) ? new GroupCommit(db) : new TransactionPerWrite(db);
 }

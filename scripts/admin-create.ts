@@ -1,4 +1,5 @@
-import { AccountError, createOrResetStaff } from '../api/modules/auth/accounts';
+import { writeOutsideTheApp } from '../api/events';
+import { AccountError, createOrResetStaff } from '../api/modules/auth';
 import { cliOptions, openDatabase, readPassword, runCli } from './cli';
 
 /** `npm run admin:create -- --email E [--password P]`: creates a staff account or resets its password. */
@@ -8,7 +9,7 @@ runCli(async () => {
   const password = options.password ?? (await readPassword(`Password for ${options.email}: `));
   const db = await openDatabase();
   try {
-    const outcome = await createOrResetStaff(db, options.email, password);
+    const outcome = await createOrResetStaff(writeOutsideTheApp(db), options.email, password);
     console.log(outcome === 'created' ? `Created staff account ${options.email.toLowerCase()}` : `Reset the password of staff account ${options.email.toLowerCase()}`);
   } finally {
     await db.destroy();

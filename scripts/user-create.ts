@@ -1,4 +1,5 @@
-import { AccountError, createDealer } from '../api/modules/auth/accounts';
+import { writeOutsideTheApp } from '../api/events';
+import { AccountError, createDealer } from '../api/modules/auth';
 import { cliOptions, openDatabase, readPassword, runCli } from './cli';
 
 /** `npm run user:create -- --username U [--email E] [--password P]`: creates a dealer account. */
@@ -10,7 +11,7 @@ runCli(async () => {
   const password = options.password ?? (await readPassword(`Password for ${options.username}: `));
   const db = await openDatabase();
   try {
-    const user = await createDealer(db, { username: options.username, email: options.email, password });
+    const user = await createDealer(db, writeOutsideTheApp(db), { username: options.username, email: options.email, password });
     console.log(`Created dealer account ${user.username}${user.email ? ` <${user.email}>` : ''}`);
   } finally {
     await db.destroy();

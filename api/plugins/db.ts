@@ -1,24 +1,23 @@
 import fp from 'fastify-plugin';
 import type { Db } from '../../db/client';
 import { type DatabaseLocation, openDatabase } from '../../db/open';
-import type { Writes } from '../../db/writes';
-import { isHttpError } from './errors';
+import type { Transactions } from '../../db/writes';
 
 declare module 'fastify' {
   interface FastifyInstance {
+    /** Reads. Modules change data only through `app.write` (api/events). */
     db: Db;
-    /** The write path of the hot writes (form posts, chat messages): db/writes.ts. */
-    writes: Writes;
+    /** How a write reaches the database (db/writes.ts): used by `app.write` alone. */
+    transactions: Transactions;
   }
 }
 
 /** Opens and migrates the database; closes it last, after sockets and requests are done. */
 export default fp(
   async (app, options: { database: DatabaseLocation }) => {
-    // A write refused with an HttpError fails alone; it throws before writing anything.
-    const database = await openDatabase(options.database, isHttpError);
+    const database = await openDatabase(options.database);
     app.decorate('db', database.db);
-    app.decorate('writes', database.writes);
+    app.decorate('transactions', database.transactions);
     app.addHook('onClose', () => database.close());
   },
   { name: 'db' },

@@ -4,6 +4,7 @@ import type { Db } from '../../../db/client';
 import { endSignInsOf } from '../../../db/session-store';
 import { ConfigError } from '../../config';
 import { staffEmailSchema } from '../../contract/auth';
+import type { Write } from '../../events';
 import * as repository from './auth.repository';
 import { hashPassword, verifyPassword } from './password';
 import { newPasswordProblem } from './password-rules';
@@ -23,20 +24,21 @@ async function checkPassword(password: string, account: { username?: string; ema
  * session signed in with the old password ends, and its dashboard sockets close at the server's
  * next session check.
  */
-export async function createOrResetStaff(db: Db, email: string, password: string): Promise<'created' | 'updated'> {
+export async function createOrResetStaff(write: Write, email: string, password: string): Promise<'created' | 'updated'> {
   if (!staffEmailSchema.safeParse(email).success) throw new AccountError(`Not an email address: ${email}`);
   await checkPassword(password, { email });
   const passwordHash = await hashPassword(password);
-  const { created } = await db.transaction().execute(async (trx) => {
-    const admin = await repository.upsertAdmin(trx, email, passwordHash);
-    if (!admin.created) await endSignInsOf(trx, { adminId: admin.id });
+  const { created } = await write(async (tx) => {
+    const admin = await repository.upsertAdmin(tx.db, email, passwordHash);
+    if (!admin.created) await endSignInsOf(tx.db, { adminId: admin.id });
+    tx.emit({ type: 'staff.changed', staffId: admin.id, change: admin.created ? 'created' : 'password-reset' });
     return admin;
   });
   return created ? 'created' : 'updated';
 }
 
 /** Creates a dealer account; the username and the email must both be free. */
-export async function createDealer(db: Db, input: { username: string; email?: string; password: string }) {
+export async function createDealer(db: Db, write: Write, input: { username: string; email?: string; password: string }) {
   const username = input.username.trim();
   if (!usernameSchema.safeParse(username).success) {
     throw new AccountError('Username must be 3-64 letters, digits, dots, dashes, underscores or @');
@@ -45,7 +47,8 @@ export async function createDealer(db: Db, input: { username: string; email?: st
   await checkPassword(input.password, { username, email: input.email });
   if (await repository.findUserByUsername(db, username)) throw new AccountError(`A dealer named ${username} already exists`);
   if (input.email && (await repository.findUserByEmail(db, input.email))) throw new AccountError(`A dealer with email ${input.email} already exists`);
-  return repository.insertUser(db, { username, email: input.email ?? null, passwordHash: await hashPassword(input.password) });
+  const passwordHash = await hashPassword(input.password);
+  return write((tx) => repository.insertUser(tx.db, { username, email: input.email ?? null, passwordHash }));
 }
 
 export interface BootstrapOptions {
@@ -59,21 +62,27 @@ export interface BootstrapOptions {
  * At start: the staff account of `ADMIN_EMAIL`/`ADMIN_PASSWORD` (created, or its password reset when it differs);
  * otherwise, when no staff account exists at all, `admin@localhost` with a random password shown once.
  */
-export async function bootstrapStaff(db: Db, options: BootstrapOptions): Promise<void> {
+export async function bootstrapStaff(db: Db, write: Write, options: BootstrapOptions): Promise<void> {
   if (options.adminEmail && options.adminPassword) {
     const problem = await newPasswordProblem(options.adminPassword, { email: options.adminEmail });
     if (problem) throw new ConfigError(`Invalid configuration:\n  ADMIN_PASSWORD: ${problem}`);
     // Every start runs this: an unchanged password is left alone, so a restart signs nobody out.
     const existing = await repository.findAdminByEmail(db, options.adminEmail);
     if (existing && (await verifyPassword(options.adminPassword, existing.passwordHash))) return;
-    await createOrResetStaff(db, options.adminEmail, options.adminPassword);
+    await createOrResetStaff(write, options.adminEmail, options.adminPassword);
     return;
   }
   if ((await repository.countAdmins(db)) > 0) return;
   const email = 'admin@localhost';
   const password = randomBytes(12).toString('base64url');
   // Created only if absent: of several processes starting at once, one makes it and tells its password.
-  if (!(await repository.insertAdminIfAbsent(db, email, await hashPassword(password)))) return;
+  const passwordHash = await hashPassword(password);
+  const created = await write(async (tx) => {
+    const admin = await repository.insertAdminIfAbsent(tx.db, email, passwordHash);
+    if (admin) tx.emit({ type: 'staff.changed', staffId: admin.id, change: 'created' });
+    return admin;
+  });
+  if (!created) return;
   options.announce(
     [
       '',

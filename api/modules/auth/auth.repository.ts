@@ -81,20 +81,37 @@ export function setPasswordByEmail(db: Db, email: string, passwordHash: string) 
     .executeTakeFirst();
 }
 
-export async function insertPasswordReset(db: Db, reset: { email: string; tokenHash: string; createdAt: string; expiresAt: string }): Promise<void> {
-  await db
+/** Stores a reset link's hash; answers the row's id (the same link made twice at once is stored once). */
+export async function insertPasswordReset(db: Db, reset: { email: string; tokenHash: string; createdAt: string; expiresAt: string }): Promise<number> {
+  const inserted = await db
     .insertInto('passwordResets')
     .values({ email: reset.email.toLowerCase(), token: reset.tokenHash, expiresAt: reset.expiresAt, createdAt: reset.createdAt, used: 0 })
     // The same link made twice at once (two nodes in one millisecond) is stored once.
     .onConflict((conflict) => conflict.column('token').doNothing())
-    .execute();
+    .returning('id')
+    .executeTakeFirst();
+  if (inserted) return inserted.id;
+  const stored = await db.selectFrom('passwordResets').select('id').where('token', '=', reset.tokenHash).executeTakeFirstOrThrow();
+  return stored.id;
+}
+
+/** An unused reset still valid at `nowIso`, with its dealer's name, for its mail. */
+export function findOpenReset(db: Db, id: number, nowIso: string) {
+  return db
+    .selectFrom('passwordResets')
+    .innerJoin('users', 'users.email', 'passwordResets.email')
+    .select(['passwordResets.email', 'passwordResets.token', 'passwordResets.createdAt', 'users.username'])
+    .where('passwordResets.id', '=', id)
+    .where('passwordResets.used', '=', 0)
+    .where('passwordResets.expiresAt', '>', nowIso)
+    .executeTakeFirst();
 }
 
 /** The newest unused reset of this email still valid after `validAfterIso`. */
 export function latestOpenReset(db: Db, email: string, validAfterIso: string) {
   return db
     .selectFrom('passwordResets')
-    .select(['email', 'token', 'createdAt'])
+    .select(['id', 'email', 'token', 'createdAt'])
     .where('email', '=', email.toLowerCase())
     .where('used', '=', 0)
     .where('expiresAt', '>', validAfterIso)

@@ -147,8 +147,7 @@ export default async function authRoutes(app: FastifyInstance, options: { config
     apiPaths.forgotPassword,
     { schema: { body: forgotPasswordSchema, response: { 200: messageBodySchema } }, config: { rateLimit: resetRequestsPerIp } },
     async (request) => {
-      await auth.requestPasswordReset(app.db, app.mailer, {
-        publicUrl: config.publicUrl,
+      await auth.requestPasswordReset(app.db, app.write, {
         linkSecret: config.sessionSecret,
         email: request.body.email,
         mayMail: (dealerId) => mayMailReset(request, dealerId),
@@ -161,7 +160,7 @@ export default async function authRoutes(app: FastifyInstance, options: { config
     apiPaths.resetPassword,
     { schema: { body: resetPasswordSchema, response: { 200: messageBodySchema } }, config: { rateLimit: resetRequestsPerIp } },
     async (request) => {
-      const changed = await auth.resetPassword(app.db, request.body.token, request.body.password, request.session.sessionId);
+      const changed = await auth.resetPassword(app.db, app.write, request.body.token, request.body.password, request.session.sessionId);
       if (!changed) throw new HttpError(400, resetLinkInvalidMessage);
       // The browser that made the change stays signed in, if it was signed in as this dealer.
       if (request.session.dealerId === changed.dealerId) request.session.dealerCredentialVersion = changed.credentialVersion;

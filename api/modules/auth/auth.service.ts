@@ -2,7 +2,7 @@ import { createHash, createHmac } from 'node:crypto';
 import type { Db } from '../../../db/client';
 import { endSignInsOf } from '../../../db/session-store';
 import { HttpError } from '../../plugins/errors';
-import type { Mailer } from '../mail/mail.service';
+import type { Write } from '../../events';
 import * as repository from './auth.repository';
 import { decoyPasswordHash, hashPassword, verifyPassword } from './password';
 import { newPasswordProblem } from './password-rules';
@@ -89,39 +89,57 @@ function resetToken(linkSecret: string, reset: { email: string; createdAt: strin
 }
 
 /**
- * Mails a reset link if a dealer has this email and `mayMail` allows one more mail to that dealer;
- * says nothing either way (the route answers the same sentence). The latest link that still has a
- * while to run is sent again rather than a new one made, so however many requests strangers make,
- * the dealer's mailbox holds one working link. Only the token's SHA-256 is stored.
+ * Promises a reset-link mail if a dealer has this email and `mayMail` allows one more mail to that
+ * dealer; says nothing either way (the route answers the same sentence). The latest link that still
+ * has a while to run is sent again rather than a new one made, so however many requests strangers
+ * make, the dealer's mailbox holds one working link. Only the token's SHA-256 is stored; the mail
+ * is a job (`password-reset.requested`, auth/index.ts) that derives the link again from the row.
  */
 export async function requestPasswordReset(
   db: Db,
-  mailer: Mailer,
-  options: { publicUrl: string; linkSecret: string; email: string; mayMail: (dealerId: number) => Promise<boolean> },
+  write: Write,
+  options: { linkSecret: string; email: string; mayMail: (dealerId: number) => Promise<boolean> },
 ): Promise<void> {
-  const { publicUrl, linkSecret } = options;
+  const { linkSecret } = options;
   const user = await repository.findUserByEmail(db, options.email);
   if (!user?.email || !(await options.mayMail(user.id))) return;
+  const email = user.email;
   const now = Date.now();
-  const latest = await repository.latestOpenReset(db, user.email, new Date(now + resendableForMs).toISOString());
-  let token = latest ? resetToken(linkSecret, latest) : undefined;
-  // A link made under another secret cannot be derived again: make a new one.
-  if (!latest || !token || hashToken(token) !== latest.token) {
-    const createdAt = new Date(now).toISOString();
-    token = resetToken(linkSecret, { email: user.email, createdAt });
-    await repository.insertPasswordReset(db, {
-      email: user.email,
-      tokenHash: hashToken(token),
-      createdAt,
-      expiresAt: new Date(now + resetTokenLifetimeMs).toISOString(),
-    });
-  }
-  const link = `${publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
-  mailer.sendInBackground({
-    to: user.email,
+  const latest = await repository.latestOpenReset(db, email, new Date(now + resendableForMs).toISOString());
+  await write(async (tx) => {
+    let resetId = latest?.id;
+    // A link made under another secret cannot be derived again: make a new one.
+    if (!latest || hashToken(resetToken(linkSecret, latest)) !== latest.token) {
+      const createdAt = new Date(now).toISOString();
+      resetId = await repository.insertPasswordReset(tx.db, {
+        email,
+        tokenHash: hashToken(resetToken(linkSecret, { email, createdAt })),
+        createdAt,
+        expiresAt: new Date(now + resetTokenLifetimeMs).toISOString(),
+      });
+    }
+    tx.emit({ type: 'password-reset.requested', resetId: resetId! });
+  });
+}
+
+/**
+ * The reset mail of a reset row, as its job sends it: undefined when there is nothing to send any
+ * more (the link was used, expired, or made under another secret).
+ */
+export async function resetMailOf(
+  db: Db,
+  options: { publicUrl: string; linkSecret: string; resetId: number },
+): Promise<{ to: string; subject: string; text: string } | undefined> {
+  const reset = await repository.findOpenReset(db, options.resetId, new Date().toISOString());
+  if (!reset) return undefined;
+  const token = resetToken(options.linkSecret, reset);
+  if (hashToken(token) !== reset.token) return undefined;
+  const link = `${options.publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
+  return {
+    to: reset.email,
     subject: 'Reset your Lotwise password',
     text: [
-      `Hello ${user.username},`,
+      `Hello ${reset.username},`,
       '',
       'Someone asked to reset the password of your Lotwise dealer account. To choose a new password, open this link within one hour:',
       '',
@@ -129,7 +147,7 @@ export async function requestPasswordReset(
       '',
       'The link works once. If you did not ask for this, ignore this email: your password stays as it is.',
     ].join('\n'),
-  });
+  };
 }
 
 /**
@@ -140,6 +158,7 @@ export async function requestPasswordReset(
  */
 export async function resetPassword(
   db: Db,
+  write: Write,
   token: string,
   password: string,
   currentSid?: string,
@@ -151,13 +170,13 @@ export async function resetPassword(
   if (problem) throw new HttpError(400, 'Validation failed', { password: problem });
   const passwordHash = await hashPassword(password);
   // Spent in one statement: of two clicks racing here, one wins.
-  return db.transaction().execute(async (trx) => {
-    const email = await repository.consumeReset(trx, tokenHash, new Date().toISOString());
+  return write(async (tx) => {
+    const email = await repository.consumeReset(tx.db, tokenHash, new Date().toISOString());
     if (!email) return null;
-    const dealer = await repository.setPasswordByEmail(trx, email, passwordHash);
+    const dealer = await repository.setPasswordByEmail(tx.db, email, passwordHash);
     if (!dealer) return null;
-    await repository.useResetsOf(trx, email);
-    await endSignInsOf(trx, { dealerId: dealer.id }, currentSid);
+    await repository.useResetsOf(tx.db, email);
+    await endSignInsOf(tx.db, { dealerId: dealer.id }, currentSid);
     return { dealerId: dealer.id, credentialVersion: dealer.credentialVersion };
   });
 }

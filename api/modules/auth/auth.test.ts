@@ -14,7 +14,7 @@ const invalid = { message: 'Invalid username or password' };
 
 describe('sign-in, session and sign-out', async () => {
   const { app } = await buildTestServer({ ...staffEnv, RATE_LIMIT_ALLOWLIST: '127.0.0.1' });
-  await createDealer(app.db, { username: 'reyes-motors', email: 'Owner@Reyes-Motors.example', password: 'dealer-password-1' });
+  await createDealer(app.db, app.write, { username: 'reyes-motors', email: 'Owner@Reyes-Motors.example', password: 'dealer-password-1' });
 
   const post = (url: string, payload: unknown, cookie?: string) =>
     app.inject({ method: 'POST', url, payload: payload as object, headers: cookie ? { cookie } : {} });
@@ -162,11 +162,11 @@ describe('staff idle expiry', async () => {
 
 describe('forgot and reset password', async () => {
   const { app, dir } = await buildTestServer({ RATE_LIMIT_ALLOWLIST: '127.0.0.1', PUBLIC_URL: 'https://www.lotwise.example' });
-  await createDealer(app.db, { username: 'park-cars', email: 'lee@park-cars.example', password: 'old-password-1' });
+  await createDealer(app.db, app.write, { username: 'park-cars', email: 'lee@park-cars.example', password: 'old-password-1' });
   const post = (url: string, payload: unknown) => app.inject({ method: 'POST', url, payload: payload as object });
 
   const mailedToken = async (): Promise<string> => {
-    await app.mailer.drain();
+    await app.jobs.runDue();
     const mails = await readOutbox(dir);
     const last = mails.at(-1);
     const match = last?.text.match(/https:\/\/www\.lotwise\.example\/reset-password\?token=([A-Za-z0-9_-]+)/);
@@ -207,7 +207,7 @@ describe('forgot and reset password', async () => {
     const response = await post('/api/forgot-password', { email: 'nobody@nowhere.example' });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ message: forgotPasswordAnswer });
-    await app.mailer.drain();
+    await app.jobs.runDue();
     expect((await readOutbox(dir)).length).toBe(before);
   });
 
@@ -245,7 +245,7 @@ describe('forgot and reset password', async () => {
       // The username itself is only 9 characters: long enough to pass the length rule.
       expect((await post('/api/reset-password', { token, password })).json()).toEqual(refused(passwordIsIdentityMessage));
     }
-    await createDealer(app.db, { username: 'fern-motors', email: 'jordan.fernandez@fern.example', password: 'fern-password-1' });
+    await createDealer(app.db, app.write, { username: 'fern-motors', email: 'jordan.fernandez@fern.example', password: 'fern-password-1' });
     await post('/api/forgot-password', { email: 'jordan.fernandez@fern.example' });
     const fernToken = await mailedToken();
     expect((await post('/api/reset-password', { token: fernToken, password: 'Jordan.Fernandez' })).json()).toEqual(refused(passwordIsIdentityMessage));
@@ -275,11 +275,11 @@ describe('forgot and reset password', async () => {
 
 describe('sign-in and reset limits', async () => {
   const { app, dir } = await buildTestServer({ ...staffEnv, RESET_MAIL_SPACING_SECONDS: '1' });
-  await createDealer(app.db, { username: 'limit-dealer', email: 'limit@dealer.example', password: 'dealer-password-1' });
-  await createDealer(app.db, { username: 'twin-dealer', email: 'twin@dealer.example', password: 'dealer-password-1' });
-  await createDealer(app.db, { username: 'mail-dealer', email: 'mail@dealer.example', password: 'dealer-password-1' });
-  await createDealer(app.db, { username: 'siege-dealer', email: 'siege@dealer.example', password: 'dealer-password-1' });
-  await createDealer(app.db, { username: 'v6-dealer', email: 'v6@dealer.example', password: 'dealer-password-1' });
+  await createDealer(app.db, app.write, { username: 'limit-dealer', email: 'limit@dealer.example', password: 'dealer-password-1' });
+  await createDealer(app.db, app.write, { username: 'twin-dealer', email: 'twin@dealer.example', password: 'dealer-password-1' });
+  await createDealer(app.db, app.write, { username: 'mail-dealer', email: 'mail@dealer.example', password: 'dealer-password-1' });
+  await createDealer(app.db, app.write, { username: 'siege-dealer', email: 'siege@dealer.example', password: 'dealer-password-1' });
+  await createDealer(app.db, app.write, { username: 'v6-dealer', email: 'v6@dealer.example', password: 'dealer-password-1' });
   const post = (url: string, payload: object, remoteAddress: string) => app.inject({ method: 'POST', url, payload, remoteAddress });
   const tooMany = /^Too many requests: please wait \d+ seconds and try again$/;
 
@@ -400,7 +400,7 @@ describe('sign-in and reset limits', async () => {
 
   it("lets neither a stranger's reset requests starve the dealer's own nor fill the dealer's mailbox", async () => {
     const mailsToDealer = async () => {
-      await app.mailer.drain();
+      await app.jobs.runDue();
       return (await readOutbox(dir)).filter((mail) => mail.headers.to === 'mail@dealer.example');
     };
     const linkOf = (mail: { text: string }) => /reset-password\?token=([A-Za-z0-9_-]+)/.exec(mail.text)![1]!;

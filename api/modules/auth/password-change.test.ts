@@ -25,14 +25,14 @@ describe('a password change ends the other sessions of the account', async () =>
   };
   const resetToken = async (email: string) => {
     expect((await post('/api/forgot-password', { email })).statusCode).toBe(200);
-    await app.mailer.drain();
+    await app.jobs.runDue();
     const mail = (await readOutbox(dir)).filter((sent) => sent.headers.to === email).at(-1);
     return /reset-password\?token=([A-Za-z0-9_-]+)/.exec(mail?.text ?? '')![1]!;
   };
   const storedSessionIds = async () => (await app.db.selectFrom('sessions').select('sid').execute()).map((row) => row.sid);
 
   it('a reset signs the dealer out of every other browser, keeps the one that made it, and spares a staff sign-in there', async () => {
-    await createDealer(app.db, { username: 'oak-motors', email: 'sam@oak-motors.example', password: 'oak-password-1' });
+    await createDealer(app.db, app.write, { username: 'oak-motors', email: 'sam@oak-motors.example', password: 'oak-password-1' });
     const laptop = await dealerSignIn('oak-motors', 'oak-password-1');
     const phone = await dealerSignIn('sam@oak-motors.example', 'oak-password-1');
     // A shared office browser: the dealer and a staff member signed in side by side.
@@ -49,7 +49,7 @@ describe('a password change ends the other sessions of the account', async () =>
   });
 
   it('a reset from a browser not signed in ends every session of the dealer', async () => {
-    await createDealer(app.db, { username: 'elm-autos', email: 'kim@elm-autos.example', password: 'elm-password-1' });
+    await createDealer(app.db, app.write, { username: 'elm-autos', email: 'kim@elm-autos.example', password: 'elm-password-1' });
     const before = await dealerSignIn('elm-autos', 'elm-password-1');
     const reset = await post('/api/reset-password', { token: await resetToken('kim@elm-autos.example'), password: 'elm-password-2' });
     expect(reset.statusCode).toBe(200);
@@ -58,7 +58,7 @@ describe('a password change ends the other sessions of the account', async () =>
   });
 
   it('a request in flight during the reset cannot bring the old session back by saving it', async () => {
-    await createDealer(app.db, { username: 'ash-cars', email: 'lou@ash-cars.example', password: 'ash-password-1' });
+    await createDealer(app.db, app.write, { username: 'ash-cars', email: 'lou@ash-cars.example', password: 'ash-password-1' });
     const cookie = await dealerSignIn('ash-cars', 'ash-password-1');
     const sid = sessionIdOf(cookie);
     const inFlight = (await app.loadSession(sid)) as Session;
@@ -72,12 +72,12 @@ describe('a password change ends the other sessions of the account', async () =>
   });
 
   it('admin:create resetting a staff password ends the staff sessions signed in before', async () => {
-    await createOrResetStaff(app.db, 'rota@lotwise.example', 'rota-password-1');
+    await createOrResetStaff(app.write, 'rota@lotwise.example', 'rota-password-1');
     const before = (await signInStaff(app, 'rota@lotwise.example', 'rota-password-1')).cookie;
     const other = (await signInStaff(app)).cookie;
     expect((await counts(before)).statusCode).toBe(200);
 
-    expect(await createOrResetStaff(app.db, 'rota@lotwise.example', 'rota-password-2')).toBe('updated');
+    expect(await createOrResetStaff(app.write, 'rota@lotwise.example', 'rota-password-2')).toBe('updated');
 
     expect((await counts(before)).statusCode).toBe(401);
     expect(await storedSessionIds()).not.toContain(sessionIdOf(before));
@@ -86,9 +86,9 @@ describe('a password change ends the other sessions of the account', async () =>
   });
 
   it('the ADMIN_PASSWORD bootstrap at start ends the sessions of the password it replaces', async () => {
-    await createOrResetStaff(app.db, 'night@lotwise.example', 'night-password-1');
+    await createOrResetStaff(app.write, 'night@lotwise.example', 'night-password-1');
     const before = (await signInStaff(app, 'night@lotwise.example', 'night-password-1')).cookie;
-    const start = (adminPassword: string) => bootstrapStaff(app.db, { adminEmail: 'night@lotwise.example', adminPassword, announce: () => undefined });
+    const start = (adminPassword: string) => bootstrapStaff(app.db, app.write, { adminEmail: 'night@lotwise.example', adminPassword, announce: () => undefined });
     // A restart with the same password signs nobody out.
     await start('night-password-1');
     expect((await counts(before)).statusCode).toBe(200);
@@ -103,8 +103,8 @@ describe('a staff password change and live dashboard sockets', async () => {
   const { app } = await buildTestServer({ STAFF_IDLE_MINUTES: '0.1', RATE_LIMIT_ALLOWLIST: '127.0.0.1' }, { listen: true });
 
   it("closes the sockets of the account's old sessions, and only those", async () => {
-    await createOrResetStaff(app.db, 'desk@lotwise.example', 'desk-password-1');
-    await createOrResetStaff(app.db, 'floor@lotwise.example', 'floor-password-1');
+    await createOrResetStaff(app.write, 'desk@lotwise.example', 'desk-password-1');
+    await createOrResetStaff(app.write, 'floor@lotwise.example', 'floor-password-1');
     const leavingCookie = (await signInStaff(app, 'desk@lotwise.example', 'desk-password-1')).cookie;
     const stayingCookie = (await signInStaff(app, 'floor@lotwise.example', 'floor-password-1')).cookie;
     const leaving = await connectStaffSocket(app, leavingCookie);
@@ -118,7 +118,7 @@ describe('a staff password change and live dashboard sockets', async () => {
     try {
       await busy();
       // As `npm run admin:create` does from another process: only the database changes.
-      await createOrResetStaff(app.db, 'desk@lotwise.example', 'desk-password-2');
+      await createOrResetStaff(app.write, 'desk@lotwise.example', 'desk-password-2');
       for (let waited = 0; !closedAfterChange && waited < 10_000; waited += 500) {
         await busy();
         await sleep(500);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../../db/migrate';
 import { onPostgres, testDatabaseOpener } from '../../../db/test-database';
+import { writeOutsideTheApp } from '../../events';
 import { bootstrapStaff } from './accounts';
 import { verifyPassword } from './password';
 
@@ -11,7 +12,7 @@ describe.skipIf(!onPostgres)('staff bootstrap when several processes start at on
     const processes = [open(), open(), open(), open()];
     await Promise.all(processes.map((db) => migrateToLatest(db)));
     const options = { adminEmail: 'boss@lotwise.example', adminPassword: 'a-long-staff-password-1', announce: () => undefined };
-    await Promise.all(processes.map((db) => bootstrapStaff(db, options)));
+    await Promise.all(processes.map((db) => bootstrapStaff(db, writeOutsideTheApp(db), options)));
     const admins = await processes[0]!.selectFrom('admins').select(['email', 'passwordHash']).execute();
     expect(admins.map((admin) => admin.email)).toEqual(['boss@lotwise.example']);
     expect(await verifyPassword(options.adminPassword, admins[0]!.passwordHash)).toBe(true);
@@ -23,7 +24,7 @@ describe.skipIf(!onPostgres)('staff bootstrap when several processes start at on
     await Promise.all(processes.map((db) => migrateToLatest(db)));
     const announced: string[] = [];
     const options = { adminEmail: undefined, adminPassword: undefined, announce: (text: string) => void announced.push(text) };
-    await Promise.all(processes.map((db) => bootstrapStaff(db, options)));
+    await Promise.all(processes.map((db) => bootstrapStaff(db, writeOutsideTheApp(db), options)));
     const admins = await processes[0]!.selectFrom('admins').select(['email', 'passwordHash']).execute();
     expect(admins.map((admin) => admin.email)).toEqual(['admin@localhost']);
     expect(announced).toHaveLength(1);

@@ -2,14 +2,13 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../../db/client';
 import { onPostgres, testDatabase } from '../../../db/test-database';
-import { writesFor } from '../../../db/writes';
-import { isHttpError } from '../../plugins/errors';
+import { writeOutsideTheApp } from '../../events';
 import * as repository from './chat.repository';
 import { ChatService } from './chat.service';
 
 describe('per-session message order (seq)', async () => {
   const db = await testDatabase('chat-order');
-  const chat = new ChatService(db, writesFor(db, isHttpError), { message: () => undefined, sessionUpdated: () => undefined });
+  const chat = new ChatService(db, writeOutsideTheApp(db));
   const visitor = { visitorId: 'visitor-order' };
   const now = () => new Date().toISOString();
 

@@ -1,27 +1,25 @@
 import type { FastifyInstance } from 'fastify';
 import { rooms } from '../../contract/socket';
-import type { ChatPushes } from './chat.service';
 
 /**
- * The pushes of the chat service, as Socket.IO broadcasts only, so an adapter shared by several
+ * The chat's live listeners: each event as Socket.IO broadcasts only, so an adapter shared by several
  * processes carries every one: to a visitor's session room, and to the whole /admin namespace for staff.
  */
-export function socketPushes(app: FastifyInstance): ChatPushes {
-  return {
-    message(message, { newOwner, exceptSocket } = {}) {
-      app.staffSockets.emit('chat:message', message);
-      const room = rooms.chatSession(message.sessionId);
-      if (newOwner) {
-        // A new session's room had no one in it (joining an id nobody owns joins nothing): its owner's
-        // sockets, every tab and whichever path sent the message, join it now (each still within its few
-        // rooms: chat.rooms.ts). One broadcast operation, on every process, carried ahead of the
-        // message below (no round trip to each).
-        app.visitorSockets.in(rooms.visitor(newOwner)).socketsJoin(room);
-      }
-      (exceptSocket ? app.visitorSockets.to(room).except(exceptSocket) : app.visitorSockets.to(room)).emit('chat:message', message);
-    },
-    sessionUpdated(session) {
-      app.staffSockets.emit('chat-session:updated', session);
-    },
-  };
+export function pushChatEvents(app: FastifyInstance): void {
+  app.events.on('chat.message.created', ({ message, startedBy, fromSocket }) => {
+    app.staffSockets.emit('chat:message', message);
+    const room = rooms.chatSession(message.sessionId);
+    if (startedBy) {
+      // A new session's room had no one in it (joining an id nobody owns joins nothing): its owner's
+      // sockets, every tab and whichever path sent the message, join it now (each still within its few
+      // rooms: chat.rooms.ts). One broadcast operation, on every process, carried ahead of the
+      // message below (no round trip to each).
+      app.visitorSockets.in(rooms.visitor(startedBy)).socketsJoin(room);
+    }
+    // The socket that sent it has the ack instead.
+    (fromSocket ? app.visitorSockets.to(room).except(fromSocket) : app.visitorSockets.to(room)).emit('chat:message', message);
+  });
+  app.events.on('chat.session.updated', ({ session }) => {
+    app.staffSockets.emit('chat-session:updated', session);
+  });
 }

@@ -1,7 +1,7 @@
 import { type ExpressionBuilder, type QueryCreator, sql } from 'kysely';
 import type { Db } from '../../../db/client';
 import { prepareQuery } from '../../../db/prepared';
-import { chainsWrites, equalsIgnoringCase, isUniqueViolation, olderThanCursor, textContains } from '../../../db/query-helpers';
+import { chainsWrites, equalsIgnoringCase, olderThanCursor, textContains } from '../../../db/query-helpers';
 import type { ChatMessageRow, ChatPageViewRow, ChatSessionRow, Database, NewChatMessage, NewChatSession } from '../../../db/schema';
 
 type Executor = Pick<Db, 'selectFrom' | 'insertInto' | 'updateTable' | 'deleteFrom'>;
@@ -155,21 +155,16 @@ const numberingOf = (message: Omit<NewChatMessage, 'seq'>, author: MessageAuthor
 });
 
 /**
- * The common case of a message, a new one to a session that exists (and, for a visitor, is theirs),
- * as one write of its own, outside any transaction (Writes.runStatement): it takes the session's next
- * seq, marks the session active and stores the row, which it answers. Anything else (a clientId
- * already stored, no such session, someone else's) changes nothing and answers undefined, for
- * storeMessage() to sort out. On PostgreSQL it is one statement, one round trip instead of four;
- * a copy stored by another request a moment earlier fails that statement as a whole.
+ * The common case of a message, a new one to a session that exists (and, for a visitor, is theirs):
+ * it takes the session's next seq, marks the session active and stores the row, which it answers.
+ * Anything else (a clientId already stored, no such session, someone else's) changes nothing and
+ * answers undefined, for storeMessage() to sort out. On PostgreSQL it is one statement, one round
+ * trip instead of two; a copy committed by another connection a moment earlier fails it with a
+ * unique violation, which ends the transaction: the caller runs its write again (chat.service.ts).
  */
 export async function addMessage(db: Db, message: Omit<NewChatMessage, 'seq'>, author: MessageAuthor): Promise<ChatMessageRow | undefined> {
   if (!chainsWrites(db)) return addNumbered(db, message, author);
-  try {
-    return await statementsOf[author.by].addAtOnce.first(db, { ...message, ...numberingOf(message, author) });
-  } catch (error) {
-    if (isUniqueViolation(error)) return undefined;
-    throw error;
-  }
+  return statementsOf[author.by].addAtOnce.first(db, { ...message, ...numberingOf(message, author) });
 }
 
 /** addMessage() in two statements, which a transaction can run too (a failed statement would end PostgreSQL's). */

@@ -1,15 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { testDatabase } from '../../../db/test-database';
-import { writesFor } from '../../../db/writes';
+import { EventBus } from '../../events/bus';
+import { createWrite } from '../../events/write';
+import { transactionsFor } from '../../../db/writes';
 import type { ChatMessage } from '../../contract/chat';
-import { isHttpError } from '../../plugins/errors';
 import { ChatService } from './chat.service';
 
 describe('ChatService writes', async () => {
   const db = await testDatabase('chat-service');
   const pushed: ChatMessage[] = [];
-  const writes = writesFor(db, isHttpError);
-  const chat = new ChatService(db, writes, { message: (message) => void pushed.push(message), sessionUpdated: () => {} });
+  const bus = new EventBus();
+  bus.on('chat.message.created', ({ message }) => void pushed.push(message));
+  const chat = new ChatService(db, createWrite({ transactions: transactionsFor(db), bus }));
   const visitor = { visitorId: 'visitor-one' };
 
   it('waits for a transaction that holds the connection, and keeps the message when that one rolls back', async () => {

@@ -1,6 +1,6 @@
 import type { Db } from '../../../db/client';
 import type { ChatMessageRow } from '../../../db/schema';
-import type { Writes } from '../../../db/writes';
+import { isUniqueViolation } from '../../../db/query-helpers';
 import { chatLimits } from '../../contract/brand';
 import {
   type ChatMessage,
@@ -16,19 +16,10 @@ import {
 } from '../../contract/chat';
 import { contactSubjects, leadStatusSchema } from '../../contract/leads';
 import { HttpError } from '../../plugins/errors';
-import * as leadsRepository from '../leads/leads.repository';
+import type { Tx, Write } from '../../events';
+import { listLeadsByEmail } from '../leads';
 import * as repository from './chat.repository';
 import { type ChatSendLimits, unlimitedChatSends } from './chat.rate-limit';
-
-/** What the service tells the realtime layer; Socket.IO rooms behind it (chat.pushes.ts). */
-export interface ChatPushes {
-  /**
-   * A newly stored message, for its session's room and every staff socket. `newOwner` is set on a
-   * session's first message; `exceptSocket` is the socket that sent it, which has the ack instead.
-   */
-  message(message: ChatMessage, options?: { newOwner?: string; exceptSocket?: string }): Promise<void> | void;
-  sessionUpdated(session: ChatSessionSummary): void;
-}
 
 /** Who sends a visitor message: the visitor cookie's identity and what the transport knows. */
 export interface VisitorContext {
@@ -103,16 +94,28 @@ const userAgentMaxLength = 500;
  */
 export class ChatService {
   /**
-   * Messages are written through the app's write path (db/writes.ts; on SQLite every message of one
-   * event-loop turn, whichever path it took, shares one transaction). The service's refusals (404,
-   * 429) are HttpErrors thrown before anything is written, so they fail alone.
+   * Messages are written through `app.write` (on SQLite every message of one event-loop turn,
+   * whichever path it took, shares one commit); each says what happened with an event, which the
+   * module's listeners push (chat.pushes.ts). A refusal (404, 429) undoes its own write alone.
    */
   constructor(
     private readonly db: Db,
-    private readonly writes: Writes,
-    private readonly pushes: ChatPushes,
+    private readonly write: Write,
     private readonly limits: ChatSendLimits = unlimitedChatSends,
   ) {}
+
+  /**
+   * A message write, run again once if it lost a race to the same clientId on another connection
+   * (PostgreSQL ends a transaction at the unique key): the second run finds the winner's row.
+   */
+  private async writeMessage<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    try {
+      return await this.write(work);
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      return this.write(work);
+    }
+  }
 
   /**
    * Stores a visitor's message. The first message of a new session id binds the session to the
@@ -132,60 +135,72 @@ export class ChatService {
       createdAt: now,
     };
     const author = { by: 'visitor', visitorId: visitor.visitorId, senderEmail: input.senderEmail ?? null } as const;
-    // Most sends are a new message to the visitor's existing session: one write of its own.
-    const added = await this.writes.runStatement((db) => repository.addMessage(db, draft, author));
-    const result = added
-      ? { stored: { row: added, created: true }, sessionCreated: false }
-      : await this.writes.run(async (db) => {
-          // Nothing written: a retried send, a session's first message, or someone else's session.
-          const stored = await repository.storeMessage(db, draft, author);
-          if (stored?.created) return { stored, sessionCreated: false };
-          const existing = await repository.findSession(db, input.sessionId);
-          if (existing && existing.visitorId !== visitor.visitorId) throw new HttpError(404, chatSessionNotFoundMessage);
-          if (stored) return { stored, sessionCreated: false };
-          const session = await repository.createSessionIfAbsent(db, {
-            id: input.sessionId,
-            visitorId: visitor.visitorId,
-            pageUrl: input.pageUrl ?? null,
-            referrer: input.referrer ?? null,
-            userAgent: visitor.userAgent?.slice(0, userAgentMaxLength) ?? null,
-            senderEmail: input.senderEmail ?? null,
-            timeZone: input.timeZone ?? null,
-            lastMessageAt: now,
-            createdAt: now,
-          });
-          // Another visitor's first message made it a moment ago: still nothing of ours written.
-          if (session.row.visitorId !== visitor.visitorId) throw new HttpError(404, chatSessionNotFoundMessage);
-          if (session.created && input.pages) {
-            await repository.addPageViews(db, input.sessionId, input.pages.map((page) => ({ url: page.url, viewedAt: page.at })));
-          }
-          const first = await repository.storeMessage(db, draft, author);
-          if (!first) throw new Error(`chat session ${input.sessionId} vanished while storing its first message`);
-          return { stored: first, sessionCreated: session.created };
+    const message = await this.writeMessage(async (tx) => {
+      // Most sends are a new message to the visitor's existing session: one statement.
+      const added = await repository.addMessage(tx.db, draft, author);
+      const result = added ? { stored: { row: added, created: true }, sessionCreated: false } : await this.storeFirstOrRetried(tx, visitor, input, draft, author);
+      const stored = toChatMessage(result.stored.row);
+      if (result.stored.created) {
+        tx.emit({
+          type: 'chat.message.created',
+          message: stored,
+          ...(result.sessionCreated ? { startedBy: visitor.visitorId } : {}),
+          ...(visitor.socketId ? { fromSocket: visitor.socketId } : {}),
         });
-    const message = toChatMessage(result.stored.row);
-    if (result.stored.created) {
-      await this.pushes.message(message, { newOwner: result.sessionCreated ? visitor.visitorId : undefined, exceptSocket: visitor.socketId });
+      }
+      return { message: stored, created: result.stored.created };
+    });
+    return message;
+  }
+
+  /** Nothing written by the one statement: a retried send, a session's first message, or someone else's session. */
+  private async storeFirstOrRetried(
+    tx: Tx,
+    visitor: VisitorContext,
+    input: VisitorMessage,
+    draft: Parameters<typeof repository.storeMessage>[1],
+    author: repository.MessageAuthor,
+  ): Promise<{ stored: repository.StoredMessage; sessionCreated: boolean }> {
+    const stored = await repository.storeMessage(tx.db, draft, author);
+    if (stored?.created) return { stored, sessionCreated: false };
+    const existing = await repository.findSession(tx.db, input.sessionId);
+    if (existing && existing.visitorId !== visitor.visitorId) throw new HttpError(404, chatSessionNotFoundMessage);
+    if (stored) return { stored, sessionCreated: false };
+    const now = draft.createdAt;
+    const session = await repository.createSessionIfAbsent(tx.db, {
+      id: input.sessionId,
+      visitorId: visitor.visitorId,
+      pageUrl: input.pageUrl ?? null,
+      referrer: input.referrer ?? null,
+      userAgent: visitor.userAgent?.slice(0, userAgentMaxLength) ?? null,
+      senderEmail: input.senderEmail ?? null,
+      timeZone: input.timeZone ?? null,
+      lastMessageAt: now,
+      createdAt: now,
+    });
+    // Another visitor's first message made it a moment ago: still nothing of ours written.
+    if (session.row.visitorId !== visitor.visitorId) throw new HttpError(404, chatSessionNotFoundMessage);
+    if (session.created && input.pages) {
+      await repository.addPageViews(tx.db, input.sessionId, input.pages.map((page) => ({ url: page.url, viewedAt: page.at })));
     }
-    return { message, created: result.stored.created };
+    const first = await repository.storeMessage(tx.db, draft, author);
+    if (!first) throw new Error(`chat session ${input.sessionId} vanished while storing its first message`);
+    return { stored: first, sessionCreated: session.created };
   }
 
   /** A staff reply: the session must exist; replying also marks the visitor's messages read. */
   async replyAsStaff(input: StaffReply): Promise<{ message: ChatMessage; created: boolean }> {
     const now = new Date().toISOString();
     const reply = { sessionId: input.sessionId, message: input.message, senderEmail: null, senderName: null, isFromUser: 0, clientId: input.clientId ?? null, createdAt: now };
-    const added = await this.writes.runStatement((db) => repository.addMessage(db, reply, { by: 'staff' }));
-    const stored = added
-      ? { row: added, created: true }
-      : await this.writes.run(async (db) => {
-          // A retried reply; nothing is written for a session that does not exist.
-          const result = await repository.storeMessage(db, reply, { by: 'staff' });
-          if (!result) throw new HttpError(404, chatSessionNotFoundMessage);
-          return result;
-        });
-    const message = toChatMessage(stored.row);
-    if (stored.created) await this.pushes.message(message);
-    return { message, created: stored.created };
+    return this.writeMessage(async (tx) => {
+      const added = await repository.addMessage(tx.db, reply, { by: 'staff' });
+      // Nothing written: a retried reply, or no such session.
+      const stored = added ? { row: added, created: true } : await repository.storeMessage(tx.db, reply, { by: 'staff' });
+      if (!stored) throw new HttpError(404, chatSessionNotFoundMessage);
+      const message = toChatMessage(stored.row);
+      if (stored.created) tx.emit({ type: 'chat.message.created', message });
+      return { message, created: stored.created };
+    });
   }
 
   /**
@@ -194,7 +209,7 @@ export class ChatService {
    */
   async recordPageView(visitorId: string, view: { sessionId: string; url: string }): Promise<void> {
     const viewedAt = new Date().toISOString();
-    const recorded = await this.writes.run((db) => repository.addOwnPageView(db, { ...view, visitorId, viewedAt }, chatLimits.pageViewsPerSession));
+    const recorded = await this.write((tx) => repository.addOwnPageView(tx.db, { ...view, visitorId, viewedAt }, chatLimits.pageViewsPerSession));
     if (!recorded) throw new HttpError(404, chatSessionNotFoundMessage);
   }
 
@@ -206,7 +221,7 @@ export class ChatService {
     const [pages, related, leads] = await Promise.all([
       repository.listPageViews(this.db, sessionId, chatLimits.pageViewsPerSession),
       repository.listRelatedSessions(this.db, { sessionId, visitorId: session.visitorId, email }, chatContextListLimit),
-      email ? leadsRepository.listLeadsByEmail(this.db, email, chatContextListLimit) : [],
+      email ? listLeadsByEmail(this.db, email, chatContextListLimit) : [],
     ]);
     return {
       sessionId,
@@ -278,10 +293,13 @@ export class ChatService {
   /** Staff change a session's status or mark it read; every staff screen hears of it. */
   async patchSession(sessionId: string, patch: ChatSessionPatch): Promise<ChatSessionSummary> {
     const status: ChatSessionStatus | undefined = patch.status;
-    const updated = await repository.updateSession(this.db, sessionId, { status, markRead: patch.read === true });
-    if (!updated) throw new HttpError(404, chatSessionNotFoundMessage);
-    const summary = await this.session(sessionId);
-    this.pushes.sessionUpdated(summary);
-    return summary;
+    return this.write(async (tx) => {
+      const updated = await repository.updateSession(tx.db, sessionId, { status, markRead: patch.read === true });
+      const row = updated ? await repository.findSessionSummary(tx.db, sessionId) : undefined;
+      if (!row) throw new HttpError(404, chatSessionNotFoundMessage);
+      const summary = toSummary(row);
+      tx.emit({ type: 'chat.session.updated', session: summary });
+      return summary;
+    });
   }
 }

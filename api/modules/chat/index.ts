@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import type { Config } from '../../config';
 import { guardChatHandshakes } from './chat.handshake';
 import { announceStaffPresence, inProcessStaffPresence, redisStaffPresence } from './chat.presence';
-import { socketPushes } from './chat.pushes';
+import { pushChatEvents } from './chat.pushes';
 import { chatSendLimits } from './chat.rate-limit';
 import { capChatRoomsPerSocket } from './chat.rooms';
 import { visitorChatRoutes } from './chat.routes';
@@ -27,7 +27,8 @@ export { staffChatRoutes } from './chat.routes';
 export default fp(
   async (app: FastifyInstance, options: { config: Config }) => {
     const limits = chatSendLimits(app, options.config.rateLimitAllowlist);
-    const chat = new ChatService(app.db, app.writes, socketPushes(app), limits);
+    const chat = new ChatService(app.db, app.write, limits);
+    pushChatEvents(app);
     app.decorate('chat', chat);
     await app.register(visitorChatRoutes, { chat });
     guardChatHandshakes(app, options.config);
@@ -43,5 +44,5 @@ export default fp(
     chatSocketEvents(app, chat);
     expireIdleStaffSockets(app);
   },
-  { name: 'chat', dependencies: ['db', 'redis', 'session', 'auth', 'socket-io'] },
+  { name: 'chat', dependencies: ['db', 'events', 'redis', 'session', 'auth', 'socket-io'] },
 );

@@ -18,7 +18,6 @@ import {
   nextCursorHeader,
   supportTicketSchema,
 } from '../../contract/leads';
-import type { Config } from '../../config';
 import { HttpError } from '../../plugins/errors';
 import { createLeadsService, type LeadInputByKind } from './leads.service';
 import { apiPaths, leadPaths } from '../../contract/paths';
@@ -35,23 +34,17 @@ const inputSchemas = {
 } as const;
 
 
-function leadsServiceOf(app: FastifyInstance, config: Config) {
-  return createLeadsService({
-    db: app.db,
-    writes: app.writes,
-    staffSockets: app.staffSockets,
-    mailer: app.mailer,
-    notifyEmail: config.notifyEmail,
-  });
+function leadsServiceOf(app: FastifyInstance) {
+  return createLeadsService({ db: app.db, write: app.write });
 }
 
 /**
  * The four public forms. They need no session, so `app.ts` registers them outside the scope that
  * carries @fastify/session: a visitor's submission costs no session id, signature or hash.
  */
-export async function publicLeadRoutes(app: FastifyInstance, options: { config: Config }) {
+export async function publicLeadRoutes(app: FastifyInstance) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const leads = leadsServiceOf(app, options.config);
+  const leads = leadsServiceOf(app);
 
   for (const kind of Object.keys(leadPaths) as LeadKind[]) {
     const record: z.ZodType<Lead> = leadRecordByKind[kind];
@@ -77,9 +70,9 @@ export async function publicLeadRoutes(app: FastifyInstance, options: { config: 
 }
 
 /** The staff lists, one lead, lead updates and the dashboard counts. */
-export async function staffLeadRoutes(app: FastifyInstance, options: { config: Config }) {
+export async function staffLeadRoutes(app: FastifyInstance) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const leads = leadsServiceOf(app, options.config);
+  const leads = leadsServiceOf(app);
 
   for (const kind of Object.keys(leadPaths) as LeadKind[]) {
     const paths = leadPaths[kind];

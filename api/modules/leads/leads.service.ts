@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Db } from '../../../db/client';
-import type { Writes } from '../../../db/writes';
+import type { Write } from '../../events';
 import {
   type ContactSubmission,
   type ContactSubmissionInput,
@@ -20,9 +20,6 @@ import {
   supportTicketSchema,
 } from '../../contract/leads';
 import type { AdminCounts } from '../../contract/leads';
-import type { SubmissionNew } from '../../contract/socket';
-import type { StaffNamespace } from '../../plugins/socket-io';
-import type { Mailer } from '../mail/mail.service';
 import { toCsv } from './leads.csv';
 import * as repository from './leads.repository';
 import type { LeadFilter, LeadRowByKind, NewLeadRowByKind } from './leads.repository';
@@ -113,7 +110,7 @@ function fieldLabel(key: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-function leadName(lead: Lead): string {
+export function leadName(lead: Lead): string {
   return 'firstName' in lead ? `${lead.firstName} ${lead.lastName}` : lead.name;
 }
 
@@ -132,33 +129,22 @@ export function notificationText(kind: LeadKind, lead: Lead): string {
 
 export interface LeadsServiceDeps {
   db: Db;
-  /** The app's write path (db/writes.ts): on SQLite, form posts of one event-loop turn share a transaction. */
-  writes: Writes;
-  staffSockets: StaffNamespace;
-  mailer: Mailer;
-  notifyEmail: string | undefined;
+  write: Write;
 }
 
 /** Leads from the four public forms, and the staff's work on them. */
 export function createLeadsService(deps: LeadsServiceDeps) {
-  const { db, writes, staffSockets, mailer, notifyEmail } = deps;
+  const { db, write } = deps;
 
   return {
-    /** Stores a lead, then tells staff: live on their sockets, and by mail when NOTIFY_EMAIL is set. */
+    /** Stores a lead: `lead.created` tells staff (live) and promises the notice mail (leads/index.ts). */
     async create<K extends LeadKind>(kind: K, input: LeadInputByKind[K]): Promise<LeadByKind[K]> {
       const values = newRow(kind, input, new Date().toISOString());
-      // One insert: on PostgreSQL it commits on its own, with no BEGIN/COMMIT around it.
-      const row = await writes.runStatement((connection) => repository.insertLeadRow(connection, kind, values));
-      const lead = toLead(kind, row);
-      staffSockets.emit('submission:new', { kind, item: lead } as SubmissionNew);
-      if (notifyEmail) {
-        mailer.sendInBackground({
-          to: notifyEmail,
-          subject: `${leadKindLabels[kind]}: ${leadName(lead)}`,
-          text: notificationText(kind, lead),
-        });
-      }
-      return lead;
+      return write(async (tx) => {
+        const lead = toLead(kind, await repository.insertLeadRow(tx.db, kind, values));
+        tx.emit({ type: 'lead.created', kind, lead });
+        return lead;
+      });
     },
 
     async list<K extends LeadKind>(kind: K, filter: LeadFilter): Promise<LeadByKind[K][]> {
@@ -178,13 +164,15 @@ export function createLeadsService(deps: LeadsServiceDeps) {
       return toCsv(Object.keys(leadRecordByKind[kind].shape), leads);
     },
 
-    /** Changes status and/or note; staff sockets get the changed row. Undefined when there is no such lead. */
+    /** Changes status and/or note (`lead.updated`: staff screens get the changed row). Undefined when there is no such lead. */
     async update<K extends LeadKind>(kind: K, id: number, patch: LeadPatch): Promise<LeadByKind[K] | undefined> {
-      const row = await repository.updateLeadRow(db, kind, id, patch);
-      if (!row) return undefined;
-      const lead = toLead(kind, row);
-      staffSockets.emit('lead:updated', { kind, item: lead });
-      return lead;
+      return write(async (tx) => {
+        const row = await repository.updateLeadRow(tx.db, kind, id, patch);
+        if (!row) return undefined;
+        const lead = toLead(kind, row);
+        tx.emit({ type: 'lead.updated', kind, lead });
+        return lead;
+      });
     },
 
     async counts(): Promise<AdminCounts> {

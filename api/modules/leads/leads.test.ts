@@ -79,7 +79,7 @@ describe('lead forms and staff lists', async () => {
 
   it('mails NOTIFY_EMAIL a plain-text notice with the fields of each new lead', async () => {
     await post('contact', { ...validInput.contact(), name: 'Mailed <b>Person</b>', message: 'Please mail this one to staff' });
-    await app.mailer.drain();
+    await app.jobs.runDue();
     const outbox = join(dir, 'outbox');
     const files = (await readdir(outbox)).filter((name) => name.endsWith('.eml'));
     const mails = await Promise.all(files.map((name) => readFile(join(outbox, name), 'utf8')));
@@ -98,7 +98,7 @@ describe('lead forms and staff lists', async () => {
   ])('keeps RFC 2047 encoded-words of %s out of the notice subject', async (_label, name) => {
     const message = `Encoded-word subject check: ${name}`;
     await post('contact', { ...validInput.contact(), name, message });
-    await app.mailer.drain();
+    await app.jobs.runDue();
     const mail = (await readOutbox(dir)).find((each) => each.text.includes(message));
     const subject = decodeHeader(mail!.headers.subject!);
     // What a mail client shows: the visitor's characters, never text decoded from them.

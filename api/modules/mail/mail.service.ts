@@ -10,6 +10,8 @@ export interface MailMessage {
   subject: string;
   /** Plain text only: nothing a visitor typed is ever rendered as HTML, mail included. */
   text: string;
+  /** Kept across retries of one mail (messageIdOf), so a mail sent twice after an unknown outcome reads as one. */
+  messageId?: string;
 }
 
 export interface MailerOptions {
@@ -36,19 +38,24 @@ function headerText(value: string): string {
 
 /**
  * Outgoing mail: SMTP when `SMTP_URL` is set, otherwise each message is written as an `.eml` file to
- * the outbox folder (a developer opens it in any mail client). Background sends are tracked so a
- * graceful shutdown waits for them.
+ * the outbox folder (a developer opens it in any mail client). Only jobs send mail (api/jobs): a
+ * send that fails throws, and its job is retried.
  */
 export class Mailer {
   private readonly transport: Transporter;
-  private readonly pending = new Set<Promise<void>>();
+  private readonly messageIdDomain: string;
 
   constructor(private readonly options: MailerOptions) {
     this.transport = options.smtpUrl
       ? nodemailer.createTransport(options.smtpUrl)
       : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+    this.messageIdDomain = /@([^>\s]+)>?\s*$/.exec(options.mailFrom)?.[1] ?? 'lotwise.invalid';
   }
 
+  /** The Message-ID of the mail a job sends: the same on every retry of that job. */
+  messageIdOf(job: { jobId: number }): string {
+    return `<job-${job.jobId}@${this.messageIdDomain}>`;
+  }
 
   async send(message: MailMessage): Promise<void> {
     const info = await this.transport.sendMail({
@@ -56,6 +63,7 @@ export class Mailer {
       to: message.to,
       subject: headerText(message.subject),
       text: message.text,
+      ...(message.messageId ? { messageId: message.messageId } : {}),
     });
     if (this.options.smtpUrl) return;
     const raw = (info as { message?: unknown }).message;
@@ -66,19 +74,6 @@ export class Mailer {
     const temporary = join(this.options.outboxDir, `.${name}.tmp`);
     await writeFile(temporary, raw, { mode: privateFileMode });
     await rename(temporary, join(this.options.outboxDir, name));
-  }
-
-  /** Sends without holding up the caller; a failure is logged, never thrown at a visitor. */
-  sendInBackground(message: MailMessage): void {
-    const sending = this.send(message)
-      .catch((error: unknown) => this.options.log.error({ err: error, subject: message.subject }, 'mail not sent'))
-      .finally(() => this.pending.delete(sending));
-    this.pending.add(sending);
-  }
-
-  /** Waits for every background send (graceful shutdown, tests). */
-  async drain(): Promise<void> {
-    while (this.pending.size > 0) await Promise.all([...this.pending]);
   }
 
   close(): void {

@@ -9,7 +9,9 @@ declare module 'fastify' {
   }
 }
 
-/** The app's one mailer; shutdown waits for mail still being sent. */
+export type { MailMessage, Mailer } from './mail.service';
+
+/** The app's one mailer, used by the jobs that send mail. */
 export default fp(
   async (app, options: { config: Config }) => {
     const { config } = options;
@@ -20,10 +22,7 @@ export default fp(
       log: app.log,
     });
     app.decorate('mailer', mailer);
-    app.addHook('onClose', async () => {
-      await mailer.drain();
-      mailer.close();
-    });
+    app.addHook('onClose', () => mailer.close());
   },
   { name: 'mail' },
 );

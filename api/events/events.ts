@@ -1,0 +1,28 @@
+import type { ChatMessage, ChatSessionSummary } from '../contract/chat';
+import type { Lead, LeadKind } from '../contract/leads';
+
+/**
+ * What happened, as the writes that made it happen record it (`tx.emit`). Live listeners get the
+ * event after its write commits (socket pushes, in this process); durable listeners turn it into a
+ * job row in the write's own transaction (api/events/bus.ts). Events carry what the live pushes need;
+ * a job's payload keeps ids only.
+ */
+export type DomainEvent =
+  /** A public form's lead was stored. */
+  | { type: 'lead.created'; kind: LeadKind; lead: Lead }
+  /** Staff changed a lead's status or note. */
+  | { type: 'lead.updated'; kind: LeadKind; lead: Lead }
+  /**
+   * A chat message was stored. `startedBy` is the visitor whose message started the session;
+   * `fromSocket` is the socket that sent it (it has the ack, not the echo).
+   */
+  | { type: 'chat.message.created'; message: ChatMessage; startedBy?: string; fromSocket?: string }
+  /** Staff changed a chat session (its status, or read it). */
+  | { type: 'chat.session.updated'; session: ChatSessionSummary }
+  /** A dealer asked for a password reset and a link is to be mailed (the reset row's id). */
+  | { type: 'password-reset.requested'; resetId: number }
+  /** A staff account was created or its password reset. */
+  | { type: 'staff.changed'; staffId: number; change: 'created' | 'password-reset' };
+
+export type EventType = DomainEvent['type'];
+export type EventOf<T extends EventType> = Extract<DomainEvent, { type: T }>;

@@ -1,0 +1,81 @@
+import type { Db } from '../../db/client';
+import { type Transactions, transactionsFor } from '../../db/writes';
+import { insertJobs, type JobRequest } from '../jobs/jobs.repository';
+import { EventBus } from './bus';
+import type { DomainEvent } from './events';
+
+/** A write's transaction, as a service and its repositories see it. */
+export interface Tx {
+  /** Queries in this write's transaction (repositories take it). */
+  readonly db: Db;
+  /** Records what happened: live listeners hear of it after commit; durable ones add their job now. */
+  emit(event: DomainEvent): void;
+  /** Promises work for later, in this transaction: a job row (api/jobs). */
+  enqueue(job: JobRequest): void;
+}
+
+/** The one way a module changes data: `write(async (tx) => …)`, settled once committed. */
+export type Write = <T>(work: (tx: Tx) => Promise<T>) => Promise<T>;
+
+class WriteTx implements Tx {
+  readonly events: DomainEvent[] = [];
+  readonly jobs: JobRequest[] = [];
+  /** Set when a job this write added is due at once. */
+  jobsDueNow = false;
+
+  constructor(readonly db: Db) {}
+
+  emit(event: DomainEvent): void {
+    this.events.push(event);
+  }
+
+  enqueue(job: JobRequest): void {
+    this.jobs.push(job);
+  }
+}
+
+export interface WriteOptions {
+  transactions: Transactions;
+  bus: EventBus;
+  /** After a commit that added a job due now: the local job runner takes it without waiting for its poll. */
+  onJobsDue?: () => void;
+  now?: () => number;
+}
+
+/**
+ * Builds `write`: the work runs in a transaction (db/writes.ts: SQLite's group commit, PostgreSQL's
+ * own); before it commits, the jobs the work enqueued and those its events' durable listeners want
+ * are inserted in it; after it commits, the events go to the live listeners. A write that emits
+ * nothing and enqueues nothing costs nothing more than its own statements.
+ */
+export function createWrite(options: WriteOptions): Write {
+  const { transactions, bus, onJobsDue } = options;
+  const now = options.now ?? Date.now;
+  return async <T>(work: (tx: Tx) => Promise<T>): Promise<T> => {
+    let tx: WriteTx | undefined;
+    const value = await transactions.run(async (db) => {
+      const current = new WriteTx(db);
+      tx = current;
+      const result = await work(current);
+      const jobs = current.events.length > 0 ? [...current.jobs, ...bus.jobsFor(current.events)] : current.jobs;
+      if (jobs.length > 0) {
+        const at = now();
+        await insertJobs(db, jobs, at);
+        current.jobsDueNow = jobs.some((job) => (job.runAt ?? at) <= at);
+      }
+      return result;
+    });
+    const committed = tx!;
+    if (committed.events.length > 0) bus.dispatch(committed.events);
+    if (committed.jobsDueNow) onJobsDue?.();
+    return value;
+  };
+}
+
+/**
+ * `write` for a process without the app (the account scripts): its events have no listeners here,
+ * so it must not be used for a change whose events promise work (no durable listener would add it).
+ */
+export function writeOutsideTheApp(db: Db): Write {
+  return createWrite({ transactions: transactionsFor(db), bus: new EventBus() });
+}

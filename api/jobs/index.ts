@@ -1,0 +1,36 @@
+import fp from 'fastify-plugin';
+import type { Config } from '../config';
+import { pruneDoneJobs } from './jobs.repository';
+import { JobRunner } from './runner';
+
+export type { JobContext, JobKind } from './runner';
+export type { JobRequest } from './jobs.repository';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** This node's job runner: modules define their kinds of job in their index.ts (api/jobs/runner.ts). */
+    jobs: JobRunner;
+  }
+}
+
+const dayMs = 24 * 60 * 60 * 1000;
+
+/**
+ * Durable jobs: a runner on every node, started once the app is ready (every module has defined
+ * its kinds by then) and stopped first at close, before the database goes.
+ */
+export default fp(
+  async (app, options: { config: Config }) => {
+    const runner = new JobRunner(app.db, app.write, options.config.jobs, app.log.child({ module: 'jobs' }));
+    app.decorate('jobs', runner);
+    app.wakeJobs(() => runner.wake());
+    // Finished jobs are kept a week (a dedupe key holds that long), dead ones until an admin acts.
+    runner.every('jobs.prune', 60 * 60 * 1000, async () => {
+      const before = Date.now() - 7 * dayMs;
+      await app.write((tx) => pruneDoneJobs(tx.db, before));
+    });
+    app.addHook('onReady', () => runner.start());
+    app.addHook('preClose', () => runner.stop());
+  },
+  { name: 'jobs', dependencies: ['db', 'events'] },
+);

@@ -1,0 +1,157 @@
+import type { Db } from '../../db/client';
+import { prepareQuery } from '../../db/prepared';
+import { lockedSkippingLocked } from '../../db/query-helpers';
+import type { JobRow } from '../../db/schema';
+
+/** Work to do later: a kind with a handler (api/jobs/runner.ts), and its payload of ids. */
+export interface JobRequest {
+  kind: string;
+  payload: Record<string, unknown>;
+  /** When it is due (epoch ms); now when absent. */
+  runAt?: number;
+  /**
+   * At most one pending job has this key: enqueuing it again while one waits changes nothing (a timer
+   * set twice, a notice promised twice). A finished job's key is taken over by the new one.
+   */
+  dedupeKey?: string;
+}
+
+const insertJob = prepareQuery(
+  (db: Db, job: { kind: string; payload: string; runAt: number; dedupeKey: string | null; createdAt: number }) =>
+    db
+      .insertInto('jobs')
+      .values({ kind: job.kind, payload: job.payload, runAt: job.runAt, dueAt: job.runAt, dedupeKey: job.dedupeKey, createdAt: job.createdAt })
+      .onConflict((conflict) =>
+        conflict
+          .column('dedupeKey')
+          .doUpdateSet((eb) => ({
+            kind: eb.ref('excluded.kind'),
+            payload: eb.ref('excluded.payload'),
+            state: 'pending',
+            runAt: eb.ref('excluded.runAt'),
+            dueAt: eb.ref('excluded.dueAt'),
+            attempts: 0,
+            lockedUntil: null,
+            lockedBy: null,
+            lastError: null,
+            createdAt: eb.ref('excluded.createdAt'),
+            finishedAt: null,
+          }))
+          .where('jobs.state', '<>', 'pending'),
+      ),
+);
+
+/** Inserts the jobs in the transaction of `db`: they commit with the write that promises them. */
+export async function insertJobs(db: Db, jobs: readonly JobRequest[], now: number): Promise<void> {
+  for (const job of jobs) {
+    await insertJob.run(db, {
+      kind: job.kind,
+      payload: JSON.stringify(job.payload),
+      runAt: job.runAt ?? now,
+      dedupeKey: job.dedupeKey ?? null,
+      createdAt: now,
+    });
+  }
+}
+
+const earliestDue = prepareQuery((db: Db, params: { now: number }) =>
+  db
+    .selectFrom('jobs')
+    .select((eb) => eb.fn.min('runAt').as('runAt'))
+    .where('state', '=', 'pending')
+    .where((eb) => eb.or([eb('lockedUntil', 'is', null), eb('lockedUntil', '<=', params.now)])),
+);
+
+/**
+ * When the next pending job is due (epoch ms), or undefined when none is: a read, so an idle runner
+ * costs no write. A job whose lease runs on counts once the lease ends, which the next poll sees.
+ */
+export async function nextDueAt(db: Db, now: number): Promise<number | undefined> {
+  const row = await earliestDue.first(db, { now });
+  return row?.runAt == null ? undefined : Number(row.runAt);
+}
+
+/**
+ * Claims up to `limit` due jobs for `node` until `lockedUntil`: each counts an attempt. One
+ * statement; on PostgreSQL the rows another runner is claiming are skipped, not waited for.
+ */
+export async function claimDueJobs(db: Db, claim: { node: string; now: number; lockedUntil: number; limit: number }): Promise<JobRow[]> {
+  const due = lockedSkippingLocked(
+    db,
+    db
+      .selectFrom('jobs')
+      .select('id')
+      .where('state', '=', 'pending')
+      .where('runAt', '<=', claim.now)
+      .where((eb) => eb.or([eb('lockedUntil', 'is', null), eb('lockedUntil', '<=', claim.now)]))
+      .orderBy('runAt')
+      .orderBy('id')
+      .limit(claim.limit),
+  );
+  return db
+    .updateTable('jobs')
+    .set((eb) => ({ attempts: eb('attempts', '+', 1), lockedBy: claim.node, lockedUntil: claim.lockedUntil }))
+    .where('id', 'in', due)
+    .returningAll()
+    .execute();
+}
+
+/** The claim of `node` on job `id`: a runner whose lease ran out (and was taken over) changes nothing. */
+function ownJob(db: Db, id: number, node: string) {
+  return db.updateTable('jobs').where('id', '=', id).where('lockedBy', '=', node).where('state', '=', 'pending');
+}
+
+export async function markDone(db: Db, id: number, node: string, now: number): Promise<void> {
+  await ownJob(db, id, node).set({ state: 'done', finishedAt: now, lockedUntil: null, lockedBy: null }).execute();
+}
+
+/** Due again at `runAt`, its error kept; `attempts` carries on. For periodic work, `resetAttempts` starts it afresh. */
+export async function markRetry(db: Db, id: number, node: string, retry: { runAt: number; error: string | null; resetAttempts?: boolean }): Promise<void> {
+  await ownJob(db, id, node)
+    .set({
+      runAt: retry.runAt,
+      lastError: retry.error,
+      lockedUntil: null,
+      lockedBy: null,
+      ...(retry.resetAttempts ? { attempts: 0, dueAt: retry.runAt } : {}),
+    })
+    .execute();
+}
+
+export async function markDead(db: Db, id: number, node: string, failure: { error: string; now: number }): Promise<void> {
+  await ownJob(db, id, node).set({ state: 'dead', lastError: failure.error, finishedAt: failure.now, lockedUntil: null, lockedBy: null }).execute();
+}
+
+export function findJob(db: Db, id: number): Promise<JobRow | undefined> {
+  return db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Dead jobs, newest first, for an admin. */
+export function listDeadJobs(db: Db, limit: number): Promise<JobRow[]> {
+  return db.selectFrom('jobs').selectAll().where('state', '=', 'dead').orderBy('finishedAt', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
+/** A dead job due again now, with fresh attempts (an admin's retry). False when it is not dead. */
+export async function retryDeadJob(db: Db, id: number, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('jobs')
+    .set({ state: 'pending', runAt: now, dueAt: now, attempts: 0, finishedAt: null })
+    .where('id', '=', id)
+    .where('state', '=', 'dead')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Removes done jobs finished before `before`; dead ones stay until an admin acts. */
+export async function pruneDoneJobs(db: Db, before: number): Promise<number> {
+  const result = await db.deleteFrom('jobs').where('state', '=', 'done').where('finishedAt', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Jobs by state, for health and tests. */
+export async function countJobs(db: Db): Promise<Record<'pending' | 'done' | 'dead', number>> {
+  const rows = await db.selectFrom('jobs').select(['state', (eb) => eb.fn.countAll<number>().as('count')]).groupBy('state').execute();
+  const counts = { pending: 0, done: 0, dead: 0 };
+  for (const row of rows) counts[row.state] = Number(row.count);
+  return counts;
+}

@@ -1,0 +1,242 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { FastifyBaseLogger } from 'fastify';
+import { z } from 'zod';
+import type { Db } from '../../db/client';
+import type { JobRow } from '../../db/schema';
+import type { Write } from '../events/write';
+import * as repository from './jobs.repository';
+import type { JobRequest } from './jobs.repository';
+
+/** What a handler is told of the run it is in. */
+export interface JobContext {
+  /** The job's id: stable across retries (a mail's Message-ID is made of it). */
+  jobId: number;
+  /** 1 on the first run. */
+  attempt: number;
+  log: FastifyBaseLogger;
+}
+
+interface JobDefinition<P> {
+  /** Checks the stored payload: a job whose payload fails it ends dead at once, never retried. */
+  payload: z.ZodType<P>;
+  /**
+   * Does the work. Idempotent: a run whose outcome is unknown (a node died mid-send) runs again. It
+   * loads what it needs by id and returns quietly when that is gone. Throwing retries it later.
+   */
+  handle(payload: P, context: JobContext): Promise<void>;
+}
+
+/** A defined kind: makes requests of its own kind with a checked payload. */
+export interface JobKind<P> {
+  kind: string;
+  request(payload: P, options?: { runAt?: number; dedupeKey?: string }): JobRequest;
+}
+
+export interface RunnerOptions {
+  /** How long a claim lasts: after it, another node takes the job again (JOBS_LEASE_SECONDS). */
+  leaseMs: number;
+  /** The first retry's delay, doubling, at most an hour (JOBS_RETRY_BASE_SECONDS). */
+  retryBaseMs: number;
+  /** How long after it was first due a job is retried before it is dead (24 hours). */
+  retryForMs: number;
+  /** The longest wait between two looks at the table when nothing is due. */
+  pollMs: number;
+  /** Jobs run at once by this node. */
+  concurrency: number;
+}
+
+const maxRetryDelayMs = 60 * 60 * 1000;
+const emptyPayload = z.object({});
+
+/** The wait before attempt `attempts + 1` after `attempts` failed ones: base, 2x base, 4x base, ... at most an hour. */
+export function retryDelayMs(attempts: number, baseMs: number): number {
+  return Math.min(baseMs * 2 ** Math.max(0, attempts - 1), maxRetryDelayMs);
+}
+
+function errorText(error: unknown): string {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return text.slice(0, 2000);
+}
+
+/**
+ * The jobs of this node: every node runs one. A due job is claimed by exactly one runner (one
+ * statement; PostgreSQL skips rows another runner is claiming) for a lease; the runner of a node
+ * that dies mid-job loses it when the lease ends, and another takes it. A failure is retried with
+ * exponential backoff for 24 hours, then the job is dead: kept with its error, for an admin.
+ *
+ * When idle it reads when the next job is due and sleeps until then (at most `pollMs`), so a timer
+ * fires on time and an idle node writes nothing; a job enqueued on this node wakes it at once.
+ */
+export class JobRunner {
+  readonly node = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  private readonly definitions = new Map<string, JobDefinition<unknown>>();
+  private readonly periodic = new Map<string, number>();
+  private readonly running = new Set<Promise<void>>();
+  private timer: NodeJS.Timeout | undefined;
+  private started = false;
+  private stopping = false;
+  private looking = false;
+  private lookAgain = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly write: Write,
+    private readonly options: RunnerOptions,
+    private readonly log: FastifyBaseLogger,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Names a kind of job and how it is done. */
+  define<P>(kind: string, definition: JobDefinition<P>): JobKind<P> {
+    if (this.definitions.has(kind)) throw new Error(`job kind ${kind} is defined twice`);
+    this.definitions.set(kind, definition);
+    return { kind, request: (payload, options = {}) => ({ kind, payload: payload as Record<string, unknown>, ...options }) };
+  }
+
+  /**
+   * Work done every `everyMs` on one node of all (expired sessions, cleanups): one job under the
+   * dedupe key `every:<kind>`, which reschedules itself when it ends, never a timer on every node.
+   */
+  every(kind: string, everyMs: number, handle: (context: JobContext) => Promise<void>): void {
+    this.define(kind, { payload: emptyPayload, handle: (_payload, context) => handle(context) });
+    this.periodic.set(kind, everyMs);
+  }
+
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    const now = this.now();
+    const periodic = [...this.periodic].map(([kind, everyMs]) => ({ kind, payload: {}, runAt: now + everyMs, dedupeKey: `every:${kind}` }));
+    // A periodic job already waiting (another node, an earlier start) keeps its time.
+    if (periodic.length > 0) await this.write(async (tx) => periodic.forEach((job) => tx.enqueue(job)));
+    this.wake();
+  }
+
+  /** Look for due jobs now (a write on this node just added one). */
+  wake(): void {
+    if (!this.started || this.stopping) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.looking) {
+      this.lookAgain = true;
+      return;
+    }
+    void this.look();
+  }
+
+  /**
+   * Runs every job due by now and waits for them (and for what they make due in turn): tests, and
+   * whoever must see promised work done before going on.
+   */
+  async runDue(): Promise<void> {
+    for (;;) {
+      this.wake();
+      while (this.looking || this.running.size > 0) await Promise.race([...this.running, pause(5)]);
+      const dueAt = await repository.nextDueAt(this.db, this.now());
+      if (dueAt === undefined || dueAt > this.now()) return;
+    }
+  }
+
+  /** Stops claiming, then waits for the jobs running (a job cut off by exit is taken again after its lease). */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.timer);
+    while (this.looking || this.running.size > 0) await Promise.race([...this.running, pause(10)]);
+  }
+
+  private async look(): Promise<void> {
+    this.looking = true;
+    let nextIn = this.options.pollMs;
+    try {
+      do {
+        this.lookAgain = false;
+        const free = this.options.concurrency - this.running.size;
+        if (free <= 0) return;
+        const now = this.now();
+        const dueAt = await repository.nextDueAt(this.db, now);
+        if (dueAt === undefined || dueAt > now) {
+          if (dueAt !== undefined) nextIn = Math.min(nextIn, dueAt - now);
+          continue;
+        }
+        const claimed = await this.write((tx) => repository.claimDueJobs(tx.db, { node: this.node, now, lockedUntil: now + this.options.leaseMs, limit: free }));
+        for (const job of claimed) this.track(this.run(job));
+        // A full claim may have left more due: look again at once.
+        if (claimed.length === free) this.lookAgain = true;
+      } while (this.lookAgain && !this.stopping);
+    } catch (error) {
+      this.log.error({ err: error }, 'job runner could not read the jobs table');
+    } finally {
+      this.looking = false;
+      if (!this.stopping && this.running.size < this.options.concurrency) {
+        this.timer = setTimeout(() => this.wake(), Math.max(nextIn, 5));
+        this.timer.unref();
+      }
+    }
+  }
+
+  private track(run: Promise<void>): void {
+    this.running.add(run);
+    void run.finally(() => {
+      this.running.delete(run);
+      // A slot is free: there may be more due.
+      this.wake();
+    });
+  }
+
+  private async run(job: JobRow): Promise<void> {
+    const definition = this.definitions.get(job.kind);
+    const log = this.log.child({ job: job.id, kind: job.kind, attempt: job.attempts });
+    try {
+      if (!definition) return await this.dead(job, `no handler for job kind ${job.kind}`, log);
+      const parsed = definition.payload.safeParse(parsePayload(job.payload));
+      if (!parsed.success) return await this.dead(job, `bad payload: ${parsed.error.message}`, log);
+      try {
+        await definition.handle(parsed.data, { jobId: job.id, attempt: job.attempts, log });
+      } catch (error) {
+        return await this.failed(job, error, log);
+      }
+      const everyMs = this.periodic.get(job.kind);
+      const now = this.now();
+      await this.write((tx) =>
+        everyMs === undefined
+          ? repository.markDone(tx.db, job.id, this.node, now)
+          : repository.markRetry(tx.db, job.id, this.node, { runAt: now + everyMs, error: null, resetAttempts: true }),
+      );
+    } catch (error) {
+      // The job table itself failed us: the lease runs out and the job is taken again.
+      log.error({ err: error }, 'job outcome not recorded');
+    }
+  }
+
+  private async failed(job: JobRow, error: unknown, log: FastifyBaseLogger): Promise<void> {
+    const now = this.now();
+    const everyMs = this.periodic.get(job.kind);
+    const delay = retryDelayMs(job.attempts, this.options.retryBaseMs);
+    const runAt = now + (everyMs === undefined ? delay : Math.min(delay, everyMs));
+    // Periodic work never dies: its next run is a retry anyway.
+    if (everyMs === undefined && runAt > job.dueAt + this.options.retryForMs) {
+      return this.dead(job, errorText(error), log);
+    }
+    log.warn({ err: error, retryAt: new Date(runAt).toISOString() }, 'job failed; retrying later');
+    await this.write((tx) => repository.markRetry(tx.db, job.id, this.node, { runAt, error: errorText(error) }));
+  }
+
+  private async dead(job: JobRow, error: string, log: FastifyBaseLogger): Promise<void> {
+    log.error({ error }, 'job dead: kept for an admin to retry');
+    const now = this.now();
+    await this.write((tx) => repository.markDead(tx.db, job.id, this.node, { error, now }));
+  }
+}
+
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function parsePayload(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
