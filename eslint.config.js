@@ -11,6 +11,9 @@ import tseslint from 'typescript-eslint';
 const features = readdirSync('web/features', { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
+const modules = readdirSync('api/modules', { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
 
 /** Each zone: files under `target` may not import from `from` (minus `except`, relative to `from`). */
 const boundaries = [
@@ -30,6 +33,17 @@ const boundaries = [
   { target: ['./web/components', './web/lib'], from: ['./web/features', './web/app'], message: 'Shared web code imports no feature and no route.' },
   { target: './web/features', from: './web/app', message: 'Features do not import routes: routes import features.' },
   { target: './db', from: ['./api', './web', './scripts'], message: 'db/ imports no module: modules import db/.' },
+  ...modules.map((module) => ({
+    target: `./api/modules/${module}`,
+    from: './api/modules',
+    except: [`./${module}`, ...modules.filter((other) => other !== module).map((other) => `./${other}/index.ts`)],
+    message: "A module imports another only through its index.ts, and reacts to another's events rather than calling its side effects.",
+  })),
+  {
+    target: ['./api/plugins', './api/events', './api/jobs', './api/contract'],
+    from: './api/modules',
+    message: 'Plugins, events and jobs import no module: modules register with them.',
+  },
   {
     target: './api/contract',
     from: ['./api', './db', './web'],
@@ -37,6 +51,21 @@ const boundaries = [
     message: 'The contract imports zod only, so both sides can share it.',
   },
 ];
+
+const onlyDbOpensTransactions = [
+  {
+    selector: 'CallExpression[callee.property.name=/^(transaction|connection)$/][arguments.length=0]',
+    message: 'Only db/ opens transactions: write with app.write(async (tx) => ...).',
+  },
+  {
+    selector: "MemberExpression[property.name='transactions'][object.name='app']",
+    message: 'Write with app.write(async (tx) => ...): app.transactions is its implementation.',
+  },
+];
+const statementsInRepositories = {
+  selector: 'CallExpression[callee.property.name=/^(insertInto|updateTable|deleteFrom|replaceInto|mergeInto)$/]',
+  message: "A module's statements live in its repository, which takes the write's transaction (tx.db).",
+};
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'test-results/', 'playwright-report/', 'bench-results/', '.e2e-data/', 'data/'] },
@@ -61,6 +90,18 @@ export default tseslint.config(
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'error',
     },
+  },
+  {
+    // One way to write (DESIGN 14): a module changes data in `app.write(async (tx) => ...)`, its
+    // statements in a repository taking the transaction; only db/ opens transactions.
+    files: ['api/**/*.ts'],
+    ignores: ['**/*.test.ts', 'api/test/**', 'api/events/**'],
+    rules: { 'no-restricted-syntax': ['error', ...onlyDbOpensTransactions] },
+  },
+  {
+    files: ['api/modules/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/*.repository.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...onlyDbOpensTransactions, statementsInRepositories] },
   },
   {
     // Tests read the answers as untyped JSON (`response.json()`) and assert their shape: `any` flows

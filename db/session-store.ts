@@ -26,18 +26,23 @@ function forget(session: Session, fields: readonly (keyof Session)[]): void {
  * and a request in flight that writes its old copy back revives nothing.
  */
 export class SqlSessionStore implements SessionStore {
-  constructor(private readonly db: Db) {}
+  /** `write` is the app's one way to write (api/events), handed down: db/ knows no events. */
+  constructor(
+    private readonly db: Db,
+    private readonly write: <T>(work: (db: Db) => Promise<T>) => Promise<T>,
+  ) {}
 
   set(sid: string, session: Session, callback: Callback): void {
     const expires = session.cookie.expires ? new Date(session.cookie.expires).getTime() : Date.now() + fallbackLifetimeMs;
     const data = JSON.stringify(session);
     const accounts = { adminId: session.adminId ?? null, dealerId: session.dealerId ?? null };
-    this.db
-      .insertInto('sessions')
-      .values({ sid, data, expiresAt: expires, ...accounts })
-      .onConflict((conflict) => conflict.column('sid').doUpdateSet({ data, expiresAt: expires, ...accounts }))
-      .execute()
-      .then(() => callback(), callback);
+    this.write((db) =>
+      db
+        .insertInto('sessions')
+        .values({ sid, data, expiresAt: expires, ...accounts })
+        .onConflict((conflict) => conflict.column('sid').doUpdateSet({ data, expiresAt: expires, ...accounts }))
+        .execute(),
+    ).then(() => callback(), callback);
   }
 
   get(sid: string, callback: SessionCallback): void {
@@ -67,18 +72,14 @@ export class SqlSessionStore implements SessionStore {
   }
 
   destroy(sid: string, callback: Callback): void {
-    this.db
-      .deleteFrom('sessions')
-      .where('sid', '=', sid)
-      .execute()
-      .then(() => callback(), callback);
+    this.write((db) => db.deleteFrom('sessions').where('sid', '=', sid).execute()).then(() => callback(), callback);
   }
+}
 
-  /** Removes expired rows; run now and then, not on a hot path. */
-  async prune(now = Date.now()): Promise<number> {
-    const result = await this.db.deleteFrom('sessions').where('expiresAt', '<=', now).executeTakeFirst();
-    return Number(result.numDeletedRows);
-  }
+/** Removes expired rows; run now and then (a periodic job), not on a hot path. */
+export async function pruneExpiredSessions(db: Db, now: number): Promise<number> {
+  const result = await db.deleteFrom('sessions').where('expiresAt', '<=', now).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 /**

@@ -24,10 +24,12 @@ export default fp(
     const runner = new JobRunner(app.db, app.write, options.config.jobs, app.log.child({ module: 'jobs' }));
     app.decorate('jobs', runner);
     app.wakeJobs(() => runner.wake());
-    // Finished jobs are kept a week (a dedupe key holds that long), dead ones until an admin acts.
-    runner.every('jobs.prune', 60 * 60 * 1000, async () => {
+    // Finished jobs are kept a week (a dedupe key holds that long), dead ones until an admin acts;
+    // jobs no node knows how to do are made dead (kept, with that error).
+    runner.every('jobs.sweep', 60 * 60 * 1000, async () => {
       const before = Date.now() - 7 * dayMs;
       await app.write((tx) => pruneDoneJobs(tx.db, before));
+      await runner.killUnknownKinds();
     });
     app.addHook('onReady', () => runner.start());
     app.addHook('preClose', () => runner.stop());

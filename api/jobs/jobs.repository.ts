@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/client';
 import { prepareQuery } from '../../db/prepared';
 import { lockedSkippingLocked } from '../../db/query-helpers';
@@ -54,20 +55,19 @@ export async function insertJobs(db: Db, jobs: readonly JobRequest[], now: numbe
   }
 }
 
-const earliestDue = prepareQuery((db: Db, params: { now: number }) =>
-  db
+/**
+ * When the next pending job of these kinds is due (epoch ms), or undefined when none is: a read, so
+ * an idle runner costs no write. A job whose lease runs on counts once the lease ends.
+ */
+export async function nextDueAt(db: Db, now: number, kinds: readonly string[]): Promise<number | undefined> {
+  if (kinds.length === 0) return undefined;
+  const row = await db
     .selectFrom('jobs')
     .select((eb) => eb.fn.min('runAt').as('runAt'))
     .where('state', '=', 'pending')
-    .where((eb) => eb.or([eb('lockedUntil', 'is', null), eb('lockedUntil', '<=', params.now)])),
-);
-
-/**
- * When the next pending job is due (epoch ms), or undefined when none is: a read, so an idle runner
- * costs no write. A job whose lease runs on counts once the lease ends, which the next poll sees.
- */
-export async function nextDueAt(db: Db, now: number): Promise<number | undefined> {
-  const row = await earliestDue.first(db, { now });
+    .where('kind', 'in', kinds)
+    .where((eb) => eb.or([eb('lockedUntil', 'is', null), eb('lockedUntil', '<=', now)]))
+    .executeTakeFirst();
   return row?.runAt == null ? undefined : Number(row.runAt);
 }
 
@@ -75,13 +75,17 @@ export async function nextDueAt(db: Db, now: number): Promise<number | undefined
  * Claims up to `limit` due jobs for `node` until `lockedUntil`: each counts an attempt. One
  * statement; on PostgreSQL the rows another runner is claiming are skipped, not waited for.
  */
-export async function claimDueJobs(db: Db, claim: { node: string; now: number; lockedUntil: number; limit: number }): Promise<JobRow[]> {
+export async function claimDueJobs(
+  db: Db,
+  claim: { node: string; now: number; lockedUntil: number; limit: number; kinds: readonly string[] },
+): Promise<JobRow[]> {
   const due = lockedSkippingLocked(
     db,
     db
       .selectFrom('jobs')
       .select('id')
       .where('state', '=', 'pending')
+      .where('kind', 'in', claim.kinds)
       .where('runAt', '<=', claim.now)
       .where((eb) => eb.or([eb('lockedUntil', 'is', null), eb('lockedUntil', '<=', claim.now)]))
       .orderBy('runAt')
@@ -120,6 +124,23 @@ export async function markRetry(db: Db, id: number, node: string, retry: { runAt
 
 export async function markDead(db: Db, id: number, node: string, failure: { error: string; now: number }): Promise<void> {
   await ownJob(db, id, node).set({ state: 'dead', lastError: failure.error, finishedAt: failure.now, lockedUntil: null, lockedBy: null }).execute();
+}
+
+/**
+ * Pending jobs of kinds no runner here knows, due since before `dueBefore`, end dead with that error:
+ * a kind whose code is gone (or misspelt) must not wait forever. The grace lets a node with newer
+ * code take a new kind first during a rolling deploy.
+ */
+export async function killUnknownKinds(db: Db, known: readonly string[], dueBefore: number, now: number): Promise<number> {
+  let query = db
+    .updateTable('jobs')
+    .set({ state: 'dead', finishedAt: now, lastError: sql<string>`${'no handler for job kind '} || ${sql.ref('kind')}` })
+    .where('state', '=', 'pending')
+    .where('runAt', '<', dueBefore)
+    .where((eb) => eb.or([eb('lockedUntil', 'is', null), eb('lockedUntil', '<=', now)]));
+  if (known.length > 0) query = query.where('kind', 'not in', known);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }
 
 export function findJob(db: Db, id: number): Promise<JobRow | undefined> {

@@ -110,7 +110,18 @@ export class JobRunner {
     const periodic = [...this.periodic].map(([kind, everyMs]) => ({ kind, payload: {}, runAt: now + everyMs, dedupeKey: `every:${kind}` }));
     // A periodic job already waiting (another node, an earlier start) keeps its time.
     if (periodic.length > 0) await this.write(async (tx) => periodic.forEach((job) => tx.enqueue(job)));
+    await this.killUnknownKinds();
     this.wake();
+  }
+
+  /**
+   * Ends dead the pending jobs no runner here knows, once due for longer than a lease (a node with
+   * newer code takes a new kind within that time): runs at start and with every sweep.
+   */
+  async killUnknownKinds(): Promise<void> {
+    const now = this.now();
+    const killed = await this.write((tx) => repository.killUnknownKinds(tx.db, [...this.definitions.keys()], now - this.options.leaseMs, now));
+    if (killed > 0) this.log.error({ jobs: killed }, 'jobs of unknown kinds are dead: kept for an admin');
   }
 
   /** Look for due jobs now (a write on this node just added one). */
@@ -133,16 +144,20 @@ export class JobRunner {
     for (;;) {
       this.wake();
       while (this.looking || this.running.size > 0) await Promise.race([...this.running, pause(5)]);
-      const dueAt = await repository.nextDueAt(this.db, this.now());
+      const dueAt = await repository.nextDueAt(this.db, this.now(), [...this.definitions.keys()]);
       if (dueAt === undefined || dueAt > this.now()) return;
     }
   }
 
-  /** Stops claiming, then waits for the jobs running (a job cut off by exit is taken again after its lease). */
-  async stop(): Promise<void> {
+  /**
+   * Stops claiming, then waits up to `waitMs` for the jobs running; one still running then is left
+   * to its lease, after which another node (or this one, restarted) takes it again.
+   */
+  async stop(waitMs = 10_000): Promise<void> {
     this.stopping = true;
     clearTimeout(this.timer);
-    while (this.looking || this.running.size > 0) await Promise.race([...this.running, pause(10)]);
+    const giveUpAt = Date.now() + waitMs;
+    while ((this.looking || this.running.size > 0) && Date.now() < giveUpAt) await Promise.race([...this.running, pause(10)]);
   }
 
   private async look(): Promise<void> {
@@ -154,12 +169,13 @@ export class JobRunner {
         const free = this.options.concurrency - this.running.size;
         if (free <= 0) return;
         const now = this.now();
-        const dueAt = await repository.nextDueAt(this.db, now);
+        const kinds = [...this.definitions.keys()];
+        const dueAt = await repository.nextDueAt(this.db, now, kinds);
         if (dueAt === undefined || dueAt > now) {
           if (dueAt !== undefined) nextIn = Math.min(nextIn, dueAt - now);
           continue;
         }
-        const claimed = await this.write((tx) => repository.claimDueJobs(tx.db, { node: this.node, now, lockedUntil: now + this.options.leaseMs, limit: free }));
+        const claimed = await this.write((tx) => repository.claimDueJobs(tx.db, { node: this.node, now, lockedUntil: now + this.options.leaseMs, limit: free, kinds }));
         for (const job of claimed) this.track(this.run(job));
         // A full claim may have left more due: look again at once.
         if (claimed.length === free) this.lookAgain = true;
@@ -185,10 +201,9 @@ export class JobRunner {
   }
 
   private async run(job: JobRow): Promise<void> {
-    const definition = this.definitions.get(job.kind);
+    const definition = this.definitions.get(job.kind)!;
     const log = this.log.child({ job: job.id, kind: job.kind, attempt: job.attempts });
     try {
-      if (!definition) return await this.dead(job, `no handler for job kind ${job.kind}`, log);
       const parsed = definition.payload.safeParse(parsePayload(job.payload));
       if (!parsed.success) return await this.dead(job, `bad payload: ${parsed.error.message}`, log);
       try {

@@ -3,7 +3,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifySession from '@fastify/session';
 import type { FastifyReply, FastifyRequest, Session } from 'fastify';
 import fp from 'fastify-plugin';
-import { SqlSessionStore } from '../../db/session-store';
+import { pruneExpiredSessions, SqlSessionStore } from '../../db/session-store';
 import type { Config } from '../config';
 import { HttpError } from './errors';
 import { addressLimit, type CounterResult, perAddressLimits, tooManyRequestsMessage } from './rate-limits';
@@ -69,7 +69,7 @@ export default fp(
     const { config } = options;
     await app.register(fastifyCookie, { secret: config.sessionSecret });
 
-    const store = new SqlSessionStore(app.db);
+    const store = new SqlSessionStore(app.db, (work) => app.write((tx) => work(tx.db)));
     app.decorate('sessionStore', store);
     const cookieOptions = {
       httpOnly: true,
@@ -129,15 +129,13 @@ export default fp(
       if ((await newVisitors.hit(this.ip)).ok) issueOn(this, reply);
     });
 
-    // Every node of a cluster runs this on the one database: a single DELETE by expiry, so nodes
-    // pruning at once delete each row once and the rest find nothing.
-    const pruneTimer = setInterval(() => {
-      store.prune().catch((error: unknown) => app.log.warn({ err: error }, 'session prune failed'));
-    }, pruneEveryMs);
-    pruneTimer.unref();
-    app.addHook('onClose', async () => clearInterval(pruneTimer));
+    // Periodic work of the whole cluster, run by one node at a time (api/jobs): a single DELETE by expiry.
+    app.jobs.every('sessions.prune', pruneEveryMs, async (context) => {
+      const pruned = await app.write((tx) => pruneExpiredSessions(tx.db, Date.now()));
+      if (pruned > 0) context.log.info({ pruned }, 'expired sessions removed');
+    });
   },
-  { name: 'session', dependencies: ['db', 'security'] },
+  { name: 'session', dependencies: ['db', 'events', 'jobs', 'security'] },
 );
 
 /**
