@@ -1,0 +1,88 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { describe, expect, it } from 'vitest';
+import type { Db } from '../../db/client';
+import { prepareQuery } from '../../db/prepared';
+import { migrateToLatest } from '../../db/migrate';
+import { onPostgres, testDatabaseOpener } from '../../db/test-database';
+import { transactionsFor } from '../../db/writes';
+import type { Lead } from '../contract/leads';
+import { EventBus } from './bus';
+import type { DomainEvent } from './events';
+import { createWrite } from './write';
+
+const insertAdmin = prepareQuery((db: Db, params: { email: string }) =>
+  db.insertInto('admins').values({ email: params.email, passwordHash: 'hash', createdAt: new Date().toISOString() }).returning('id'),
+);
+
+const leadEvent = (id: number): DomainEvent => ({ type: 'lead.created', kind: 'contact', lead: { id } as Lead });
+
+describe(`app.write: events and their jobs (${onPostgres ? 'PostgreSQL' : 'SQLite'})`, async () => {
+  const open = await testDatabaseOpener('events');
+  const db = open();
+  await migrateToLatest(db);
+  // Another connection, as another process would see the database.
+  const elsewhere = open();
+  const logged: unknown[] = [];
+  const log = { error: (details: unknown) => void logged.push(details) } as unknown as FastifyBaseLogger;
+  const bus = new EventBus(log);
+  const heard: { id: number; adminsVisibleElsewhere: number }[] = [];
+  const adminCount = async () => Number((await elsewhere.selectFrom('admins').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  bus.on('lead.created', async ({ lead }) => void heard.push({ id: lead.id, adminsVisibleElsewhere: await adminCount() }));
+  bus.react('lead.created', ({ lead }) => ({ kind: 'notice', payload: { id: lead.id }, dedupeKey: `notice:${lead.id}` }));
+  let woken = 0;
+  const write = createWrite({ transactions: transactionsFor(db), bus, onJobsDue: () => void (woken += 1) });
+  const jobKeys = async () => (await elsewhere.selectFrom('jobs').select('dedupeKey').orderBy('id').execute()).map((row) => row.dedupeKey);
+
+  it('adds a durable listener’s job in the write’s own transaction, and tells live listeners after the commit', async () => {
+    await write(async (tx) => {
+      await insertAdmin.first(tx.db, { email: 'one@events.example' });
+      tx.emit(leadEvent(1));
+      // Nothing is heard, and no job exists, while the transaction is open.
+      expect(heard).toEqual([]);
+      expect(await jobKeys()).toEqual([]);
+    });
+    await expect.poll(() => heard.length).toBe(1);
+    expect(heard).toEqual([{ id: 1, adminsVisibleElsewhere: 1 }]);
+    expect(await jobKeys()).toEqual(['notice:1']);
+    expect(woken).toBe(1);
+  });
+
+  it('promises nothing and tells no one when the write fails after its event, and other writes of that moment stand', async () => {
+    const results = await Promise.allSettled([
+      write(async (tx) => {
+        await insertAdmin.first(tx.db, { email: 'two@events.example' });
+        tx.emit(leadEvent(2));
+      }),
+      write(async (tx) => {
+        await insertAdmin.first(tx.db, { email: 'three@events.example' });
+        tx.emit(leadEvent(3));
+        // Fails after its event: a unique constraint, a database error.
+        await insertAdmin.first(tx.db, { email: 'three@events.example' });
+      }),
+      write(async (tx) => {
+        tx.emit(leadEvent(4));
+        tx.enqueue({ kind: 'timer', payload: {}, dedupeKey: 'timer:4', runAt: Date.now() + 60_000 });
+      }),
+    ]);
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    await expect.poll(() => heard.length).toBe(3);
+    expect(heard.map((event) => event.id)).toEqual([1, 2, 4]);
+    expect((await jobKeys()).sort()).toEqual(['notice:1', 'notice:2', 'notice:4', 'timer:4']);
+    expect(await adminCount()).toBe(2);
+  });
+
+  it('keeps a write committed when a live listener fails, and logs the failure', async () => {
+    bus.on('lead.updated', () => {
+      throw new Error('push failed');
+    });
+    await expect(
+      write(async (tx) => {
+        await insertAdmin.first(tx.db, { email: 'four@events.example' });
+        tx.emit({ type: 'lead.updated', kind: 'contact', lead: { id: 5 } as Lead });
+        return 'stored';
+      }),
+    ).resolves.toBe('stored');
+    expect(await adminCount()).toBe(3);
+    expect(logged).toEqual([expect.objectContaining({ event: 'lead.updated' })]);
+  });
+});
