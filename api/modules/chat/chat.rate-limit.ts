@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { chatRateLimitedMessage } from '../../contract/chat';
 import { socketLimits } from '../../contract/socket';
 import { HttpError } from '../../plugins/errors';
-import { addressLimit, type CounterResult, isAllowlisted, perAddressLimits, windowCounter } from '../../plugins/rate-limits';
+import { addressLimit, type CounterResult, isAllowlisted, keyedLimit, perAddressLimits } from '../../plugins/rate-limits';
 
 /** Who sends, as the limits count them. */
 export interface ChatSender {
@@ -28,11 +28,11 @@ function refuseIfOver(result: CounterResult): void {
 }
 
 /**
- * The chat's counters, in @fastify/rate-limit's store like every other limit. Allowlisted addresses
- * skip them all; a refused hit stops before the next counter is touched.
+ * The chat's counters (rate-limits.ts: in Redis when it is configured, shared by every process).
+ * Allowlisted addresses skip them all; a refused hit stops before the next counter is touched.
  */
 export function chatSendLimits(app: FastifyInstance, allowlist: readonly string[]): ChatSendLimits {
-  const perVisitor = windowCounter(app, { name: 'chat-visitor', max: socketLimits.chatSendsPerMinute, timeWindowMs: 60_000 });
+  const perVisitor = keyedLimit(app, { name: 'chat-visitor', max: socketLimits.chatSendsPerMinute, timeWindowMs: 60_000 });
   const messagesPerAddress = addressLimit(app, { name: 'chat-address', allowlist, ...perAddressLimits.chatMessages });
   const sessionsPerAddress = addressLimit(app, { name: 'chat-session-address', allowlist, ...perAddressLimits.newChatSessions });
   return {
