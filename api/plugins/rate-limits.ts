@@ -23,6 +23,8 @@ export interface KeyedLimit {
   peek(key: string): Promise<CounterResult>;
   /** Counts one attempt, never refused, and answers how many the window now holds. */
   tally(key: string): Promise<number>;
+  /** Takes back one attempt that `hit` counted (one that another limit refused after all). */
+  refund(key: string): Promise<void>;
   /** Refuses the key for the next `ms`, whatever it held. */
   block(key: string, ms: number): Promise<void>;
 }
@@ -70,6 +72,9 @@ export function keyedLimit(app: FastifyInstance, options: { name: string; max: n
     async tally(key) {
       return (await limiter.penalty(key)).consumedPoints;
     },
+    async refund(key) {
+      await limiter.reward(key);
+    },
     async block(key, ms) {
       await limiter.block(key, seconds(ms));
     },
@@ -109,6 +114,8 @@ export const perAddressLimits = {
 export interface AddressLimit {
   /** Counts one hit for the client address; allowlisted addresses are never counted or refused. */
   hit(address: string | undefined): Promise<CounterResult>;
+  /** Takes back a hit counted for the address (one that another limit refused after all). */
+  refund(address: string | undefined): Promise<void>;
 }
 
 export function addressLimit(
@@ -116,7 +123,9 @@ export function addressLimit(
   options: { name: string; max: number; timeWindowMs: number; allowlist: readonly string[] },
 ): AddressLimit {
   const limit = keyedLimit(app, options);
+  const skips = (address: string | undefined) => isAllowlisted(options.allowlist, address);
   return {
-    hit: async (address) => (isAllowlisted(options.allowlist, address) ? ok : limit.hit(addressKey(address ?? ''))),
+    hit: async (address) => (skips(address) ? ok : limit.hit(addressKey(address ?? ''))),
+    refund: async (address) => (skips(address) ? undefined : limit.refund(addressKey(address ?? ''))),
   };
 }

@@ -119,8 +119,8 @@ export class ChatService {
    * visitor and keeps where they were; a session of someone else is answered as if it did not exist.
    */
   async sendVisitorMessage(visitor: VisitorContext, input: VisitorMessage): Promise<{ message: ChatMessage; created: boolean }> {
-    // Counted before anything is written; a session id nobody has used yet starts a session.
-    await this.limits.count(visitor, async () => !(await repository.findSession(this.db, input.sessionId)));
+    // Counted before anything is written; a new session is counted below, only if it is one.
+    await this.limits.countMessage(visitor);
     const now = new Date().toISOString();
     const draft = {
       sessionId: input.sessionId,
@@ -134,6 +134,8 @@ export class ChatService {
     const author = { by: 'visitor', visitorId: visitor.visitorId, senderEmail: input.senderEmail ?? null } as const;
     // Most sends are a new message to the visitor's existing session: one write of its own.
     const added = await this.writes.runStatement((db) => repository.addMessage(db, draft, author));
+    // Nothing written: a session id nobody has used yet starts a session, counted before it is made.
+    if (!added) await this.limits.countNewSession(visitor, async () => !(await repository.findSession(this.db, input.sessionId)));
     const result = added
       ? { stored: { row: added, created: true }, sessionCreated: false }
       : await this.writes.run(async (db) => {
