@@ -239,4 +239,14 @@ describe.runIf(redisUrl)('when Redis goes away', async () => {
     // None of it waited for Redis to come back (a generous bound: each call alone takes milliseconds).
     expect(performance.now() - started).toBeLessThan(10_000);
   }, 30_000);
+
+  it('still holds a password guesser back: the node counts in its own memory until Redis is back', async () => {
+    await redis!.stop();
+    const remoteAddress = '10.40.0.1';
+    const login = (password: string) => node.app.inject({ method: 'POST', url: apiPaths.staffLogin, remoteAddress, payload: { username: staffEmail, password } });
+    for (let attempt = 0; attempt < 10; attempt += 1) expect((await login('not-the-password')).statusCode).toBe(401);
+    const locked = await login(staffPassword);
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json<{ message: string }>().message).toMatch(/^Too many requests: please wait \d+ seconds and try again$/);
+  }, 30_000);
 });

@@ -6,7 +6,9 @@
  * of the rounds. Then 10,000 idle visitor sockets and the server's RSS.
  *
  * Env: BENCH_SIZES (default "500,2000"), BENCH_ROUNDS (5), BENCH_SECONDS (measured seconds per server, 15),
- * BENCH_IDLE (10000; 0 skips), BENCH_SERVER_FLAGS (extra node flags for the server, e.g. "--trace-gc" or
+ * BENCH_IDLE (10000; 0 skips), BENCH_LIMITS (1: the full app counts the visitors' limits, as it does for
+ * anyone off RATE_LIMIT_ALLOWLIST; the visitors connect from many loopback addresses, a few to each,
+ * well within the per-address limits), BENCH_SERVER_FLAGS (extra node flags for the server, e.g. "--trace-gc" or
  * "--cpu-prof --cpu-prof-dir=DIR").
  */
 import { type ChildProcess, fork } from 'node:child_process';
@@ -44,6 +46,12 @@ interface Reading {
 }
 
 const modes = (process.env.BENCH_MODES ?? 'bare,full').split(',') as Mode[];
+const countLimits = process.env.BENCH_LIMITS === '1';
+/** With BENCH_LIMITS, 4 visitors to an address: 48 messages a minute at most, of the 120 an address may send. */
+const visitorAddress = (index: number) => {
+  const address = Math.floor(index / 4);
+  return `127.1.${Math.floor(address / 250)}.${(address % 250) + 1}`;
+};
 
 const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
@@ -126,7 +134,7 @@ async function prepare(mode: Mode, visitors: number): Promise<Target> {
   const base = `http://127.0.0.1:${server.ready.port}`;
   const { rss: rssBefore } = await server.read();
   const staff = await connectSocket(`${base}/admin`, server.ready.staffCookie);
-  const sockets = await connectMany(base, visitors);
+  const sockets = await connectMany(base, visitors, 200, countLimits ? visitorAddress : undefined);
   const target: Target = {
     mode,
     server,
@@ -283,7 +291,10 @@ async function runIdle(count: number): Promise<{ rssBeforeMb: number; rssMb: num
 const fixed = (value: number, digits = 2) => value.toFixed(digits);
 
 async function main(): Promise<void> {
-  console.log(`bench:chat: sizes ${sizes.join(', ')}; ${rounds} interleaved rounds of bare relay vs full app; ${measureSeconds} s measured each`);
+  console.log(
+    `bench:chat: sizes ${sizes.join(', ')}; ${rounds} interleaved rounds of bare relay vs full app; ${measureSeconds} s measured each` +
+      (countLimits ? '; limits counted' : '; loopback allowlisted (BENCH_LIMITS=1 counts the limits)'),
+  );
   const summary: string[] = [];
   for (const visitors of sizes) {
     const results: Record<Mode, RunResult[]> = { bare: [], full: [] };

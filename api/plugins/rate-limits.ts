@@ -1,106 +1,82 @@
 import { normalizeIP } from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { HttpError } from './errors';
+import type { FastifyInstance } from 'fastify';
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 
 /** The 429 sentence of every limit, the same words as the per-IP limits of `security.ts`. */
 export function tooManyRequestsMessage(ttlMs: number): string {
   return `Too many requests: please wait ${Math.ceil(ttlMs / 1000)} seconds and try again`;
 }
 
-export interface KeyedLimit {
-  /** Counts one attempt for this request's key; throws 429 once the key is over its limit. */
-  hit(request: FastifyRequest, key: string): Promise<void>;
-  /** Throws 429 if the key is already at its limit, without counting this attempt. */
-  check(request: FastifyRequest, key: string): Promise<void>;
-  /** Counts one attempt for this key; false once the key is over its limit (for limits that refuse silently). */
-  take(request: FastifyRequest, key: string): Promise<boolean>;
-  /** True while the key is under its limit, without counting this attempt. */
-  allows(request: FastifyRequest, key: string): Promise<boolean>;
-  /** Counts one attempt for this key and answers how many its window now holds (0 for allowlisted IPs). */
-  tally(request: FastifyRequest, key: string): Promise<number>;
-}
-
-/**
- * A limit on something other than the client IP (an account, an email address), which the
- * per-route `config.rateLimit` cannot express. Allowlisted IPs skip it like every other limit.
- * `timeWindowMs` may depend on the request: a window that grows with an attack, say.
- */
-export function keyedLimit(
-  app: FastifyInstance,
-  options: { name: string; max: number; timeWindowMs: number | ((request: FastifyRequest) => number); allowlist: readonly string[] },
-): KeyedLimit {
-  const keys = new WeakMap<FastifyRequest, string>();
-  const { timeWindowMs } = options;
-  const limiter = app.createRateLimit({
-    max: options.max,
-    timeWindow: typeof timeWindowMs === 'number' ? timeWindowMs : (request) => timeWindowMs(request),
-    keyGenerator: (request) => keys.get(request) ?? request.ip,
-  });
-  const fallbackWindow = (request: FastifyRequest) => (typeof timeWindowMs === 'number' ? timeWindowMs : timeWindowMs(request));
-  const apply = async (request: FastifyRequest, key: string, increment: boolean) => {
-    if (isAllowlisted(options.allowlist, request.ip)) return undefined;
-    keys.set(request, `${options.name}:${key}`);
-    return limiter(request, { increment });
-  };
-  /** The ttl left when this attempt is over the limit, else undefined. */
-  const over = async (request: FastifyRequest, key: string, increment: boolean): Promise<number | undefined> => {
-    const result = await apply(request, key, increment);
-    if (!result || result.isAllowed) return undefined;
-    // A peek sees the attempts made so far: at the limit means the next one would be refused.
-    const refused = increment ? result.isExceeded : result.remaining === 0;
-    return refused ? result.ttl || fallbackWindow(request) : undefined;
-  };
-  const run = async (request: FastifyRequest, key: string, increment: boolean) => {
-    const ttl = await over(request, key, increment);
-    if (ttl !== undefined) throw new HttpError(429, tooManyRequestsMessage(ttl));
-  };
-  return {
-    hit: (request, key) => run(request, key, true),
-    check: (request, key) => run(request, key, false),
-    take: async (request, key) => (await over(request, key, true)) === undefined,
-    allows: async (request, key) => (await over(request, key, false)) === undefined,
-    tally: async (request, key) => {
-      const result = await apply(request, key, true);
-      return !result || result.isAllowed ? 0 : result.max - result.remaining;
-    },
-  };
-}
-
 /** A counter's answer: within its limit, or refused until its window ends. */
 export type CounterResult = { ok: true } | { ok: false; retryAfterMs: number };
 
-export interface WindowCounter {
-  /** Counts one hit for `key`. */
+/**
+ * A limit on a key other than a route's client IP (an account, a visitor, an address), which the
+ * per-route `config.rateLimit` cannot express. A fixed window per key: it starts at the key's first
+ * hit and lasts `timeWindowMs`; an attempt refused still counts. Allowlisted clients are the
+ * caller's to skip (`isAllowlisted`), before any limit is asked.
+ */
+export interface KeyedLimit {
+  /** Counts one attempt; refused once the window holds more than `max`. */
   hit(key: string): Promise<CounterResult>;
+  /** Whether one more attempt would be allowed (fewer than `max` so far), without counting it. */
+  peek(key: string): Promise<CounterResult>;
+  /** Counts one attempt, never refused, and answers how many the window now holds. */
+  tally(key: string): Promise<number>;
+  /** Takes back one attempt that `hit` counted (one that another limit refused after all). */
+  refund(key: string): Promise<void>;
+  /** Refuses the key for the next `ms`, whatever it held. */
+  block(key: string, ms: number): Promise<void>;
 }
 
-/** What @fastify/rate-limit reads of the "request" it is given: the key (our keyGenerator) and the route's groupId. */
-interface CounterProbe {
-  routeOptions: { config: Record<string, never> };
-  counterKey: string;
-}
+const ok: CounterResult = { ok: true };
+
+/** rate-limiter-flexible counts in whole seconds; a window never shrinks to none. */
+const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
 /**
- * A fixed-window counter for limits counted outside a route's own `config.rateLimit` (socket
- * handshakes and events, service calls), kept in @fastify/rate-limit's store: when that store moves
- * to Redis for several processes, these counters move with it.
+ * A keyed limit on rate-limiter-flexible: with Redis its counters are shared by every process,
+ * under `REDIS_KEY_PREFIX` + `rate-limit:<name>:` (the keys @fastify/rate-limit's store used). While
+ * Redis cannot be reached, each process counts in its own memory instead (the insurance limiter),
+ * so an outage neither refuses calls for want of a counter nor lifts the limits.
  */
-export function windowCounter(app: FastifyInstance, options: { name: string; max: number; timeWindowMs: number }): WindowCounter {
-  // The in-memory store keeps this many keys per counter, dropping the least recently used first (a
-  // few hundred bytes each): the plugin's default of 5,000 is small for a key per visitor.
-  const limitOptions: Parameters<FastifyInstance['createRateLimit']>[0] & { cache: number } = {
-    max: options.max,
-    timeWindow: options.timeWindowMs,
-    cache: 20_000,
-    keyGenerator: (request) => (request as unknown as CounterProbe).counterKey,
-  };
-  const limiter = app.createRateLimit(limitOptions);
+export function keyedLimit(app: FastifyInstance, options: { name: string; max: number; timeWindowMs: number }): KeyedLimit {
+  const { name, max, timeWindowMs } = options;
+  const limits = { points: max, duration: seconds(timeWindowMs) };
+  const inMemory = new RateLimiterMemory({ ...limits, keyPrefix: name });
+  const limiter: RateLimiterAbstract = app.redis
+    ? new RateLimiterRedis({
+        ...limits,
+        storeClient: app.redis.rateLimitClient,
+        keyPrefix: `${app.redis.keyPrefix}rate-limit:${name}`,
+        insuranceLimiter: inMemory,
+        // No round trip to a Redis known to be away: the insurance counts at once.
+        rejectIfRedisNotReady: true,
+      })
+    : inMemory;
+  const retryAfter = (result: RateLimiterRes): CounterResult => ({ ok: false, retryAfterMs: result.msBeforeNext > 0 ? result.msBeforeNext : timeWindowMs });
   return {
     async hit(key) {
-      const probe: CounterProbe = { routeOptions: { config: {} }, counterKey: `${options.name}:${key}` };
-      const result = await limiter(probe as unknown as FastifyRequest);
-      if (result.isAllowed || !result.isExceeded) return { ok: true };
-      return { ok: false, retryAfterMs: result.ttl || options.timeWindowMs };
+      try {
+        await limiter.consume(key);
+        return ok;
+      } catch (refusal) {
+        if (refusal instanceof RateLimiterRes) return retryAfter(refusal);
+        throw refusal;
+      }
+    },
+    async peek(key) {
+      const counted = await limiter.get(key);
+      return counted && counted.consumedPoints >= max ? retryAfter(counted) : ok;
+    },
+    async tally(key) {
+      return (await limiter.penalty(key)).consumedPoints;
+    },
+    async refund(key) {
+      await limiter.reward(key);
+    },
+    async block(key, ms) {
+      await limiter.block(key, seconds(ms));
     },
   };
 }
@@ -138,14 +114,18 @@ export const perAddressLimits = {
 export interface AddressLimit {
   /** Counts one hit for the client address; allowlisted addresses are never counted or refused. */
   hit(address: string | undefined): Promise<CounterResult>;
+  /** Takes back a hit counted for the address (one that another limit refused after all). */
+  refund(address: string | undefined): Promise<void>;
 }
 
 export function addressLimit(
   app: FastifyInstance,
   options: { name: string; max: number; timeWindowMs: number; allowlist: readonly string[] },
 ): AddressLimit {
-  const counter = windowCounter(app, options);
+  const limit = keyedLimit(app, options);
+  const skips = (address: string | undefined) => isAllowlisted(options.allowlist, address);
   return {
-    hit: async (address) => (isAllowlisted(options.allowlist, address) ? { ok: true } : counter.hit(addressKey(address ?? ''))),
+    hit: async (address) => (skips(address) ? ok : limit.hit(addressKey(address ?? ''))),
+    refund: async (address) => (skips(address) ? undefined : limit.refund(addressKey(address ?? ''))),
   };
 }

@@ -94,7 +94,7 @@ export default fp(
       done();
     });
 
-    // With Redis every counter (per route, and every createRateLimit of rate-limits.ts) is shared by all processes.
+    // The per-route limits (`config.rateLimit`); the keyed ones (accounts, visitors, addresses) are rate-limits.ts's.
     const shared = app.redis;
     await app.register(rateLimit, {
       global: false,

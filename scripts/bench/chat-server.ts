@@ -65,7 +65,8 @@ async function startFull(): Promise<void> {
     DATABASE_PATH: join(dir, 'app.db'),
     DATA_DIR: dir,
     LOG_LEVEL: 'silent',
-    RATE_LIMIT_ALLOWLIST: '127.0.0.1',
+    // BENCH_LIMITS=1: the visitors' limits are counted (the load spreads them over loopback addresses).
+    RATE_LIMIT_ALLOWLIST: process.env.BENCH_LIMITS === '1' ? '' : '127.0.0.1',
     // A known staff account, so start does not print a generated one.
     ADMIN_EMAIL: 'bench-admin@lotwise.example',
     ADMIN_PASSWORD: 'bench-admin-password',

@@ -17,7 +17,7 @@ import { rooms } from '../../contract/socket';
 import type { Config } from '../../config';
 import { clearStaff, isLiveStaffSession } from '../../plugins/auth';
 import { HttpError } from '../../plugins/errors';
-import { addressKey, keyedLimit } from '../../plugins/rate-limits';
+import { addressKey, isAllowlisted, keyedLimit } from '../../plugins/rate-limits';
 import { sessionCookieName, sessionCookieOptions } from '../../plugins/session';
 import * as auth from './auth.service';
 import { signInGuard } from './sign-in-guard';
@@ -59,14 +59,15 @@ export default async function authRoutes(app: FastifyInstance, options: { config
   const allowlist = config.rateLimitAllowlist;
   const dealerGuard = signInGuard(app, { kind: 'dealer', config });
   const staffGuard = signInGuard(app, { kind: 'staff', config });
-  const resetMailPairs = keyedLimit(app, { name: 'reset-mail-pair', allowlist, ...resetMailsPerAccountAndIp });
-  const resetMailSpacing = keyedLimit(app, { name: 'reset-mail-account', allowlist, max: 1, timeWindowMs: config.resetMailSpacingSeconds * 1000 });
+  const resetMailPairs = keyedLimit(app, { name: 'reset-mail-pair', ...resetMailsPerAccountAndIp });
+  const resetMailSpacing = keyedLimit(app, { name: 'reset-mail-account', max: 1, timeWindowMs: config.resetMailSpacingSeconds * 1000 });
   /** One more reset mail to this dealer from this address, if neither limit is reached (both count it). */
   const mayMailReset = async (request: FastifyRequest, dealerId: number) => {
+    if (isAllowlisted(allowlist, request.ip)) return true;
     const account = `account:${dealerId}`;
     const pair = `${account}|${addressKey(request.ip)}`;
-    if (!(await resetMailPairs.allows(request, pair)) || !(await resetMailSpacing.allows(request, account))) return false;
-    return (await resetMailSpacing.take(request, account)) && (await resetMailPairs.take(request, pair));
+    if (!(await resetMailPairs.peek(pair)).ok || !(await resetMailSpacing.peek(account)).ok) return false;
+    return (await resetMailSpacing.hit(account)).ok && (await resetMailPairs.hit(pair)).ok;
   };
 
   routes.post(

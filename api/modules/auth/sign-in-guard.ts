@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config';
-import { addressKey, keyedLimit } from '../../plugins/rate-limits';
+import { HttpError } from '../../plugins/errors';
+import { addressKey, type CounterResult, isAllowlisted, keyedLimit, tooManyRequestsMessage } from '../../plugins/rate-limits';
 
 /**
  * Who may try a password, following OWASP's "Slow down online guessing attacks with device cookies":
@@ -54,16 +55,21 @@ export function deviceCookieName(kind: AccountKind, accountId: number): string {
   return `lw_device_${kind === 'staff' ? 's' : 'd'}${accountId}`;
 }
 
+function refuseIfOver(result: CounterResult): void {
+  if (!result.ok) throw new HttpError(429, tooManyRequestsMessage(result.retryAfterMs));
+}
+
 export function signInGuard(app: FastifyInstance, options: { kind: AccountKind; config: Config }): SignInGuard {
   const { kind, config } = options;
   const allowlist = config.rateLimitAllowlist;
   const name = `${kind}-login`;
-  const devices = keyedLimit(app, { name: `${name}-device`, max: failuresPerDevice, timeWindowMs: windowMs, allowlist });
-  const pairs = keyedLimit(app, { name: `${name}-pair`, max: failuresPerAccountAndAddress, timeWindowMs: windowMs, allowlist });
+  const devices = keyedLimit(app, { name: `${name}-device`, max: failuresPerDevice, timeWindowMs: windowMs });
+  const pairs = keyedLimit(app, { name: `${name}-pair`, max: failuresPerAccountAndAddress, timeWindowMs: windowMs });
   // A tally only: it never refuses, its count sets the wait.
-  const untrusted = keyedLimit(app, { name: `${name}-untrusted`, max: Number.MAX_SAFE_INTEGER, timeWindowMs: windowMs, allowlist });
-  const waits = new WeakMap<FastifyRequest, number>();
-  const spacing = keyedLimit(app, { name: `${name}-wait`, max: 1, timeWindowMs: (request) => waits.get(request) ?? 1000, allowlist });
+  const untrusted = keyedLimit(app, { name: `${name}-untrusted`, max: Number.MAX_SAFE_INTEGER, timeWindowMs: windowMs });
+  // One try per wait: a failure under attack blocks its (account, address) pair for the wait.
+  const spacing = keyedLimit(app, { name: `${name}-wait`, max: 1, timeWindowMs: longestWaitMs });
+  const skips = (request: FastifyRequest) => isAllowlisted(allowlist, request.ip);
 
   /** The device nonce of this request's valid cookie for the account, if it carries one. */
   const deviceOf = (request: FastifyRequest, accountId: number | undefined): string | undefined => {
@@ -79,20 +85,19 @@ export function signInGuard(app: FastifyInstance, options: { kind: AccountKind; 
 
   return {
     async admit(request, attempt) {
+      if (skips(request)) return;
       const device = deviceOf(request, attempt.accountId);
-      if (device) return devices.check(request, device);
-      await pairs.check(request, pairKey(request, attempt));
-      await spacing.check(request, pairKey(request, attempt));
+      if (device) return refuseIfOver(await devices.peek(device));
+      refuseIfOver(await pairs.peek(pairKey(request, attempt)));
+      refuseIfOver(await spacing.peek(pairKey(request, attempt)));
     },
     async failed(request, attempt) {
+      if (skips(request)) return;
       const device = deviceOf(request, attempt.accountId);
-      if (device) return devices.hit(request, device);
-      await pairs.take(request, pairKey(request, attempt));
-      const failures = await untrusted.tally(request, attempt.limitKey);
-      const waitMs = waitAfterFailureMs(failures);
-      if (waitMs === 0) return;
-      waits.set(request, waitMs);
-      await spacing.take(request, pairKey(request, attempt));
+      if (device) return refuseIfOver(await devices.hit(device));
+      await pairs.hit(pairKey(request, attempt));
+      const waitMs = waitAfterFailureMs(await untrusted.tally(attempt.limitKey));
+      if (waitMs > 0) await spacing.block(pairKey(request, attempt), waitMs);
     },
     succeeded(reply, accountId) {
       const nonce = randomBytes(16).toString('base64url');

@@ -1,5 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChatMessage } from '../../contract/chat';
+import { socketLimits } from '../../contract/socket';
 import { perAddressLimits } from '../../plugins/rate-limits';
 import { tooManySocketsMessage } from '../../plugins/socket-io';
 import { visitorCookieName } from '../../plugins/session';
@@ -85,6 +86,32 @@ describe('chat limits by client address', async () => {
     const elsewhere = visitorClient(app, visitorCookie(app), { localAddress: '127.0.0.8' });
     await connected(elsewhere);
     expect((await send(elsewhere, { sessionId: newSessionId(), message: 'from another office' })).ok).toBe(true);
+  });
+
+  // The clock is moved past the message window, which only the in-memory counters follow (Redis keeps its own time).
+  it.skipIf(app.redis)('counts no session for a new chat refused for its address’s messages: once the minute is over, the address starts chats again', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    try {
+      const office = '198.51.100.30';
+      const perVisitor = socketLimits.chatSendsPerMinute;
+      const visitors = perAddressLimits.chatMessages.max / perVisitor;
+      for (let v = 0; v < visitors; v += 1) {
+        const cookie = visitorCookie(app);
+        const sessionId = newSessionId();
+        for (let i = 0; i < perVisitor; i += 1) expect((await post(office, { sessionId, message: `busy ${v}.${i}` }, cookie)).statusCode).toBe(201);
+      }
+      // As many new chats as the address may start in 10 minutes, each refused: the minute's messages are used up.
+      for (let i = 0; i < perAddressLimits.newChatSessions.max; i += 1) {
+        const refused = await post(office, { sessionId: newSessionId(), message: `new chat ${i}` }, visitorCookie(app));
+        expect(refused.statusCode).toBe(429);
+      }
+
+      vi.setSystemTime(Date.now() + perAddressLimits.chatMessages.timeWindowMs + 1000);
+      const started = await post(office, { sessionId: newSessionId(), message: 'a new chat, a minute later' }, visitorCookie(app));
+      expect(started.statusCode).toBe(201);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('limits new visitor identities per address, counting REST and socket handshakes together; a cookie already held still works', async () => {

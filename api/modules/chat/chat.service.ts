@@ -122,8 +122,8 @@ export class ChatService {
    * visitor and keeps where they were; a session of someone else is answered as if it did not exist.
    */
   async sendVisitorMessage(visitor: VisitorContext, input: VisitorMessage): Promise<{ message: ChatMessage; created: boolean }> {
-    // Counted before anything is written; a session id nobody has used yet starts a session.
-    await this.limits.count(visitor, async () => !(await repository.findSession(this.db, input.sessionId)));
+    // Counted before anything is written; a new session is counted below, only if it is one.
+    await this.limits.countMessage(visitor);
     const now = new Date().toISOString();
     const draft = {
       sessionId: input.sessionId,
@@ -135,20 +135,29 @@ export class ChatService {
       createdAt: now,
     };
     const author = { by: 'visitor', visitorId: visitor.visitorId, senderEmail: input.senderEmail ?? null } as const;
-    const message = await this.writeMessage(async (tx) => {
-      // Most sends are a new message to the visitor's existing session: one statement.
-      const added = await repository.addMessage(tx.db, draft, author);
-      const result = added ? { stored: { row: added, created: true }, sessionCreated: false } : await this.storeFirstOrRetried(tx, visitor, input, draft, author);
-      const stored = toChatMessage(result.stored.row);
-      if (result.stored.created) {
-        tx.emit({
-          type: 'chat.message.created',
-          message: stored,
-          ...(result.sessionCreated ? { startedBy: visitor.visitorId } : {}),
-          ...(visitor.socketId ? { fromSocket: visitor.socketId } : {}),
-        });
-      }
-      return { message: stored, created: result.stored.created };
+    // Most sends are a new message to the visitor's existing session: one statement, no read.
+    const added = await this.writeMessage(async (tx) => {
+      const row = await repository.addMessage(tx.db, draft, author);
+      return row && this.created(tx, toChatMessage(row), visitor, false);
+    });
+    if (added) return { message: added, created: true };
+    // Nothing written: a session id nobody has used yet starts a session, counted before it is made.
+    await this.limits.countNewSession(visitor, async () => !(await repository.findSession(this.db, input.sessionId)));
+    return this.writeMessage(async (tx) => {
+      const result = await this.storeFirstOrRetried(tx, visitor, input, draft, author);
+      const message = toChatMessage(result.stored.row);
+      if (result.stored.created) this.created(tx, message, visitor, result.sessionCreated);
+      return { message, created: result.stored.created };
+    });
+  }
+
+  /** Says a visitor's message was stored: the chat's listeners push it (chat.pushes.ts). */
+  private created(tx: Tx, message: ChatMessage, visitor: VisitorContext, sessionCreated: boolean): ChatMessage {
+    tx.emit({
+      type: 'chat.message.created',
+      message,
+      ...(sessionCreated ? { startedBy: visitor.visitorId } : {}),
+      ...(visitor.socketId ? { fromSocket: visitor.socketId } : {}),
     });
     return message;
   }
