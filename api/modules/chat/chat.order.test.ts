@@ -52,7 +52,7 @@ describe('per-session message order (seq)', async () => {
     const store = async (trx: Db, text: string) => {
       const stored = await repository.storeMessage(
         trx,
-        { sessionId, message: text, senderEmail: null, senderName: null, isFromUser: 1, clientId: null, createdAt: now() },
+        { sessionId, message: text, senderEmail: null, senderName: null, isFromUser: 1, kind: 'visitor', clientId: null, createdAt: now() },
         { by: 'visitor', visitorId: visitor.visitorId, senderEmail: null },
       );
       if (!stored) throw new Error('the session is the visitor’s: the message must be stored');
@@ -89,7 +89,7 @@ describe('per-session message order (seq)', async () => {
   it.skipIf(!onPostgres)('a resend racing its original stores one message: the resend waits for the session, then answers the first row (PostgreSQL)', async () => {
     const sessionId = 'session_racing_resend';
     await chat.sendVisitorMessage(visitor, { sessionId, message: 'Opening', clientId: 'race-0' });
-    const draft = { sessionId, message: 'Are you there?', senderEmail: null, senderName: null, isFromUser: 1, clientId: 'race-1', createdAt: now() };
+    const draft = { sessionId, message: 'Are you there?', senderEmail: null, senderName: null, isFromUser: 1, kind: 'visitor' as const, clientId: 'race-1', createdAt: now() };
 
     // The original is stored in a transaction that stays open, holding the session row.
     let commitOriginal: () => void = () => undefined;

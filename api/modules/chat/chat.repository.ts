@@ -49,6 +49,8 @@ const insertMessageOnce = prepareQuery((db: Db, message: NewChatMessage) =>
       senderEmail: message.senderEmail,
       senderName: message.senderName,
       isFromUser: message.isFromUser,
+      kind: message.kind,
+      authorStaffId: message.authorStaffId,
       seq: message.seq,
       clientId: message.clientId,
       createdAt: message.createdAt,
@@ -121,7 +123,7 @@ const numberingStatements = (numbering: typeof numberVisitorMessage) => ({
     db
       .with('numbered', (qb) => numbering(qb, params))
       .insertInto('chatMessages')
-      .columns(['sessionId', 'message', 'senderEmail', 'senderName', 'isFromUser', 'seq', 'clientId', 'createdAt'])
+      .columns(['sessionId', 'message', 'senderEmail', 'senderName', 'isFromUser', 'kind', 'authorStaffId', 'seq', 'clientId', 'createdAt'])
       .expression((eb) =>
         eb
           .selectFrom('numbered')
@@ -131,6 +133,8 @@ const numberingStatements = (numbering: typeof numberVisitorMessage) => ({
             select.val(params.senderEmail).as('senderEmail'),
             select.val(params.senderName).as('senderName'),
             select.val(params.isFromUser).as('isFromUser'),
+            select.val(params.kind).as('kind'),
+            select.val(params.authorStaffId).as('authorStaffId'),
             'numbered.lastSeq',
             select.val(params.clientId).as('clientId'),
             select.val(params.createdAt).as('createdAt'),

@@ -128,9 +128,11 @@ export class ChatService {
       senderEmail: input.senderEmail ?? null,
       senderName: input.senderName ?? null,
       isFromUser: 1,
+      kind: 'visitor',
+      authorStaffId: null,
       clientId: input.clientId ?? null,
       createdAt: now,
-    };
+    } as const;
     const author = { by: 'visitor', visitorId: visitor.visitorId, senderEmail: input.senderEmail ?? null } as const;
     // Most sends are a new message to the visitor's existing session: one write of its own.
     const added = await this.writes.runStatement((db) => repository.addMessage(db, draft, author));
@@ -173,7 +175,7 @@ export class ChatService {
   /** A staff reply: the session must exist; replying also marks the visitor's messages read. */
   async replyAsStaff(input: StaffReply): Promise<{ message: ChatMessage; created: boolean }> {
     const now = new Date().toISOString();
-    const reply = { sessionId: input.sessionId, message: input.message, senderEmail: null, senderName: null, isFromUser: 0, clientId: input.clientId ?? null, createdAt: now };
+    const reply = { sessionId: input.sessionId, message: input.message, senderEmail: null, senderName: null, isFromUser: 0, kind: 'staff' as const, clientId: input.clientId ?? null, createdAt: now };
     const added = await this.writes.runStatement((db) => repository.addMessage(db, reply, { by: 'staff' }));
     const stored = added
       ? { row: added, created: true }
