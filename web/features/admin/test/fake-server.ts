@@ -1,5 +1,5 @@
 import { vi } from 'vitest';
-import type { SessionInfo } from '../../../../api/contract/auth';
+import { type SessionInfo, staffDisplayName } from '../../../../api/contract/auth';
 import type { ChatMessage, ChatSessionContext, ChatSessionSummary } from '../../../../api/contract/chat';
 import type { AdminCounts, ContactSubmission, DemoRequest, GetStartedRequest, Lead, LeadKind, SupportTicket } from '../../../../api/contract/leads';
 
@@ -198,7 +198,7 @@ export function fakeServer(options: { admin?: string | null; staffIdleMinutes?: 
   const calls: string[] = [];
   const bodies: { call: string; body: unknown }[] = [];
   const session = (): SessionInfo => ({
-    admin: options.admin ? { email: options.admin } : null,
+    admin: options.admin ? { email: options.admin, role: 'admin', displayName: staffDisplayName({ email: options.admin, displayName: null }) } : null,
     dealer: null,
     staffIdleMinutes: options.staffIdleMinutes ?? 10,
   });
