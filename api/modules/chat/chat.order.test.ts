@@ -12,10 +12,12 @@ describe('per-session message order (seq)', async () => {
   const chat = new ChatService(db, writesFor(db, isHttpError), { message: () => undefined, sessionUpdated: () => undefined });
   const visitor = { visitorId: 'visitor-order' };
   const now = () => new Date().toISOString();
+  const { id: staffId } = await db.insertInto('admins').values({ email: 'order@lotwise.example', passwordHash: 'hash', createdAt: now() }).returning('id').executeTakeFirstOrThrow();
+  const staff = { staffId };
 
   it('numbers each session’s messages 1, 2, 3 whichever way they came, and a retried send keeps its number', async () => {
     await chat.sendVisitorMessage(visitor, { sessionId: 'session_numbered', message: 'One', clientId: 'n1' });
-    await chat.replyAsStaff({ sessionId: 'session_numbered', message: 'Two' });
+    await chat.replyAsStaff(staff, { sessionId: 'session_numbered', message: 'Two' });
     await chat.sendVisitorMessage(visitor, { sessionId: 'session_numbered', message: 'Three', clientId: 'n3' });
     const retried = await chat.sendVisitorMessage(visitor, { sessionId: 'session_numbered', message: 'Three', clientId: 'n3' });
     await chat.sendVisitorMessage(visitor, { sessionId: 'session_numbered', message: 'Four', clientId: 'n4' });
@@ -41,7 +43,7 @@ describe('per-session message order (seq)', async () => {
     expect(await chat.session(sessionId)).toMatchObject({ unreadCount: 0 });
     await chat.sendVisitorMessage(visitor, { sessionId, message: 'Still here' });
     expect(await chat.session(sessionId)).toMatchObject({ unreadCount: 1, lastMessage: 'Still here', lastMessageSeq: 3 });
-    const reply = await chat.replyAsStaff({ sessionId, message: 'Sorry for the wait' });
+    const reply = await chat.replyAsStaff(staff, { sessionId, message: 'Sorry for the wait' });
     expect(await chat.session(sessionId)).toMatchObject({ unreadCount: 0, lastMessageSeq: 4, lastMessageId: reply.message.id });
   });
 

@@ -2,6 +2,7 @@ import type { Db } from '../../../db/client';
 import type { ChatMessageRow } from '../../../db/schema';
 import type { Writes } from '../../../db/writes';
 import { chatLimits } from '../../contract/brand';
+import { staffDisplayName } from '../../contract/auth';
 import {
   type ChatMessage,
   type ChatMessageListQuery,
@@ -13,6 +14,7 @@ import {
   chatContextListLimit,
   chatSessionNotFoundMessage,
   chatSessionStatusSchema,
+  type StaffChatMessage,
 } from '../../contract/chat';
 import { contactSubjects, leadStatusSchema } from '../../contract/leads';
 import { HttpError } from '../../plugins/errors';
@@ -23,10 +25,11 @@ import { type ChatSendLimits, unlimitedChatSends } from './chat.rate-limit';
 /** What the service tells the realtime layer; Socket.IO rooms behind it (chat.pushes.ts). */
 export interface ChatPushes {
   /**
-   * A newly stored message, for its session's room and every staff socket. `newOwner` is set on a
-   * session's first message; `exceptSocket` is the socket that sent it, which has the ack instead.
+   * A newly stored message, for every staff socket as it is, and for its session's room without its
+   * author (visitorViewOf). `newOwner` is set on a session's first message; `exceptSocket` is the
+   * socket that sent it, which has the ack instead.
    */
-  message(message: ChatMessage, options?: { newOwner?: string; exceptSocket?: string }): Promise<void> | void;
+  message(message: StaffChatMessage, options?: { newOwner?: string; exceptSocket?: string }): Promise<void> | void;
   sessionUpdated(session: ChatSessionSummary): void;
 }
 
@@ -60,6 +63,12 @@ export interface StaffReply {
   clientId?: string;
 }
 
+/** The staff member a reply is from: the account signed in on the REST session or the socket's. */
+export interface StaffAuthor {
+  staffId: number;
+}
+
+/** A message as its visitor may see it: no author (chatMessageRecord). */
 export function toChatMessage(row: ChatMessageRow): ChatMessage {
   return {
     id: row.id,
@@ -71,7 +80,18 @@ export function toChatMessage(row: ChatMessageRow): ChatMessage {
     isFromUser: row.isFromUser === 1,
     clientId: row.clientId,
     createdAt: row.createdAt,
+    kind: row.kind,
   };
+}
+
+/** A message as staff see it, with its author's display name when it has an author whose account is there. */
+function toStaffChatMessage(row: ChatMessageRow, author: { email: string; displayName: string | null } | undefined): StaffChatMessage {
+  return { ...toChatMessage(row), authorStaffId: row.authorStaffId, authorName: author ? staffDisplayName(author) : null };
+}
+
+function authoredToStaffChatMessage(row: repository.AuthoredMessageRow): StaffChatMessage {
+  const author = row.authorEmail === null ? undefined : { email: row.authorEmail, displayName: row.authorDisplayName };
+  return toStaffChatMessage(row, author);
 }
 
 function toSummary(row: repository.ChatSessionSummaryRow): ChatSessionSummary {
@@ -167,15 +187,29 @@ export class ChatService {
         });
     const message = toChatMessage(result.stored.row);
     if (result.stored.created) {
-      await this.pushes.message(message, { newOwner: result.sessionCreated ? visitor.visitorId : undefined, exceptSocket: visitor.socketId });
+      const options = { newOwner: result.sessionCreated ? visitor.visitorId : undefined, exceptSocket: visitor.socketId };
+      await this.pushes.message({ ...message, authorStaffId: null, authorName: null }, options);
     }
     return { message, created: result.stored.created };
   }
 
-  /** A staff reply: the session must exist; replying also marks the visitor's messages read. */
-  async replyAsStaff(input: StaffReply): Promise<{ message: ChatMessage; created: boolean }> {
+  /**
+   * A staff reply, recorded as the author's: the session must exist; replying also marks the
+   * visitor's messages read. A retried reply answers the reply as first stored, author and all.
+   */
+  async replyAsStaff(author: StaffAuthor, input: StaffReply): Promise<{ message: StaffChatMessage; created: boolean }> {
     const now = new Date().toISOString();
-    const reply = { sessionId: input.sessionId, message: input.message, senderEmail: null, senderName: null, isFromUser: 0, kind: 'staff' as const, clientId: input.clientId ?? null, createdAt: now };
+    const reply = {
+      sessionId: input.sessionId,
+      message: input.message,
+      senderEmail: null,
+      senderName: null,
+      isFromUser: 0,
+      kind: 'staff' as const,
+      authorStaffId: author.staffId,
+      clientId: input.clientId ?? null,
+      createdAt: now,
+    };
     const added = await this.writes.runStatement((db) => repository.addMessage(db, reply, { by: 'staff' }));
     const stored = added
       ? { row: added, created: true }
@@ -185,7 +219,8 @@ export class ChatService {
           if (!result) throw new HttpError(404, chatSessionNotFoundMessage);
           return result;
         });
-    const message = toChatMessage(stored.row);
+    const { authorStaffId } = stored.row;
+    const message = toStaffChatMessage(stored.row, authorStaffId === null ? undefined : await repository.findStaffAuthor(this.db, authorStaffId));
     if (stored.created) await this.pushes.message(message);
     return { message, created: stored.created };
   }
@@ -254,16 +289,16 @@ export class ChatService {
   }
 
   /** Staff read any session; one that does not exist is a 404. */
-  async staffHistory(sessionId: string): Promise<ChatMessage[]> {
+  async staffHistory(sessionId: string): Promise<StaffChatMessage[]> {
     const session = await repository.findSession(this.db, sessionId);
     if (!session) throw new HttpError(404, chatSessionNotFoundMessage);
     const rows = await repository.listSessionMessages(this.db, sessionId);
-    return rows.map(toChatMessage);
+    return rows.map(authoredToStaffChatMessage);
   }
 
-  async allMessages(query: ChatMessageListQuery): Promise<ChatMessage[]> {
+  async allMessages(query: ChatMessageListQuery): Promise<StaffChatMessage[]> {
     const rows = await repository.listAllMessages(this.db, query);
-    return rows.map(toChatMessage);
+    return rows.map(authoredToStaffChatMessage);
   }
 
   async sessions(query: ChatSessionListQuery): Promise<ChatSessionSummary[]> {
