@@ -40,7 +40,7 @@ describe('durability of the real server process', async () => {
     const second = await startAppProcess(env);
     try {
       const session = await (await fetch(`${second.url}/api/session`, { headers: { cookie } })).json();
-      expect(session.admin).toEqual({ email: staffEmail });
+      expect(session.admin).toMatchObject({ email: staffEmail });
       const list = await fetch(`${second.url}/api/contact-submissions`, { headers: { cookie } });
       expect(list.status).toBe(200);
       expect((await list.json()).map((row: { name: string }) => row.name)).toContain('Before Restart');

@@ -188,3 +188,62 @@ describe(`2026-12-02T0000_chat_session_context on ${onPostgres ? 'PostgreSQL' : 
     expect((await migrator.migrateTo('2026-12-02T0000_chat_session_context')).error).toBeUndefined();
   });
 });
+
+describe(`2026-12-10 message authors and staff roles on ${onPostgres ? 'PostgreSQL' : 'SQLite'}`, async () => {
+  const open = await testDatabaseOpener('migrations-authors');
+
+  it('gives old messages their kind from is_from_user and no author, makes every existing account an admin, and goes down again', async () => {
+    const db = open();
+    const migrator = migratorFor(db);
+    expect((await migrator.migrateTo('2026-12-02T0100_lead_status_indexes')).error).toBeUndefined();
+    const now = '2026-12-09T10:00:00.000Z';
+    await sql`insert into admins (email, password_hash, created_at) values ('boss@lotwise.example', 'hash', ${now}), ('anna.lee@lotwise.example', 'hash', ${now})`.execute(db);
+    await sql`insert into chat_sessions (id, visitor_id, last_seq, last_message_at, created_at) values ('session_a', 'v', 3, ${now}, ${now})`.execute(db);
+    for (const [seq, text, fromUser] of [[1, 'Hello?', 1], [2, 'Hi, how can we help?', 0], [3, 'Thanks', 1]] as const) {
+      await sql`insert into chat_messages (session_id, seq, message, is_from_user, created_at) values ('session_a', ${seq}, ${text}, ${fromUser}, ${now})`.execute(db);
+    }
+
+    const up = await migrator.migrateTo('2026-12-10T0100_staff_roles');
+    expect(up.error).toBeUndefined();
+    expect(up.results?.map((result) => result.migrationName)).toEqual(['2026-12-10T0000_message_authors', '2026-12-10T0100_staff_roles']);
+
+    const messages = await sql<{ message: string; kind: string; authorStaffId: number | null }>`
+      select message, kind, author_staff_id as "authorStaffId" from chat_messages order by seq`.execute(db);
+    expect(messages.rows).toEqual([
+      { message: 'Hello?', kind: 'visitor', authorStaffId: null },
+      { message: 'Hi, how can we help?', kind: 'staff', authorStaffId: null },
+      { message: 'Thanks', kind: 'visitor', authorStaffId: null },
+    ]);
+    const admins = await sql<{ email: string; role: string; displayName: string | null }>`
+      select email, role, display_name as "displayName" from admins order by id`.execute(db);
+    expect(admins.rows).toEqual([
+      { email: 'boss@lotwise.example', role: 'admin', displayName: null },
+      { email: 'anna.lee@lotwise.example', role: 'admin', displayName: null },
+    ]);
+
+    // An account made later without a role has the least one; only the three kinds and two roles are stored.
+    await sql`insert into admins (email, password_hash, created_at) values ('new@lotwise.example', 'hash', ${now})`.execute(db);
+    const newcomer = await sql<{ role: string }>`select role from admins where email = 'new@lotwise.example'`.execute(db);
+    expect(newcomer.rows).toEqual([{ role: 'agent' }]);
+    await expect(sql`update admins set role = 'owner' where email = 'boss@lotwise.example'`.execute(db)).rejects.toThrow(/CHECK|check constraint/);
+    await expect(sql`update chat_messages set kind = 'note' where seq = 1`.execute(db)).rejects.toThrow(/CHECK|check constraint/);
+
+    // The author is a staff account that exists, and a message outlives its author's account.
+    await expect(sql`update chat_messages set author_staff_id = 999 where seq = 2`.execute(db)).rejects.toThrow(/FOREIGN KEY|foreign key/);
+    const boss = await sql<{ id: number }>`select id from admins where email = 'boss@lotwise.example'`.execute(db);
+    await sql`update chat_messages set author_staff_id = ${boss.rows[0]!.id} where seq = 2`.execute(db);
+    await sql`delete from admins where email = 'boss@lotwise.example'`.execute(db);
+    const orphan = await sql<{ message: string; authorStaffId: number | null }>`
+      select message, author_staff_id as "authorStaffId" from chat_messages where seq = 2`.execute(db);
+    expect(orphan.rows).toEqual([{ message: 'Hi, how can we help?', authorStaffId: null }]);
+
+    expect((await migrator.migrateTo('2026-12-02T0100_lead_status_indexes')).error).toBeUndefined();
+    await expect(sql`select kind from chat_messages`.execute(db)).rejects.toThrow(/kind/);
+    await expect(sql`select author_staff_id from chat_messages`.execute(db)).rejects.toThrow(/author_staff_id/);
+    await expect(sql`select role from admins`.execute(db)).rejects.toThrow(/role/);
+    await expect(sql`select display_name from admins`.execute(db)).rejects.toThrow(/display_name/);
+    const kept = await sql<{ n: number }>`select count(*) as n from chat_messages`.execute(db);
+    expect(Number(kept.rows[0]!.n)).toBe(3);
+    expect((await migrator.migrateTo('2026-12-10T0100_staff_roles')).error).toBeUndefined();
+  });
+});

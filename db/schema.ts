@@ -29,11 +29,17 @@ export interface UsersTable {
   createdAt: string;
 }
 
+/** A staff member's role (db/migrations/2026-12-10T0100_staff_roles.ts); an account made without one is an agent. */
+export type StaffRoleColumn = 'admin' | 'agent';
+
 export interface AdminsTable {
   id: Id;
   email: string;
   passwordHash: string;
   credentialVersion: CredentialVersion;
+  role: ColumnType<StaffRoleColumn, StaffRoleColumn | undefined, StaffRoleColumn>;
+  /** The name other staff see on this member's replies; null: the part of the email before the @. */
+  displayName: ColumnType<string | null, string | null | undefined, string | null>;
   createdAt: string;
 }
 
@@ -136,6 +142,9 @@ export interface ChatSessionsTable {
   createdAt: string;
 }
 
+/** Who wrote a chat message (db/migrations/2026-12-10T0000_message_authors.ts). */
+export type ChatMessageKindColumn = 'visitor' | 'staff' | 'system';
+
 export interface ChatMessagesTable {
   id: Id;
   sessionId: string;
@@ -143,6 +152,9 @@ export interface ChatMessagesTable {
   senderEmail: string | null;
   senderName: string | null;
   isFromUser: number;
+  kind: ChatMessageKindColumn;
+  /** The staff account that wrote a staff message; null for the others, for replies stored before authors, and once the account is gone. */
+  authorStaffId: OptionalId;
   /** The message's place in its session, 1, 2, 3...: commit order within the session, whatever the ids. */
   seq: number;
   /** The sender's own id for the message: makes a retried send idempotent and matches optimistic copies. */

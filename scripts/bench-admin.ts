@@ -69,12 +69,12 @@ async function seed(path: string, rows: number): Promise<void> {
     if (rows > 0) {
       // Each session's messages are numbered from 1 within it (seq), and the session knows its last one.
       const session = sqlite.prepare('insert into chat_sessions (id, visitor_id, last_message_at, created_at, last_seq) values (?, ?, ?, ?, ?)');
-      const message = sqlite.prepare('insert into chat_messages (session_id, seq, message, is_from_user, created_at) values (?, ?, ?, ?, ?)');
+      const message = sqlite.prepare('insert into chat_messages (session_id, seq, message, is_from_user, kind, created_at) values (?, ?, ?, ?, ?, ?)');
       for (let index = 0; index < chatSessions; index++) {
         const id = `session_${start}_${String(index).padStart(6, '0')}`;
         const createdAt = at(index * 5);
         session.run(id, `visitor-${index}`, createdAt, createdAt, messagesPerSession);
-        for (let turn = 0; turn < messagesPerSession; turn++) message.run(id, turn + 1, `Message ${turn} of session ${index}`, turn % 2 === 0 ? 1 : 0, createdAt);
+        for (let turn = 0; turn < messagesPerSession; turn++) message.run(id, turn + 1, `Message ${turn} of session ${index}`, turn % 2 === 0 ? 1 : 0, turn % 2 === 0 ? 'visitor' : 'staff', createdAt);
       }
     }
   })();

@@ -30,13 +30,16 @@ describe('command-line tools', () => {
     expect(second.stdout).toContain('is up to date');
   });
 
-  it('admin:create creates a staff account from stdin, then resets its password from --password, never printing it', async () => {
-    const created = await runScript('scripts/admin-create.ts', ['--email', 'Boss@Lotwise.example'], env, 'stdin-secret-123\n');
+  it('admin:create creates an admin account from stdin with a display name, then resets its password from --password, never printing it', async () => {
+    const created = await runScript('scripts/admin-create.ts', ['--email', 'Boss@Lotwise.example', '--name', 'The Boss'], env, 'stdin-secret-123\n');
     expect(created.code).toBe(0);
     expect(created.stdout).toContain('Created staff account boss@lotwise.example');
     expect(created.stdout + created.stderr).not.toContain('stdin-secret-123');
-    const hash = await rows((db) => db.selectFrom('admins').select('passwordHash').where('email', '=', 'boss@lotwise.example').executeTakeFirstOrThrow());
+    const hash = await rows((db) =>
+      db.selectFrom('admins').select(['passwordHash', 'role', 'displayName']).where('email', '=', 'boss@lotwise.example').executeTakeFirstOrThrow(),
+    );
     expect(await verifyPassword('stdin-secret-123', hash.passwordHash)).toBe(true);
+    expect(hash).toMatchObject({ role: 'admin', displayName: 'The Boss' });
 
     const reset = await runScript('scripts/admin-create.ts', ['--email', 'boss@lotwise.example', '--password', 'flag-secret-456'], env);
     expect(reset.stdout).toContain('Reset the password of staff account boss@lotwise.example');

@@ -60,8 +60,33 @@ export const resetPasswordFormSchema = resetPasswordSchema
 export const invalidCredentialsMessage = 'Invalid username or password';
 export const notAuthenticatedMessage = 'Not authenticated';
 
+/** What a staff member may do: an admin everything; an agent works the inbox (the team inbox draws the line). */
+export const staffRoles = ['admin', 'agent'] as const;
+export const staffRoleSchema = z.enum(staffRoles);
+export type StaffRole = z.infer<typeof staffRoleSchema>;
+
+export const staffDisplayNameMaxLength = 100;
+/** A display name as `npm run admin:create -- --name` takes it. */
+export const staffDisplayNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'Display name cannot be empty')
+  .max(staffDisplayNameMaxLength, `Display name must be at most ${staffDisplayNameMaxLength} characters`)
+  .refine((value) => !hasRefusedCharacters(value), controlCharacterMessage);
+
+/** The name other staff see for an account: the one chosen, else the part of the email before the @. */
+export function staffDisplayName(account: { email: string; displayName: string | null }): string {
+  if (account.displayName) return account.displayName;
+  const at = account.email.indexOf('@');
+  return at > 0 ? account.email.slice(0, at) : account.email;
+}
+
+/** The signed-in staff member, as the account calls show it. */
+export const staffAccountSchema = z.object({ email: z.string(), role: staffRoleSchema, displayName: z.string() });
+export type StaffAccount = z.infer<typeof staffAccountSchema>;
+
 export const sessionSchema = z.object({
-  admin: z.object({ email: z.string() }).nullable(),
+  admin: staffAccountSchema.nullable(),
   dealer: z.object({ username: z.string() }).nullable(),
   staffIdleMinutes: z.number(),
 });
@@ -73,6 +98,6 @@ export const dealerLoginAnswerSchema = z.object({
 });
 export const adminLoginAnswerSchema = z.object({
   message: z.string(),
-  admin: z.object({ email: z.string() }),
+  admin: staffAccountSchema,
   staffIdleMinutes: z.number(),
 });

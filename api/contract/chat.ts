@@ -119,6 +119,12 @@ export const adminChatReplySchema = z.object({
 });
 export type AdminChatReplyInput = z.input<typeof adminChatReplySchema>;
 
+/** Who wrote a message: the visitor, a staff member, or the system (`isFromUser` is true for the visitor's alone). */
+export const chatMessageKinds = ['visitor', 'staff', 'system'] as const;
+export const chatMessageKindSchema = z.enum(chatMessageKinds);
+export type ChatMessageKind = z.infer<typeof chatMessageKindSchema>;
+
+/** A message as a visitor sees it: the spec's fields, and `kind`. Never which staff member wrote it. */
 export const chatMessageRecord = z.object({
   id: rowId,
   sessionId: z.string(),
@@ -130,8 +136,40 @@ export const chatMessageRecord = z.object({
   isFromUser: z.boolean(),
   clientId: z.string().nullable(),
   createdAt: isoDate,
+  kind: chatMessageKindSchema,
 });
 export type ChatMessage = z.infer<typeof chatMessageRecord>;
+
+/** A message as staff see it: also who on the staff wrote it. */
+export const staffChatMessageRecord = chatMessageRecord.extend({
+  /** The staff account that wrote a staff message; null for the others, for replies stored before authors, and once the account is gone. */
+  authorStaffId: rowId.nullable(),
+  /** That account's display name (staffDisplayName), as other staff see it. */
+  authorName: z.string().nullable(),
+});
+export type StaffChatMessage = z.infer<typeof staffChatMessageRecord>;
+
+/**
+ * `GET /api/chat-messages/:sessionId` answers staff and the visitor on one path: the author fields
+ * are there for staff only (a visitor's messages are built without them: visitorViewOf).
+ */
+export const chatHistoryEntry = staffChatMessageRecord.partial({ authorStaffId: true, authorName: true });
+
+/** What a visitor may be shown of a message: every field but the author's, copied one by one so nothing else rides along. */
+export function visitorViewOf(message: ChatMessage): ChatMessage {
+  return {
+    id: message.id,
+    sessionId: message.sessionId,
+    seq: message.seq,
+    message: message.message,
+    senderEmail: message.senderEmail,
+    senderName: message.senderName,
+    isFromUser: message.isFromUser,
+    clientId: message.clientId,
+    createdAt: message.createdAt,
+    kind: message.kind,
+  };
+}
 
 export const chatSessionStatuses = ['open', 'resolved'] as const;
 export const chatSessionStatusSchema = z.enum(chatSessionStatuses);

@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatMessageInput, ChatPageInput, ChatSessionSummary } from './chat';
+import type { ChatMessage, ChatMessageInput, ChatPageInput, ChatSessionSummary, StaffChatMessage } from './chat';
 import type { Lead, LeadByKind, LeadKind } from './leads';
 
 /** What an acknowledged event answers: `{ ok: true, ... }`, or `{ ok: false, error }` with a sentence to show. */
@@ -31,12 +31,12 @@ export interface VisitorServerToClientEvents {
 // ---------- namespace "/admin" (staff) ----------
 
 export interface StaffClientToServerEvents {
-  'chat:reply': (payload: { sessionId: string; message: string; clientId?: string }, ack: Ack<{ message: ChatMessage }>) => void;
+  'chat:reply': (payload: { sessionId: string; message: string; clientId?: string }, ack: Ack<{ message: StaffChatMessage }>) => void;
   'chat:typing': (payload: TypingPayload) => void;
 }
 
 export interface StaffServerToClientEvents {
-  'chat:message': (message: ChatMessage) => void;
+  'chat:message': (message: StaffChatMessage) => void;
   'chat:typing': (payload: TypingPayload) => void;
   'submission:new': (payload: SubmissionNew) => void;
   'lead:updated': (payload: { kind: LeadKind; item: Lead }) => void;

@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatSessionSummary } from '../contract/chat';
+import type { ChatSessionSummary, StaffChatMessage } from '../contract/chat';
 import type { Lead, LeadKind } from '../contract/leads';
 
 /**
@@ -13,10 +13,10 @@ export type DomainEvent =
   /** Staff changed a lead's status or note. */
   | { type: 'lead.updated'; kind: LeadKind; lead: Lead }
   /**
-   * A chat message was stored. `startedBy` is the visitor whose message started the session;
+   * A chat message was stored (as staff see it: with its author). `startedBy` is the visitor whose message started the session;
    * `fromSocket` is the socket that sent it (it has the ack, not the echo).
    */
-  | { type: 'chat.message.created'; message: ChatMessage; startedBy?: string; fromSocket?: string }
+  | { type: 'chat.message.created'; message: StaffChatMessage; startedBy?: string; fromSocket?: string }
   /** Staff changed a chat session (its status, or read it). */
   | { type: 'chat.session.updated'; session: ChatSessionSummary }
   /** A dealer asked for a password reset and a link is to be mailed (the reset row's id). */

@@ -13,6 +13,8 @@ declare module 'fastify' {
     staffIdleMs: number;
     /** True while the stored session `sid` is a live staff session (read from the store, outside @fastify/session). */
     isLiveStaffSid: (sid: string) => Promise<boolean>;
+    /** The staff account signed in on the stored session `sid` while it is live; undefined otherwise. */
+    liveStaffIdOf: (sid: string) => Promise<number | undefined>;
   }
 }
 
@@ -21,6 +23,12 @@ type SessionData = Pick<Session, 'adminId' | 'staffLastActiveAt'>;
 /** True while a session holds a staff sign-in that has seen a staff request within the idle limit. */
 export function isLiveStaffSession(session: SessionData | null | undefined, staffIdleMs: number, now = Date.now()): boolean {
   return Boolean(session?.adminId && session.staffLastActiveAt && now - session.staffLastActiveAt <= staffIdleMs);
+}
+
+/** The staff account signed in on a request that passed `requireStaff`. */
+export function signedInStaffId(session: Pick<Session, 'adminId'>): number {
+  if (session.adminId === undefined) throw new HttpError(401, notAuthenticatedMessage);
+  return session.adminId;
 }
 
 /** Forgets the staff sign-in of a session, leaving any dealer sign-in in place. */
@@ -32,7 +40,11 @@ export default fp(
   async (app, options: { staffIdleMinutes: number }) => {
     const staffIdleMs = options.staffIdleMinutes * 60 * 1000;
     app.decorate('staffIdleMs', staffIdleMs);
-    app.decorate('isLiveStaffSid', async (sid: string) => isLiveStaffSession(await app.loadSession(sid), staffIdleMs));
+    app.decorate('liveStaffIdOf', async (sid: string) => {
+      const session = await app.loadSession(sid);
+      return isLiveStaffSession(session, staffIdleMs) ? session?.adminId : undefined;
+    });
+    app.decorate('isLiveStaffSid', async (sid: string) => (await app.liveStaffIdOf(sid)) !== undefined);
 
     app.decorate('requireStaff', async (request: FastifyRequest) => {
       const { session } = request;

@@ -5,6 +5,8 @@ import * as sessionsByAccount from './2026-11-23T1200_sessions_by_account';
 import * as chatMessageSeq from './2026-12-01T0000_chat_message_seq';
 import * as chatSessionContext from './2026-12-02T0000_chat_session_context';
 import * as leadStatusIndexes from './2026-12-02T0100_lead_status_indexes';
+import * as messageAuthors from './2026-12-10T0000_message_authors';
+import * as staffRoles from './2026-12-10T0100_staff_roles';
 import * as jobs from './2026-12-11T0000_jobs';
 
 /** Every migration, in order. Add new files here; never edit a landed one. */
@@ -15,5 +17,7 @@ export const migrations: Record<string, Migration> = {
   '2026-12-01T0000_chat_message_seq': chatMessageSeq,
   '2026-12-02T0000_chat_session_context': chatSessionContext,
   '2026-12-02T0100_lead_status_indexes': leadStatusIndexes,
+  '2026-12-10T0000_message_authors': messageAuthors,
+  '2026-12-10T0100_staff_roles': staffRoles,
   '2026-12-11T0000_jobs': jobs,
 };

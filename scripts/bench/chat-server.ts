@@ -112,9 +112,9 @@ async function startFull(): Promise<void> {
           .insertInto('chatMessages')
           .values(
             ids.flatMap((sessionId, index) => [
-              { sessionId, message: `Hello, question number ${first + index}`, isFromUser: 1, seq: 1, createdAt: now },
-              { sessionId, message: 'Thanks for asking! Here is the answer.', isFromUser: 0, seq: 2, createdAt: now },
-              { sessionId, message: 'Great, thank you.', isFromUser: 1, seq: 3, createdAt: now },
+              { sessionId, message: `Hello, question number ${first + index}`, isFromUser: 1, kind: 'visitor', seq: 1, createdAt: now },
+              { sessionId, message: 'Thanks for asking! Here is the answer.', isFromUser: 0, kind: 'staff', seq: 2, createdAt: now },
+              { sessionId, message: 'Great, thank you.', isFromUser: 1, kind: 'visitor', seq: 3, createdAt: now },
             ]),
           )
           .execute();

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Db } from '../../../db/client';
 import { endSignInsOf } from '../../../db/session-store';
 import { ConfigError } from '../../config';
-import { staffEmailSchema } from '../../contract/auth';
+import { staffDisplayNameSchema, staffEmailSchema } from '../../contract/auth';
 import type { Write } from '../../events';
 import * as repository from './auth.repository';
 import { hashPassword, verifyPassword } from './password';
@@ -20,16 +20,23 @@ async function checkPassword(password: string, account: { username?: string; ema
 }
 
 /**
- * Creates a staff account, or resets its password when the email already has one: then every
- * session signed in with the old password ends, and its dashboard sockets close at the server's
- * next session check.
+ * Creates a staff account, an admin, or resets its password when the email already has one: then
+ * every session signed in with the old password ends, and its dashboard sockets close at the
+ * server's next session check. A display name given is set too; none keeps the account's.
  */
-export async function createOrResetStaff(write: Write, email: string, password: string): Promise<'created' | 'updated'> {
+export async function createOrResetStaff(
+  write: Write,
+  email: string,
+  password: string,
+  options: { displayName?: string } = {},
+): Promise<'created' | 'updated'> {
   if (!staffEmailSchema.safeParse(email).success) throw new AccountError(`Not an email address: ${email}`);
+  const displayName = options.displayName === undefined ? undefined : staffDisplayNameSchema.safeParse(options.displayName);
+  if (displayName && !displayName.success) throw new AccountError(displayName.error.issues[0]?.message ?? 'Invalid display name');
   await checkPassword(password, { email });
   const passwordHash = await hashPassword(password);
   const { created } = await write(async (tx) => {
-    const admin = await repository.upsertAdmin(tx.db, email, passwordHash);
+    const admin = await repository.upsertAdmin(tx.db, email, passwordHash, displayName?.data);
     if (!admin.created) await endSignInsOf(tx.db, { adminId: admin.id });
     tx.emit({ type: 'staff.changed', staffId: admin.id, change: admin.created ? 'created' : 'password-reset' });
     return admin;

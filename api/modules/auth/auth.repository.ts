@@ -5,9 +5,13 @@ import type { Db } from '../../../db/client';
 export function findAdminByEmail(db: Db, email: string) {
   return db
     .selectFrom('admins')
-    .select(['id', 'email', 'passwordHash', 'credentialVersion'])
+    .select(['id', 'email', 'passwordHash', 'credentialVersion', 'role', 'displayName'])
     .where('email', '=', email.toLowerCase())
     .executeTakeFirst();
+}
+
+export function findAdminById(db: Db, id: number) {
+  return db.selectFrom('admins').select(['email', 'role', 'displayName']).where('id', '=', id).executeTakeFirst();
 }
 
 export async function countAdmins(db: Db): Promise<number> {
@@ -15,11 +19,14 @@ export async function countAdmins(db: Db): Promise<number> {
   return Number(row.count);
 }
 
-/** Creates the staff account unless the email has one (another process starting at the same time, say). */
-export async function insertAdminIfAbsent(db: Db, email: string, passwordHash: string): Promise<{ id: number } | undefined> {
+/**
+ * Creates the staff account unless the email has one (another process starting at the same time, say).
+ * The accounts made here (the first one, ADMIN_EMAIL, admin:create) are admins.
+ */
+export async function insertAdminIfAbsent(db: Db, email: string, passwordHash: string, displayName: string | null = null): Promise<{ id: number } | undefined> {
   return db
     .insertInto('admins')
-    .values({ email: email.toLowerCase(), passwordHash, createdAt: new Date().toISOString() })
+    .values({ email: email.toLowerCase(), passwordHash, role: 'admin', displayName, createdAt: new Date().toISOString() })
     .onConflict((conflict) => conflict.column('email').doNothing())
     .returning('id')
     .executeTakeFirst();
@@ -30,12 +37,12 @@ export async function insertAdminIfAbsent(db: Db, email: string, passwordHash: s
  * credential version (which signs its sessions out). Insert first: two processes doing this at once
  * (several starting with ADMIN_EMAIL) both succeed, one creating, the other updating.
  */
-export async function upsertAdmin(db: Db, email: string, passwordHash: string): Promise<{ id: number; created: boolean }> {
-  const inserted = await insertAdminIfAbsent(db, email, passwordHash);
+export async function upsertAdmin(db: Db, email: string, passwordHash: string, displayName?: string): Promise<{ id: number; created: boolean }> {
+  const inserted = await insertAdminIfAbsent(db, email, passwordHash, displayName);
   if (inserted) return { id: inserted.id, created: true };
   const updated = await db
     .updateTable('admins')
-    .set((eb) => ({ passwordHash, credentialVersion: eb('credentialVersion', '+', 1) }))
+    .set((eb) => ({ passwordHash, credentialVersion: eb('credentialVersion', '+', 1), ...(displayName === undefined ? {} : { displayName }) }))
     .where('email', '=', email.toLowerCase())
     .returning('id')
     .executeTakeFirstOrThrow();

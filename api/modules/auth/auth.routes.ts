@@ -11,11 +11,12 @@ import {
   invalidCredentialsMessage,
   resetPasswordSchema,
   sessionSchema,
+  type StaffAccount,
 } from '../../contract/auth';
 import { messageBodySchema, okBodySchema } from '../../contract/common';
 import { rooms } from '../../contract/socket';
 import type { Config } from '../../config';
-import { clearStaff, isLiveStaffSession } from '../../plugins/auth';
+import { clearStaff, isLiveStaffSession, signedInStaffId } from '../../plugins/auth';
 import { HttpError } from '../../plugins/errors';
 import { addressKey, isAllowlisted, keyedLimit } from '../../plugins/rate-limits';
 import { sessionCookieName, sessionCookieOptions } from '../../plugins/session';
@@ -110,7 +111,7 @@ export default async function authRoutes(app: FastifyInstance, options: { config
       request.session.adminEmail = staff.email;
       request.session.adminCredentialVersion = staff.credentialVersion;
       request.session.staffLastActiveAt = Date.now();
-      return { message: 'Login successful', admin: { email: staff.email }, staffIdleMinutes: config.staffIdleMinutes };
+      return { message: 'Login successful', admin: staff.account, staffIdleMinutes: config.staffIdleMinutes };
     },
   );
 
@@ -132,11 +133,12 @@ export default async function authRoutes(app: FastifyInstance, options: { config
     const { session } = request;
     // Only for a browser nobody is signed in on: staff and dealers never chat as visitors.
     if (!session.adminId && !session.dealerId) await request.offerVisitorId(reply);
-    let admin: { email: string } | null = null;
+    let admin: StaffAccount | null = null;
     if (isLiveStaffSession(session, app.staffIdleMs)) {
       // The dashboard calls this on user activity: it counts as staff activity, like any staff request.
       session.staffLastActiveAt = Date.now();
-      admin = { email: session.adminEmail ?? '' };
+      // A live sign-in's account exists: the session store drops the sign-in of one deleted.
+      admin = (await auth.staffAccountOf(app.db, signedInStaffId(session))) ?? null;
     } else if (session.adminId) {
       clearStaff(session);
     }

@@ -1,6 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import type { Db } from '../../../db/client';
 import { endSignInsOf } from '../../../db/session-store';
+import { type StaffAccount, staffDisplayName } from '../../contract/auth';
 import { HttpError } from '../../plugins/errors';
 import type { Write } from '../../events';
 import * as repository from './auth.repository';
@@ -19,6 +20,19 @@ export interface SignedInStaff {
   id: number;
   email: string;
   credentialVersion: number;
+  /** The account as the account calls show it. */
+  account: StaffAccount;
+}
+
+/** A staff account as the account calls show it: email, role and display name. */
+function toStaffAccount(admin: { email: string; role: StaffAccount['role']; displayName: string | null }): StaffAccount {
+  return { email: admin.email, role: admin.role, displayName: staffDisplayName(admin) };
+}
+
+/** The staff account of a session's sign-in, read now (a role or name changed since sign-in shows); undefined once it is gone. */
+export async function staffAccountOf(db: Db, staffId: number): Promise<StaffAccount | undefined> {
+  const admin = await repository.findAdminById(db, staffId);
+  return admin && toStaffAccount(admin);
 }
 
 /**
@@ -65,12 +79,12 @@ export async function signInDealer(
 
 /** The signed-in staff member when the password opens the target account, else null. */
 export async function signInStaff(
-  target: SignInTarget<SignedInStaff & { passwordHash: string }>,
+  target: SignInTarget<Omit<SignedInStaff, 'account'> & { passwordHash: string; role: StaffAccount['role']; displayName: string | null }>,
   password: string,
 ): Promise<SignedInStaff | null> {
   const admin = target.account;
   if (!(await passwordMatches(admin?.passwordHash, password)) || !admin) return null;
-  return { id: admin.id, email: admin.email, credentialVersion: admin.credentialVersion };
+  return { id: admin.id, email: admin.email, credentialVersion: admin.credentialVersion, account: toStaffAccount(admin) };
 }
 
 function hashToken(token: string): string {

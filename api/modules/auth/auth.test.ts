@@ -7,7 +7,7 @@ import { signInStaff, staffEmail, staffEnv, staffPassword } from '../../test/fac
 import { buildTestServer, cookiesFrom } from '../../test/helper';
 import { readOutbox } from '../../test/outbox';
 import { connectStaffSocket } from '../../test/staff-socket';
-import { createDealer } from './accounts';
+import { createDealer, createOrResetStaff } from './accounts';
 import { passwordResetDoneMessage, resetLinkInvalidMessage } from './auth.routes';
 
 const invalid = { message: 'Invalid username or password' };
@@ -74,8 +74,21 @@ describe('sign-in, session and sign-out', async () => {
   it('signs staff in with the idle limit, and the session says so', async () => {
     const response = await post('/api/admin-login', { username: staffEmail.toUpperCase(), password: staffPassword });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ message: 'Login successful', admin: { email: staffEmail }, staffIdleMinutes: 10 });
-    expect((await session(cookiesFrom(response))).admin).toEqual({ email: staffEmail });
+    // The ADMIN_EMAIL account is an admin; with no display name chosen it shows the email's part before the @.
+    const account = { email: staffEmail, role: 'admin', displayName: 'staff' };
+    expect(response.json()).toEqual({ message: 'Login successful', admin: account, staffIdleMinutes: 10 });
+    expect((await session(cookiesFrom(response))).admin).toEqual(account);
+  });
+
+  it("shows a staff member's role and display name as they are now, in the sign-in answer and the session", async () => {
+    await createOrResetStaff(app.write, 'anna.lee@lotwise.example', 'anna-staff-password-1', { displayName: '  Anna  ' });
+    const response = await post('/api/admin-login', { username: 'anna.lee@lotwise.example', password: 'anna-staff-password-1' });
+    expect(response.json()).toMatchObject({ admin: { email: 'anna.lee@lotwise.example', role: 'admin', displayName: 'Anna' } });
+    await app.db.updateTable('admins').set({ role: 'agent', displayName: null }).where('email', '=', 'anna.lee@lotwise.example').execute();
+    expect((await session(cookiesFrom(response))).admin).toEqual({ email: 'anna.lee@lotwise.example', role: 'agent', displayName: 'anna.lee' });
+    // A display name the contract refuses creates nothing.
+    await expect(createOrResetStaff(app.write, 'blank@lotwise.example', 'blank-staff-password-1', { displayName: ' ' })).rejects.toThrow('Display name cannot be empty');
+    expect(await app.db.selectFrom('admins').select('id').where('email', '=', 'blank@lotwise.example').execute()).toEqual([]);
   });
 
   it('issues a new session id at sign-in, so a planted id is worthless', async () => {
@@ -124,7 +137,7 @@ describe('sign-in, session and sign-out', async () => {
     const cookie = (await signInStaff(app)).cookie;
     const response = await app.inject({ method: 'POST', url: '/api/admin-logout', headers: { cookie, origin: 'https://evil.example' } });
     expect(response.statusCode).toBe(403);
-    expect((await session(cookie)).admin).toEqual({ email: staffEmail });
+    expect((await session(cookie)).admin).toMatchObject({ email: staffEmail });
   });
 });
 
@@ -154,7 +167,7 @@ describe('staff idle expiry', async () => {
     const cookie = (await signInStaff(app)).cookie;
     for (let i = 0; i < 4; i += 1) {
       await sleep(600);
-      expect((await session(cookie)).admin).toEqual({ email: staffEmail });
+      expect((await session(cookie)).admin).toMatchObject({ email: staffEmail });
     }
     expect((await counts(cookie)).statusCode).toBe(200);
   });
@@ -373,7 +386,7 @@ describe('sign-in and reset limits', async () => {
       app.inject({ method: 'GET', url: '/api/session', remoteAddress: address, headers: cookie ? { cookie } : {} });
     const staff = await signInStaff(app, staffEmail, staffPassword, '10.9.0.1');
     const staffSession = await session('10.9.0.1', staff.cookie);
-    expect(staffSession.json().admin).toEqual({ email: staffEmail });
+    expect(staffSession.json().admin).toMatchObject({ email: staffEmail });
     expect(staffSession.cookies.map((cookie) => cookie.name)).not.toContain('lw_visitor');
 
     // Spend the address's quota of new visitors (120 per 10 minutes).
@@ -383,7 +396,7 @@ describe('sign-in and reset limits', async () => {
     expect(anonymous.cookies.map((cookie) => cookie.name)).not.toContain('lw_visitor');
     const signedIn = await session('10.9.0.1', staff.cookie);
     expect(signedIn.statusCode).toBe(200);
-    expect(signedIn.json().admin).toEqual({ email: staffEmail });
+    expect(signedIn.json().admin).toMatchObject({ email: staffEmail });
     // The quota itself stands where a visitor identity is needed: a new chat from that address.
     const chat = await app.inject({ method: 'POST', url: '/api/chat-message', remoteAddress: '10.9.0.1', payload: { sessionId: 'session_quota_1', message: 'Hello', isFromUser: true } });
     expect(chat.statusCode).toBe(429);

@@ -11,10 +11,12 @@ describe('per-session message order (seq)', async () => {
   const chat = new ChatService(db, writeOutsideTheApp(db));
   const visitor = { visitorId: 'visitor-order' };
   const now = () => new Date().toISOString();
+  const { id: staffId } = await db.insertInto('admins').values({ email: 'order@lotwise.example', passwordHash: 'hash', createdAt: now() }).returning('id').executeTakeFirstOrThrow();
+  const staff = { staffId };
 
   it('numbers each session’s messages 1, 2, 3 whichever way they came, and a retried send keeps its number', async () => {
     await chat.sendVisitorMessage(visitor, { sessionId: 'session_numbered', message: 'One', clientId: 'n1' });
-    await chat.replyAsStaff({ sessionId: 'session_numbered', message: 'Two' });
+    await chat.replyAsStaff(staff, { sessionId: 'session_numbered', message: 'Two' });
     await chat.sendVisitorMessage(visitor, { sessionId: 'session_numbered', message: 'Three', clientId: 'n3' });
     const retried = await chat.sendVisitorMessage(visitor, { sessionId: 'session_numbered', message: 'Three', clientId: 'n3' });
     await chat.sendVisitorMessage(visitor, { sessionId: 'session_numbered', message: 'Four', clientId: 'n4' });
@@ -40,7 +42,7 @@ describe('per-session message order (seq)', async () => {
     expect(await chat.session(sessionId)).toMatchObject({ unreadCount: 0 });
     await chat.sendVisitorMessage(visitor, { sessionId, message: 'Still here' });
     expect(await chat.session(sessionId)).toMatchObject({ unreadCount: 1, lastMessage: 'Still here', lastMessageSeq: 3 });
-    const reply = await chat.replyAsStaff({ sessionId, message: 'Sorry for the wait' });
+    const reply = await chat.replyAsStaff(staff, { sessionId, message: 'Sorry for the wait' });
     expect(await chat.session(sessionId)).toMatchObject({ unreadCount: 0, lastMessageSeq: 4, lastMessageId: reply.message.id });
   });
 
@@ -51,7 +53,7 @@ describe('per-session message order (seq)', async () => {
     const store = async (trx: Db, text: string) => {
       const stored = await repository.storeMessage(
         trx,
-        { sessionId, message: text, senderEmail: null, senderName: null, isFromUser: 1, clientId: null, createdAt: now() },
+        { sessionId, message: text, senderEmail: null, senderName: null, isFromUser: 1, kind: 'visitor', clientId: null, createdAt: now() },
         { by: 'visitor', visitorId: visitor.visitorId, senderEmail: null },
       );
       if (!stored) throw new Error('the session is the visitor’s: the message must be stored');
@@ -88,7 +90,7 @@ describe('per-session message order (seq)', async () => {
   it.skipIf(!onPostgres)('a resend racing its original stores one message: the resend waits for the session, then answers the first row (PostgreSQL)', async () => {
     const sessionId = 'session_racing_resend';
     await chat.sendVisitorMessage(visitor, { sessionId, message: 'Opening', clientId: 'race-0' });
-    const draft = { sessionId, message: 'Are you there?', senderEmail: null, senderName: null, isFromUser: 1, clientId: 'race-1', createdAt: now() };
+    const draft = { sessionId, message: 'Are you there?', senderEmail: null, senderName: null, isFromUser: 1, kind: 'visitor' as const, clientId: 'race-1', createdAt: now() };
 
     // The original is stored in a transaction that stays open, holding the session row.
     let commitOriginal: () => void = () => undefined;

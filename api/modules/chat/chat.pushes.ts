@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import { visitorViewOf } from '../../contract/chat';
 import { rooms } from '../../contract/socket';
 
 /**
  * The chat's live listeners: each event as Socket.IO broadcasts only, so an adapter shared by several
  * processes carries every one: to a visitor's session room, and to the whole /admin namespace for staff.
+ * Staff get a message with its author; the visitor's room gets the visitor's view of it.
  */
 export function pushChatEvents(app: FastifyInstance): void {
   app.events.on('chat.message.created', ({ message, startedBy, fromSocket }) => {
@@ -16,8 +18,8 @@ export function pushChatEvents(app: FastifyInstance): void {
       // message below (no round trip to each).
       app.visitorSockets.in(rooms.visitor(startedBy)).socketsJoin(room);
     }
-    // The socket that sent it has the ack instead.
-    (fromSocket ? app.visitorSockets.to(room).except(fromSocket) : app.visitorSockets.to(room)).emit('chat:message', message);
+    // The socket that sent it has the ack instead; Socket.IO sends an object as it is, so the visitor's copy is built without the author.
+    (fromSocket ? app.visitorSockets.to(room).except(fromSocket) : app.visitorSockets.to(room)).emit('chat:message', visitorViewOf(message));
   });
   app.events.on('chat.session.updated', ({ session }) => {
     app.staffSockets.emit('chat-session:updated', session);

@@ -49,6 +49,8 @@ const insertMessageOnce = prepareQuery((db: Db, message: NewChatMessage) =>
       senderEmail: message.senderEmail,
       senderName: message.senderName,
       isFromUser: message.isFromUser,
+      kind: message.kind,
+      authorStaffId: message.authorStaffId,
       seq: message.seq,
       clientId: message.clientId,
       createdAt: message.createdAt,
@@ -121,7 +123,7 @@ const numberingStatements = (numbering: typeof numberVisitorMessage) => ({
     db
       .with('numbered', (qb) => numbering(qb, params))
       .insertInto('chatMessages')
-      .columns(['sessionId', 'message', 'senderEmail', 'senderName', 'isFromUser', 'seq', 'clientId', 'createdAt'])
+      .columns(['sessionId', 'message', 'senderEmail', 'senderName', 'isFromUser', 'kind', 'authorStaffId', 'seq', 'clientId', 'createdAt'])
       .expression((eb) =>
         eb
           .selectFrom('numbered')
@@ -131,6 +133,8 @@ const numberingStatements = (numbering: typeof numberVisitorMessage) => ({
             select.val(params.senderEmail).as('senderEmail'),
             select.val(params.senderName).as('senderName'),
             select.val(params.isFromUser).as('isFromUser'),
+            select.val(params.kind).as('kind'),
+            select.val(params.authorStaffId).as('authorStaffId'),
             'numbered.lastSeq',
             select.val(params.clientId).as('clientId'),
             select.val(params.createdAt).as('createdAt'),
@@ -201,12 +205,27 @@ export async function storeMessage(
   return stored && { row: stored, created: false };
 }
 
+/** A message with its staff author's account (null fields for a visitor's, and for an author whose account is gone), for staff. */
+export type AuthoredMessageRow = ChatMessageRow & { authorEmail: string | null; authorDisplayName: string | null };
+
+const withAuthor = (db: Executor) =>
+  db
+    .selectFrom('chatMessages')
+    .leftJoin('admins', 'admins.id', 'chatMessages.authorStaffId')
+    .selectAll('chatMessages')
+    .select(['admins.email as authorEmail', 'admins.displayName as authorDisplayName']);
+
 const messagesOfSession = prepareQuery((db: Db, params: { sessionId: string }) =>
-  db.selectFrom('chatMessages').selectAll().where('sessionId', '=', params.sessionId).orderBy('seq'),
+  withAuthor(db).where('chatMessages.sessionId', '=', params.sessionId).orderBy('chatMessages.seq'),
 );
 
-export function listSessionMessages(db: Db, sessionId: string): Promise<ChatMessageRow[]> {
+export function listSessionMessages(db: Db, sessionId: string): Promise<AuthoredMessageRow[]> {
   return messagesOfSession.all(db, { sessionId });
+}
+
+/** The staff account that wrote a message, for its display name; undefined once the account is gone. */
+export function findStaffAuthor(db: Executor, staffId: number): Promise<{ email: string; displayName: string | null } | undefined> {
+  return db.selectFrom('admins').select(['email', 'displayName']).where('id', '=', staffId).executeTakeFirst();
 }
 
 const messagesOfSessionWithOwner = prepareQuery((db: Db, params: { sessionId: string }) =>
@@ -230,12 +249,12 @@ export function listSessionMessagesWithOwner(db: Db, sessionId: string): Promise
 export async function listAllMessages(
   db: Executor,
   page: { limit: number; before?: { createdAt: string; id: number } },
-): Promise<ChatMessageRow[]> {
-  let query = db.selectFrom('chatMessages').selectAll();
+): Promise<AuthoredMessageRow[]> {
+  let query = withAuthor(db);
   // Ids are given in the order messages are stored, which is their `createdAt` order: the id half of
   // the cursor is enough, and the table's own key serves the order.
-  if (page.before) query = query.where('id', '<', page.before.id);
-  return query.orderBy('id', 'desc').limit(page.limit).execute();
+  if (page.before) query = query.where('chatMessages.id', '<', page.before.id);
+  return query.orderBy('chatMessages.id', 'desc').limit(page.limit).execute();
 }
 
 export async function updateSession(

@@ -5,6 +5,7 @@ import {
   adminChatReplySchema,
   chatMessageInputSchema,
   chatMessageListQuerySchema,
+  chatHistoryEntry,
   chatMessageRecord,
   chatSessionListQuerySchema,
   chatSessionNotFoundMessage,
@@ -12,8 +13,10 @@ import {
   chatSessionContext,
   chatSessionPatchSchema,
   chatSessionSummary,
+  staffChatMessageRecord,
 } from '../../contract/chat';
 import { errorBodySchema } from '../../contract/common';
+import { signedInStaffId } from '../../plugins/auth';
 import { HttpError } from '../../plugins/errors';
 import type { ChatService } from './chat.service';
 import { apiPaths } from '../../contract/paths';
@@ -42,7 +45,7 @@ export async function visitorChatRoutes(instance: FastifyInstance, options: { ch
 
   app.get(
     apiPaths.chatHistory,
-    { schema: { params: chatSessionParamsSchema, response: { 200: z.array(chatMessageRecord), ...errors } } },
+    { schema: { params: chatSessionParamsSchema, response: { 200: z.array(chatHistoryEntry), ...errors } } },
     async (request, reply) => {
       const { sessionId } = request.params;
       // Staff read any session; a visitor only their own, and a session nobody started is not found either.
@@ -63,15 +66,15 @@ export async function staffChatRoutes(instance: FastifyInstance, options: { chat
 
   app.get(
     apiPaths.chatMessages,
-    { onRequest: app.requireStaff, schema: { querystring: chatMessageListQuerySchema, response: { 200: z.array(chatMessageRecord), ...errors } } },
+    { onRequest: app.requireStaff, schema: { querystring: chatMessageListQuerySchema, response: { 200: z.array(staffChatMessageRecord), ...errors } } },
     async (request) => chat.allMessages(request.query),
   );
 
   app.post(
     apiPaths.staffReply,
-    { onRequest: app.requireStaff, schema: { body: adminChatReplySchema, response: { 200: chatMessageRecord, 201: chatMessageRecord, ...errors } } },
+    { onRequest: app.requireStaff, schema: { body: adminChatReplySchema, response: { 200: staffChatMessageRecord, 201: staffChatMessageRecord, ...errors } } },
     async (request, reply) => {
-      const { message, created } = await chat.replyAsStaff(request.body);
+      const { message, created } = await chat.replyAsStaff({ staffId: signedInStaffId(request.session) }, request.body);
       return reply.code(created ? 201 : 200).send(message);
     },
   );

@@ -2,6 +2,7 @@ import type { Db } from '../../../db/client';
 import type { ChatMessageRow } from '../../../db/schema';
 import { isUniqueViolation } from '../../../db/query-helpers';
 import { chatLimits } from '../../contract/brand';
+import { staffDisplayName } from '../../contract/auth';
 import {
   type ChatMessage,
   type ChatMessageListQuery,
@@ -13,6 +14,7 @@ import {
   chatContextListLimit,
   chatSessionNotFoundMessage,
   chatSessionStatusSchema,
+  type StaffChatMessage,
 } from '../../contract/chat';
 import { contactSubjects, leadStatusSchema } from '../../contract/leads';
 import { HttpError } from '../../plugins/errors';
@@ -51,6 +53,12 @@ export interface StaffReply {
   clientId?: string;
 }
 
+/** The staff member a reply is from: the account signed in on the REST session or the socket's. */
+export interface StaffAuthor {
+  staffId: number;
+}
+
+/** A message as its visitor may see it: no author (chatMessageRecord). */
 export function toChatMessage(row: ChatMessageRow): ChatMessage {
   return {
     id: row.id,
@@ -62,7 +70,18 @@ export function toChatMessage(row: ChatMessageRow): ChatMessage {
     isFromUser: row.isFromUser === 1,
     clientId: row.clientId,
     createdAt: row.createdAt,
+    kind: row.kind,
   };
+}
+
+/** A message as staff see it, with its author's display name when it has an author whose account is there. */
+function toStaffChatMessage(row: ChatMessageRow, author: { email: string; displayName: string | null } | undefined): StaffChatMessage {
+  return { ...toChatMessage(row), authorStaffId: row.authorStaffId, authorName: author ? staffDisplayName(author) : null };
+}
+
+function authoredToStaffChatMessage(row: repository.AuthoredMessageRow): StaffChatMessage {
+  const author = row.authorEmail === null ? undefined : { email: row.authorEmail, displayName: row.authorDisplayName };
+  return toStaffChatMessage(row, author);
 }
 
 function toSummary(row: repository.ChatSessionSummaryRow): ChatSessionSummary {
@@ -131,14 +150,16 @@ export class ChatService {
       senderEmail: input.senderEmail ?? null,
       senderName: input.senderName ?? null,
       isFromUser: 1,
+      kind: 'visitor',
+      authorStaffId: null,
       clientId: input.clientId ?? null,
       createdAt: now,
-    };
+    } as const;
     const author = { by: 'visitor', visitorId: visitor.visitorId, senderEmail: input.senderEmail ?? null } as const;
     // Most sends are a new message to the visitor's existing session: one statement, no read.
     const added = await this.writeMessage(async (tx) => {
       const row = await repository.addMessage(tx.db, draft, author);
-      return row && this.created(tx, toChatMessage(row), visitor, false);
+      return row && this.created(tx, row, visitor, false);
     });
     if (added) return { message: added, created: true };
     // Nothing written: a session id nobody has used yet starts a session, counted before it is made.
@@ -146,16 +167,17 @@ export class ChatService {
     return this.writeMessage(async (tx) => {
       const result = await this.storeFirstOrRetried(tx, visitor, input, draft, author);
       const message = toChatMessage(result.stored.row);
-      if (result.stored.created) this.created(tx, message, visitor, result.sessionCreated);
+      if (result.stored.created) this.created(tx, result.stored.row, visitor, result.sessionCreated);
       return { message, created: result.stored.created };
     });
   }
 
   /** Says a visitor's message was stored: the chat's listeners push it (chat.pushes.ts). */
-  private created(tx: Tx, message: ChatMessage, visitor: VisitorContext, sessionCreated: boolean): ChatMessage {
+  private created(tx: Tx, row: ChatMessageRow, visitor: VisitorContext, sessionCreated: boolean): ChatMessage {
+    const message = toChatMessage(row);
     tx.emit({
       type: 'chat.message.created',
-      message,
+      message: { ...message, authorStaffId: null, authorName: null },
       ...(sessionCreated ? { startedBy: visitor.visitorId } : {}),
       ...(visitor.socketId ? { fromSocket: visitor.socketId } : {}),
     });
@@ -197,16 +219,30 @@ export class ChatService {
     return { stored: first, sessionCreated: session.created };
   }
 
-  /** A staff reply: the session must exist; replying also marks the visitor's messages read. */
-  async replyAsStaff(input: StaffReply): Promise<{ message: ChatMessage; created: boolean }> {
+  /**
+   * A staff reply, recorded as the author's: the session must exist; replying also marks the
+   * visitor's messages read. A retried reply answers the reply as first stored, author and all.
+   */
+  async replyAsStaff(author: StaffAuthor, input: StaffReply): Promise<{ message: StaffChatMessage; created: boolean }> {
     const now = new Date().toISOString();
-    const reply = { sessionId: input.sessionId, message: input.message, senderEmail: null, senderName: null, isFromUser: 0, clientId: input.clientId ?? null, createdAt: now };
+    const reply = {
+      sessionId: input.sessionId,
+      message: input.message,
+      senderEmail: null,
+      senderName: null,
+      isFromUser: 0,
+      kind: 'staff' as const,
+      authorStaffId: author.staffId,
+      clientId: input.clientId ?? null,
+      createdAt: now,
+    };
     return this.writeMessage(async (tx) => {
       const added = await repository.addMessage(tx.db, reply, { by: 'staff' });
-      // Nothing written: a retried reply, or no such session.
+      // Nothing written: a retried reply (answered as first stored, author and all), or no such session.
       const stored = added ? { row: added, created: true } : await repository.storeMessage(tx.db, reply, { by: 'staff' });
       if (!stored) throw new HttpError(404, chatSessionNotFoundMessage);
-      const message = toChatMessage(stored.row);
+      const { authorStaffId } = stored.row;
+      const message = toStaffChatMessage(stored.row, authorStaffId === null ? undefined : await repository.findStaffAuthor(tx.db, authorStaffId));
       if (stored.created) tx.emit({ type: 'chat.message.created', message });
       return { message, created: stored.created };
     });
@@ -276,16 +312,16 @@ export class ChatService {
   }
 
   /** Staff read any session; one that does not exist is a 404. */
-  async staffHistory(sessionId: string): Promise<ChatMessage[]> {
+  async staffHistory(sessionId: string): Promise<StaffChatMessage[]> {
     const session = await repository.findSession(this.db, sessionId);
     if (!session) throw new HttpError(404, chatSessionNotFoundMessage);
     const rows = await repository.listSessionMessages(this.db, sessionId);
-    return rows.map(toChatMessage);
+    return rows.map(authoredToStaffChatMessage);
   }
 
-  async allMessages(query: ChatMessageListQuery): Promise<ChatMessage[]> {
+  async allMessages(query: ChatMessageListQuery): Promise<StaffChatMessage[]> {
     const rows = await repository.listAllMessages(this.db, query);
-    return rows.map(toChatMessage);
+    return rows.map(authoredToStaffChatMessage);
   }
 
   async sessions(query: ChatSessionListQuery): Promise<ChatSessionSummary[]> {

@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { io as connect } from 'socket.io-client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ChatMessage, ChatSessionSummary } from '../../contract/chat';
+import type { ChatMessage, ChatSessionSummary, StaffChatMessage } from '../../contract/chat';
 import { rooms, socketLimits, type TypingPayload } from '../../contract/socket';
 import { buildTestServer } from '../../test/helper';
 import { closeClients, collect, connected, nextEvent, rawHandshake, serverUrl } from '../../test/sockets';
@@ -93,7 +93,8 @@ describe('chat over Socket.IO', async () => {
       const atStaff = nextEvent(staff, 'chat:message');
       const sent = await send(visitor, { sessionId, message: 'Hello from the widget', clientId: 'w-1' });
       expect(sent).toMatchObject({ ok: true, message: { sessionId, message: 'Hello from the widget', isFromUser: true, clientId: 'w-1' } });
-      expect(await atStaff).toEqual(sent.ok && sent.message);
+      // Staff see who wrote it besides: nobody on the staff.
+      expect(await atStaff).toEqual(sent.ok && { ...sent.message, authorStaffId: null, authorName: null });
 
       const atVisitor = nextEvent(visitor, 'chat:message');
       const answered = await reply(staff, { sessionId, message: 'Hi! How can we help?' });
@@ -115,13 +116,15 @@ describe('chat over Socket.IO', async () => {
       const atVisitor = nextEvent(visitor, 'chat:message');
       const posted = await app.inject({ method: 'POST', url: '/api/chat-message', headers: { cookie }, payload: { sessionId, message: 'sent while offline' } });
       expect(posted.statusCode).toBe(201);
-      expect(await atStaff).toEqual(posted.json());
+      expect(await atStaff).toEqual({ ...posted.json<ChatMessage>(), authorStaffId: null, authorName: null });
       expect(await atVisitor).toEqual(posted.json());
 
       const { cookie: staffCookie } = await signInNewStaff(app);
       const replyArrives = nextEvent(visitor, 'chat:message');
       const restReply = await app.inject({ method: 'POST', url: '/api/admin-chat-reply', headers: { cookie: staffCookie }, payload: { sessionId, message: 'answered by REST' } });
-      expect(await replyArrives).toEqual(restReply.json());
+      // The visitor's copy is the reply without its author.
+      const { authorStaffId: _authorStaffId, authorName: _authorName, ...visitorCopy } = restReply.json<StaffChatMessage>();
+      expect(await replyArrives).toEqual(visitorCopy);
     });
 
     it('a socket send keeps the page without its query and fragment, as a REST send does', async () => {

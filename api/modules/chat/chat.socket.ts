@@ -99,15 +99,17 @@ export function chatSocketEvents(app: FastifyInstance, chat: ChatService): void 
     void socket.join(rooms.staffSession(sid));
 
     /**
-     * Same rule as REST: a reply needs a live staff session, checked now, not just at connect. (The
-     * idle clock is refreshed by the dashboard's REST calls; writing the session from here could
-     * bring back one that a logout just destroyed.)
+     * Same rule as REST: a reply needs a live staff session, checked now, not just at connect; its
+     * account is the reply's author. (The idle clock is refreshed by the dashboard's REST calls;
+     * writing the session from here could bring back one that a logout just destroyed.)
      */
-    const requireLiveSession = async () => {
-      if (!(await app.isLiveStaffSid(sid))) {
+    const requireLiveSession = async (): Promise<number> => {
+      const staffId = await app.liveStaffIdOf(sid);
+      if (staffId === undefined) {
         setImmediate(() => expireStaffSession(app, sid));
         throw new HttpError(401, notAuthenticatedMessage);
       }
+      return staffId;
     };
 
     socket.on('chat:reply', (payload, ack) => {
@@ -115,8 +117,8 @@ export function chatSocketEvents(app: FastifyInstance, chat: ChatService): void 
       void answer(app, ack, async () => {
         const parsed = parsePayload(adminChatReplySchema, payload);
         if (!parsed.ok) throw new HttpError(400, parsed.error);
-        await requireLiveSession();
-        const { message } = await chat.replyAsStaff(parsed.data);
+        const staffId = await requireLiveSession();
+        const { message } = await chat.replyAsStaff({ staffId }, parsed.data);
         return { ok: true as const, message };
       });
     });

@@ -290,8 +290,8 @@ describe('paging, search, CSV and lead updates', async () => {
     await app.db
       .insertInto('chatMessages')
       .values([
-        { sessionId: 'session_read_0001', message: 'hello', isFromUser: 1, seq: 1, senderEmail: null, senderName: null, clientId: null, createdAt: now },
-        { sessionId: 'session_unread_01', message: 'anyone?', isFromUser: 1, seq: 1, senderEmail: null, senderName: null, clientId: null, createdAt: now },
+        { sessionId: 'session_read_0001', message: 'hello', isFromUser: 1, kind: 'visitor', seq: 1, senderEmail: null, senderName: null, clientId: null, createdAt: now },
+        { sessionId: 'session_unread_01', message: 'anyone?', isFromUser: 1, kind: 'visitor', seq: 1, senderEmail: null, senderName: null, clientId: null, createdAt: now },
       ])
       .execute();
     await app.db.updateTable('chatSessions').set({ lastReadSeq: 1 }).where('id', '=', 'session_read_0001').execute();

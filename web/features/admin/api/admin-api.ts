@@ -1,6 +1,6 @@
 import type { AdminLoginInput, SessionInfo, adminLoginAnswerSchema } from '../../../../api/contract/auth';
 import type { z } from 'zod';
-import type { ChatMessage, ChatSessionContext, ChatSessionPatch, ChatSessionStatus, ChatSessionSummary } from '../../../../api/contract/chat';
+import type { ChatSessionContext, ChatSessionPatch, ChatSessionStatus, ChatSessionSummary, StaffChatMessage } from '../../../../api/contract/chat';
 import type { AdminCounts, LeadByKind, LeadKind, LeadPatch, LeadStatus } from '../../../../api/contract/leads';
 import { listLimitDefault } from '../../../../api/contract/leads';
 import { api, ApiError } from '../../../lib/api-client';
@@ -61,13 +61,13 @@ export const adminApi = {
   /** One session's row, as the list shows it: its summary after the dashboard's own call. */
   chatSession: (sessionId: string) => staffCall(() => api.get<ChatSessionSummary>(pathTo(apiPaths.chatSession, { sessionId }))),
   chatMessages: (sessionId: string) =>
-    staffCall(() => api.get<ChatMessage[]>(pathTo(apiPaths.chatHistory, { sessionId }))),
+    staffCall(() => api.get<StaffChatMessage[]>(pathTo(apiPaths.chatHistory, { sessionId }))),
   /** Who the visitor is: pages of this visit, browser, time zone, earlier conversations, leads by the same email. */
   chatContext: (sessionId: string) => staffCall(() => api.get<ChatSessionContext>(pathTo(apiPaths.chatSessionContext, { sessionId }))),
   patchChatSession: (sessionId: string, patch: ChatSessionPatch) =>
     staffCall(() => api.patch<ChatSessionSummary>(pathTo(apiPaths.chatSession, { sessionId }), patch)),
   reply: (sessionId: string, message: string) =>
-    staffCall(() => api.post<ChatMessage>(apiPaths.staffReply, { sessionId, message })),
+    staffCall(() => api.post<StaffChatMessage>(apiPaths.staffReply, { sessionId, message })),
 };
 
 /** The CSV of what a tab shows: every row matching its search and status filter, not just the loaded pages. */

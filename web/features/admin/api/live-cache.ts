@@ -63,7 +63,7 @@ export function byLastActivity(a: ChatSessionSummary, b: ChatSessionSummary): nu
 }
 
 /** One conversation's messages in the session's order (seq: ids can commit out of order across server processes). */
-export function withMessage(messages: ChatMessage[], message: ChatMessage): ChatMessage[] {
+export function withMessage<M extends ChatMessage>(messages: M[], message: M): M[] {
   if (messages.some((known) => known.id === message.id)) return messages;
   return [...messages, message].sort((a, b) => a.seq - b.seq);
 }

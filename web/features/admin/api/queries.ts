@@ -10,7 +10,7 @@ import {
   type UseInfiniteQueryResult,
 } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
-import { type ChatMessage, type ChatSessionStatus, type ChatSessionSummary, chatSessionCursor } from '../../../../api/contract/chat';
+import { type ChatMessage, type ChatSessionStatus, type ChatSessionSummary, chatSessionCursor, type StaffChatMessage } from '../../../../api/contract/chat';
 import { type Lead, type LeadByKind, type LeadKind, type LeadPatch, type LeadStatus, leadKinds, listCursor } from '../../../../api/contract/leads';
 import { toast } from '../../../components/ui/toast';
 import { isUnauthorized, saveFailed } from '../lib/failures';
@@ -262,10 +262,10 @@ export interface ChatMessageResult extends ChatRowResult {
  * A stored chat message, pushed or our own reply: appended to its conversation, and what it says
  * (last message, activity) shown in the lists at once; its figures come with the server's row.
  */
-export function putChatMessage(queryClient: QueryClient, message: ChatMessage, seen: boolean): ChatMessageResult {
+export function putChatMessage(queryClient: QueryClient, message: StaffChatMessage, seen: boolean): ChatMessageResult {
   const { sessionId } = message;
   const result: ChatMessageResult = { counts: {}, reread: false, recount: false, unseen: message.isFromUser && !seen, markRead: false };
-  queryClient.setQueryData<ChatMessage[]>(adminQueryKeys.chatMessages(sessionId), (messages) => messages && withMessage(messages, message));
+  queryClient.setQueryData<StaffChatMessage[]>(adminQueryKeys.chatMessages(sessionId), (messages) => messages && withMessage(messages, message));
   const held = heldChatRow(queryClient, sessionId);
   // The row was read after this message was stored (a catch-up, our own reply): it holds it.
   if (held && held.lastMessageSeq >= message.seq) return result;

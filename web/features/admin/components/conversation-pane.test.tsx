@@ -40,6 +40,18 @@ describe('conversation pane messages', () => {
     expect(links[1]!.parentElement).toHaveTextContent('Thanks! Plans: https://lotwise.example/pricing#pro, or call us.');
   });
 
+  it('names the staff member who wrote each reply, and Support where the author is not known', () => {
+    const conversation = openConversation(
+      chatMessage({ message: 'Hello?', senderName: 'Dana' }),
+      chatMessage({ message: 'Hi Dana!', isFromUser: false, authorStaffId: 7, authorName: 'Anna' }),
+      chatMessage({ message: 'Before authors were kept', isFromUser: false }),
+    );
+    const labels = within(conversation)
+      .getAllByRole('listitem')
+      .map((item) => item.querySelector('p')?.firstChild?.textContent);
+    expect(labels).toEqual(['Dana', 'Anna', 'Support']);
+  });
+
   it('shows markup and other schemes a visitor typed as text, never as elements or links', () => {
     const typed = '<a href="javascript:alert(1)">win</a> <img src=x onerror=alert(1)> data:text/html,hi javascript:alert(1)';
     const conversation = openConversation(chatMessage({ message: typed }));

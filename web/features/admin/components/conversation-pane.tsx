@@ -1,7 +1,7 @@
 import { ArrowLeft, Send, X } from 'lucide-react';
 import { type FormEvent, useEffect, useId, useRef } from 'react';
 import { chatLimits } from '../../../../api/contract/brand';
-import { chatSenderLabel, type ChatMessage } from '../../../../api/contract/chat';
+import { chatSenderLabel, type StaffChatMessage } from '../../../../api/contract/chat';
 import { LinkedText } from '../../../components/ui/linked-text';
 import { emitStaffTyping } from '../api/admin-socket';
 import { chatDraftSubject } from '../lib/drafts';
@@ -13,13 +13,14 @@ import { useDraft } from '../use-draft';
 /** Staff stop showing as typing to the visitor this long after their last keystroke. */
 const staffTypingIdleMs = 2000;
 
-function MessageBubble({ message }: { message: ChatMessage }) {
+/** A message with who wrote it: the visitor's name, or the staff member's (Support for replies from before authors were kept). */
+function MessageBubble({ message }: { message: StaffChatMessage }) {
   const fromUser = message.isFromUser;
   return (
     <li className={`flex ${fromUser ? 'justify-start' : 'justify-end'}`} data-from={fromUser ? 'user' : 'support'}>
       <div className={`max-w-[80%] rounded-lg px-3 py-2 ${fromUser ? 'bg-slate-100 text-slate-900' : 'bg-brand text-white'}`}>
         <p className={`text-xs font-semibold ${fromUser ? 'text-slate-600' : 'text-white/80'}`}>
-          {fromUser ? message.senderName || 'Customer' : 'Support'}
+          {fromUser ? message.senderName || 'Customer' : (message.authorName ?? 'Support')}
           <span className="ml-2 font-normal">{formatTime(message.createdAt)}</span>
         </p>
         <p className="mt-0.5 text-sm break-words whitespace-pre-wrap">

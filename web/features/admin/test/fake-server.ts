@@ -1,6 +1,6 @@
 import { vi } from 'vitest';
-import type { SessionInfo } from '../../../../api/contract/auth';
-import type { ChatMessage, ChatSessionContext, ChatSessionSummary } from '../../../../api/contract/chat';
+import { type SessionInfo, staffDisplayName } from '../../../../api/contract/auth';
+import type { ChatSessionContext, ChatSessionSummary, StaffChatMessage } from '../../../../api/contract/chat';
 import type { AdminCounts, ContactSubmission, DemoRequest, GetStartedRequest, Lead, LeadKind, SupportTicket } from '../../../../api/contract/leads';
 
 type Handler = (request: { url: URL; method: string; body: unknown }) => { status?: number; body?: unknown } | undefined;
@@ -48,7 +48,7 @@ function newestActivityFirst(a: ChatSessionSummary, b: ChatSessionSummary): numb
  * newer messages counted in, and the rows only pushes know of that match the search.
  */
 class StoredData {
-  private readonly messages = new Map<number, ChatMessage>();
+  private readonly messages = new Map<number, StaffChatMessage>();
   private readonly readUpTo = new Map<string, number>();
   private readonly createdLeads = new Map<LeadKind, Map<number, Lead>>();
   private readonly updatedLeads = new Map<number, Lead>();
@@ -56,7 +56,7 @@ class StoredData {
   constructor(private readonly scriptedSessions: () => ChatSessionSummary[]) {}
 
   recordPush(event: string, payload: unknown): void {
-    if (event === 'chat:message') this.storeMessage(payload as ChatMessage);
+    if (event === 'chat:message') this.storeMessage(payload as StaffChatMessage);
     if (event === 'submission:new') {
       const { kind, item } = payload as { kind: LeadKind; item: Lead };
       if (!this.createdLeads.has(kind)) this.createdLeads.set(kind, new Map());
@@ -71,7 +71,7 @@ class StoredData {
   /** The server's side of a call it answered with success. */
   recordAnswer(method: string, url: URL, body: unknown, answer: unknown): void {
     if (method === 'POST' && url.pathname === '/api/admin-chat-reply') {
-      const reply = answer as ChatMessage;
+      const reply = answer as StaffChatMessage;
       this.storeMessage(reply);
       // A staff reply marks the visitor's messages read.
       this.readUpTo.set(reply.sessionId, reply.seq);
@@ -131,7 +131,7 @@ class StoredData {
     return this.summary(sessionId, this.scriptedSessions().find((row) => row.id === sessionId));
   }
 
-  private storeMessage(message: ChatMessage): void {
+  private storeMessage(message: StaffChatMessage): void {
     this.messages.set(message.id, message);
   }
 
@@ -198,7 +198,7 @@ export function fakeServer(options: { admin?: string | null; staffIdleMinutes?: 
   const calls: string[] = [];
   const bodies: { call: string; body: unknown }[] = [];
   const session = (): SessionInfo => ({
-    admin: options.admin ? { email: options.admin } : null,
+    admin: options.admin ? { email: options.admin, role: 'admin', displayName: staffDisplayName({ email: options.admin, displayName: null }) } : null,
     dealer: null,
     staffIdleMinutes: options.staffIdleMinutes ?? 10,
   });
@@ -387,8 +387,11 @@ export function chatSession(overrides: Partial<ChatSessionSummary> = {}): ChatSe
 
 let nextMessageId = 100;
 
-/** A stored chat message, by default a visitor's on the session of `chatSession()`, each with the next id (its seq too: gaps are fine). */
-export function chatMessage(overrides: Partial<ChatMessage> = {}): ChatMessage {
+/**
+ * A stored chat message as staff get it, by default a visitor's on the session of `chatSession()`, each with
+ * the next id (its seq too: gaps are fine); `isFromUser: false` makes it a staff reply of no known author.
+ */
+export function chatMessage(overrides: Partial<StaffChatMessage> = {}): StaffChatMessage {
   const id = nextMessageId++;
   return {
     id,
@@ -400,6 +403,9 @@ export function chatMessage(overrides: Partial<ChatMessage> = {}): ChatMessage {
     isFromUser: true,
     clientId: null,
     createdAt: new Date().toISOString(),
+    kind: overrides.isFromUser === false ? 'staff' : 'visitor',
+    authorStaffId: null,
+    authorName: null,
     ...overrides,
   };
 }

@@ -11,6 +11,7 @@ export function chatRow(fields: Partial<ChatMessage> & { id: number; message: st
     isFromUser: true,
     clientId: null,
     createdAt: new Date().toISOString(),
+    kind: fields.isFromUser === false ? 'staff' : 'visitor',
     ...fields,
   };
 }
