@@ -240,3 +240,32 @@ describe.runIf(redisUrl)('when Redis goes away', async () => {
     expect(performance.now() - started).toBeLessThan(10_000);
   }, 30_000);
 });
+
+/** Two nodes whose Redis stops for a moment and comes back empty (a restart without persistence). */
+describe.runIf(redisUrl)('after a short Redis outage', async () => {
+  let redis = redisUrl ? await startRedis() : undefined;
+  afterAll(() => redis?.stop());
+  const nodeEnv = { ...staffEnv, ...(redis ? { REDIS_URL: redis.url } : {}), REDIS_KEY_PREFIX: `outage-${randomBytes(6).toString('hex')}:` };
+  const a = await buildTestServer(nodeEnv, { listen: true });
+  const b = await buildTestServer(nodeEnv, { listen: true });
+
+  it('delivers a push sent while Redis was away once it is back, and keeps the event loop turning meanwhile', async () => {
+    const staffOnA = await connectStaffSocket(a.app, (await signInNewStaff(a.app)).cookie);
+    const visitorOnB = visitorClient(b.app, visitorCookie(b.app));
+    await connected(visitorOnB);
+    const sessionId = `session_${Date.now()}_outage`;
+    const before = nextEvent(staffOnA, 'chat:message');
+    expect((await send(visitorOnB, sessionId, 'before the outage')).ok).toBe(true);
+    expect(await before).toMatchObject({ message: 'before the outage' });
+
+    await redis!.stop();
+    // Timers still fire while the adapter's reader has no Redis to read from (it must not retry in a tight loop).
+    const asleep = performance.now();
+    await pause(500);
+    expect(performance.now() - asleep).toBeLessThan(2000);
+    const during = nextEvent(staffOnA, 'chat:message', 15_000);
+    expect((await send(visitorOnB, sessionId, 'while Redis was away')).ok).toBe(true);
+    redis = await startRedis(redis!.port);
+    expect(await during).toMatchObject({ message: 'while Redis was away' });
+  }, 30_000);
+});
