@@ -19,7 +19,12 @@ export async function freePort(): Promise<number> {
 
 /** Runs a command of the repository (`node --import tsx <script>`) as a user would. */
 export function runScript(script: string, args: string[], env: Record<string, string>, stdin?: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+  return runNode(['--import', 'tsx', script, ...args], env, stdin);
+}
+
+/** Runs `node <args>` (a compiled command: `dist/server/admin-create.js --email E`) as a user would. */
+export function runNode(args: string[], env: Record<string, string>, stdin?: string) {
+  const child = spawn(process.execPath, args, {
     env: childEnv(env),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
