@@ -38,6 +38,20 @@ const boundaries = [
   },
 ];
 
+/** Test code: the shared helpers of test/, each test file, and the web app's test helpers beside its features. */
+const testCode = ['./test/**', '**/*.test.ts', '**/*.test.tsx', './web/test/**', './web/features/*/test/**'];
+
+/** Production code (and scripts/: the commands, benches and services) imports no test code. */
+const productionCode = {
+  files: ['api/**', 'db/**', 'web/**', 'scripts/**'],
+  ignores: testCode.map((pattern) => pattern.replace(/^\.\//, '')),
+};
+const noTestCode = {
+  target: ['./api', './db', './web', './scripts'],
+  from: testCode,
+  message: 'Production code and scripts/ import no test code: a helper both need belongs in the code (or scripts/services/), not in test/.',
+};
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'test-results/', 'playwright-report/', 'bench-results/', '.e2e-data/', 'data/'] },
   js.configs.recommended,
@@ -63,9 +77,13 @@ export default tseslint.config(
     },
   },
   {
+    ...productionCode,
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: [...boundaries, noTestCode] }] },
+  },
+  {
     // Tests read the answers as untyped JSON (`response.json()`) and assert their shape: `any` flows
     // there by design. Writing `any` stays an error everywhere.
-    files: ['**/*.test.ts', '**/*.test.tsx', 'e2e/**', 'api/test/**', 'web/test/**', 'web/features/*/test/**'],
+    files: ['e2e/**', ...testCode.map((pattern) => pattern.replace(/^\.\//, ''))],
     rules: {
       '@typescript-eslint/no-unsafe-argument': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',

@@ -7,14 +7,15 @@ import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
 import type { ChatMessage } from './contract/chat';
 import { apiPaths, leadPaths, pathTo } from './contract/paths';
 import { socketLimits, type TypingPayload } from './contract/socket';
-import { pause, visitorClient, visitorCookie, type VisitorClient } from './modules/chat/chat.test-support';
+import { pause, visitorClient, visitorCookie, type VisitorClient } from '../test/support/visitor-socket';
 import { startRedis } from '../scripts/services/redis';
-import { signInNewStaff, staffEmail, staffEnv, staffPassword, validInput } from './test/factories';
-import { buildTestServer, type TestServer } from './test/helper';
+import { signInNewStaff, staffEmail, staffEnv, staffPassword, validInput } from '../test/support/factories';
+import { buildTestServer, type TestServer } from '../test/support/helper';
 import { startAppProcess } from '../scripts/services/app-process';
-import { freePort, runScript } from './test/process';
-import { closeClients, collect, connected, nextEvent, tracked } from './test/sockets';
-import { connectStaffSocket, type StaffClient } from './test/staff-socket';
+import { runScript } from '../test/support/process';
+import { freePort } from '../scripts/services/free-port';
+import { closeClients, collect, connected, nextEvent, tracked } from '../test/support/sockets';
+import { connectStaffSocket, type StaffClient } from '../test/support/staff-socket';
 
 const redisUrl = inject('redisUrl') as string | undefined;
 

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leadPaths } from '../api/contract/paths';
-import { validInput } from '../api/test/factories';
-import { runNode } from '../api/test/process';
+import { validInput } from './support/factories';
+import { runNode } from './support/process';
 import { startAppProcess } from '../scripts/services/app-process';
 
 interface PackageJson {

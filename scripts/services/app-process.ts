@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort } from '../../api/test/process';
+import { freePort } from './free-port';
 
 const repositoryRoot = resolve(import.meta.dirname, '../..');
 

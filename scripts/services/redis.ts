@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort } from '../../api/test/process';
+import { freePort } from './free-port';
 
 /** A throwaway Redis on loopback, for tests and benches: nothing is saved to disk. */
 export interface RedisServer {

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../../db/client';
-import { onPostgres, testDatabase } from '../../../db/test-database';
+import { onPostgres, testDatabase } from '../../../test/support/database';
 import { writesFor } from '../../../db/writes';
 import { isHttpError } from '../../plugins/errors';
 import * as repository from './chat.repository';

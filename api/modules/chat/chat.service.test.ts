@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testDatabase } from '../../../db/test-database';
+import { testDatabase } from '../../../test/support/database';
 import { writesFor } from '../../../db/writes';
 import type { ChatMessage } from '../../contract/chat';
 import { isHttpError } from '../../plugins/errors';

@@ -1,20 +1,9 @@
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 
 /** The test runner's environment without its NODE_ENV=test: child processes run as a user runs them. */
 function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const { NODE_ENV: _testMode, ...inherited } = process.env;
   return { ...inherited, ...env };
-}
-
-/** A port nobody listens on right now. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }
 
 /** Runs a command of the repository (`node --import tsx <script>`) as a user would. */
