@@ -66,6 +66,19 @@ const statementsInRepositories = {
   selector: 'CallExpression[callee.property.name=/^(insertInto|updateTable|deleteFrom|replaceInto|mergeInto)$/]',
   message: "A module's statements live in its repository, which takes the write's transaction (tx.db).",
 };
+/** Test code: the shared helpers of test/, each test file, and the web app's test helpers beside its features. */
+const testCode = ['./test/**', '**/*.test.ts', '**/*.test.tsx', './web/test/**', './web/features/*/test/**'];
+
+/** Production code (and scripts/: the commands, benches and services) imports no test code. */
+const productionCode = {
+  files: ['api/**', 'db/**', 'web/**', 'scripts/**'],
+  ignores: testCode.map((pattern) => pattern.replace(/^\.\//, '')),
+};
+const noTestCode = {
+  target: ['./api', './db', './web', './scripts'],
+  from: testCode,
+  message: 'Production code and scripts/ import no test code: a helper both need belongs in the code (or scripts/services/), not in test/.',
+};
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'test-results/', 'playwright-report/', 'bench-results/', '.e2e-data/', 'data/'] },
@@ -95,7 +108,7 @@ export default tseslint.config(
     // One way to write (DESIGN 14): a module changes data in `app.write(async (tx) => ...)`, its
     // statements in a repository taking the transaction; only db/ opens transactions.
     files: ['api/**/*.ts'],
-    ignores: ['**/*.test.ts', 'api/test/**', 'api/events/**'],
+    ignores: ['**/*.test.ts', 'api/events/**'],
     rules: { 'no-restricted-syntax': ['error', ...onlyDbOpensTransactions] },
   },
   {
@@ -104,9 +117,13 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': ['error', ...onlyDbOpensTransactions, statementsInRepositories] },
   },
   {
+    ...productionCode,
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: [...boundaries, noTestCode] }] },
+  },
+  {
     // Tests read the answers as untyped JSON (`response.json()`) and assert their shape: `any` flows
     // there by design. Writing `any` stays an error everywhere.
-    files: ['**/*.test.ts', '**/*.test.tsx', 'e2e/**', 'api/test/**', 'web/test/**', 'web/features/*/test/**'],
+    files: ['e2e/**', ...testCode.map((pattern) => pattern.replace(/^\.\//, ''))],
     rules: {
       '@typescript-eslint/no-unsafe-argument': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',

@@ -3,7 +3,11 @@ import { defineConfig, devices } from '@playwright/test';
 const port = Number(process.env.E2E_PORT ?? 3100);
 export const baseURL = `http://127.0.0.1:${port}`;
 
-/** Browser tests: Debian's Chromium against the built app, started as a user would start it. */
+/**
+ * Browser tests: Debian's Chromium against the built app, started as a user would start it: the
+ * compiled server of `npm start`, built from the current source first (esbuild takes a moment), so a
+ * run never tests a stale build. The web app is built by `npm run test:e2e` (or `npx vite build`).
+ */
 export default defineConfig({
   testDir: 'e2e',
   outputDir: 'test-results/e2e',
@@ -24,7 +28,7 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
   webServer: {
-    command: 'rm -rf .e2e-data && node --import tsx api/server.ts',
+    command: 'rm -rf .e2e-data && npm run --silent build:server && node dist/server/server.js',
     url: `${baseURL}/api/health`,
     reuseExistingServer: false,
     timeout: 60_000,

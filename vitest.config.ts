@@ -10,7 +10,7 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
-          include: ['api/**/*.test.ts', 'db/**/*.test.ts', 'scripts/**/*.test.ts'],
+          include: ['api/**/*.test.ts', 'db/**/*.test.ts', 'scripts/**/*.test.ts', 'test/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },
@@ -19,14 +19,14 @@ export default defineConfig({
         extends: true,
         test: {
           // The API and socket suites again, on PostgreSQL and Redis as several processes use them
-          // (scripts/services/ starts one of each for the run), with the database layer's tests that
+          // (test/setup/ starts one of each for the run, through scripts/services/), with the database layer's tests that
           // hold for both dialects.
           name: 'server-scaled',
           environment: 'node',
           include: ['api/**/*.test.ts', 'db/writes.test.ts', 'db/migrations.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
-          globalSetup: ['scripts/services/vitest-setup.ts', 'scripts/services/vitest-redis-setup.ts'],
+          globalSetup: ['test/setup/postgres.ts', 'test/setup/redis.ts'],
         },
       },
       {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../db/schema';
-import { signInStaff, staffEnv, validInput } from './test/factories';
-import { buildTestServer } from './test/helper';
+import { signInStaff, staffEnv, validInput } from '../test/support/factories';
+import { buildTestServer } from '../test/support/helper';
 
 /**
  * Nothing a client sends produces a 5xx or a stored row: every POST (and the lead PATCH) against

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { freshPostgresUrl, onPostgres } from '../db/test-database';
+import { freshPostgresUrl, onPostgres } from '../test/support/database';
 import { type AppProcess, startAppProcess } from '../scripts/services/app-process';
 import { type NginxInstance, startNginx } from '../scripts/services/nginx';
 import type { ChatMessage } from './contract/chat';
@@ -13,7 +13,7 @@ import type {
   VisitorClientToServerEvents,
   VisitorServerToClientEvents,
 } from './contract/socket';
-import { collect, nextEvent } from './test/sockets';
+import { collect, nextEvent } from '../test/support/sockets';
 
 type VisitorSocket = Socket<VisitorServerToClientEvents, VisitorClientToServerEvents>;
 type StaffSocket = Socket<StaffServerToClientEvents, StaffClientToServerEvents>;

@@ -2,10 +2,10 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { settleSessionSecret, parseConfig } from './config';
-import { validInput } from './test/factories';
-import { onPostgres } from '../db/test-database';
-import { buildTestServer } from './test/helper';
-import { readOutbox } from './test/outbox';
+import { validInput } from '../test/support/factories';
+import { onPostgres } from '../test/support/database';
+import { buildTestServer } from '../test/support/helper';
+import { readOutbox } from '../test/support/outbox';
 
 /** The permission bits a path grants to its group and to everyone else. */
 function othersBits(path: string): number {

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectDatabase } from '../db/open';
-import { freshDatabaseEnv } from './test/helper';
-import { contactSubmission, staffEmail, staffEnv, staffPassword } from './test/factories';
+import { freshDatabaseEnv } from '../test/support/helper';
+import { contactSubmission, staffEmail, staffEnv, staffPassword } from '../test/support/factories';
 import { startAppProcess } from '../scripts/services/app-process';
 
 /** The real server process, as `npm start` runs it, on a data folder that outlives it. */

@@ -3,8 +3,8 @@ import type { Database } from '../db/schema';
 import { maxRowId } from './contract/common';
 import type { LeadKind } from './contract/leads';
 import { leadPaths } from './contract/paths';
-import { signInStaff, staffEnv, validInput } from './test/factories';
-import { buildTestServer } from './test/helper';
+import { signInStaff, staffEnv, validInput } from '../test/support/factories';
+import { buildTestServer } from '../test/support/helper';
 
 /**
  * Ids are PostgreSQL `integer`s: an id past 2^31-1 in a cursor or a path made the query fail with a 500

@@ -7,14 +7,15 @@ import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
 import type { ChatMessage } from './contract/chat';
 import { apiPaths, leadPaths, pathTo } from './contract/paths';
 import { socketLimits, type TypingPayload } from './contract/socket';
-import { pause, visitorClient, visitorCookie, type VisitorClient } from './modules/chat/chat.test-support';
+import { pause, visitorClient, visitorCookie, type VisitorClient } from '../test/support/visitor-socket';
 import { startRedis } from '../scripts/services/redis';
-import { signInNewStaff, staffEmail, staffEnv, staffPassword, validInput } from './test/factories';
-import { buildTestServer, type TestServer } from './test/helper';
+import { signInNewStaff, staffEmail, staffEnv, staffPassword, validInput } from '../test/support/factories';
+import { buildTestServer, type TestServer } from '../test/support/helper';
 import { startAppProcess } from '../scripts/services/app-process';
-import { freePort, runScript } from './test/process';
-import { closeClients, collect, connected, nextEvent, tracked } from './test/sockets';
-import { connectStaffSocket, type StaffClient } from './test/staff-socket';
+import { runScript } from '../test/support/process';
+import { freePort } from '../scripts/services/free-port';
+import { closeClients, collect, connected, nextEvent, tracked } from '../test/support/sockets';
+import { connectStaffSocket, type StaffClient } from '../test/support/staff-socket';
 
 const redisUrl = inject('redisUrl') as string | undefined;
 
@@ -248,5 +249,34 @@ describe.runIf(redisUrl)('when Redis goes away', async () => {
     const locked = await login(staffPassword);
     expect(locked.statusCode).toBe(429);
     expect(locked.json<{ message: string }>().message).toMatch(/^Too many requests: please wait \d+ seconds and try again$/);
+  }, 30_000);
+});
+
+/** Two nodes whose Redis stops for a moment and comes back empty (a restart without persistence). */
+describe.runIf(redisUrl)('after a short Redis outage', async () => {
+  let redis = redisUrl ? await startRedis() : undefined;
+  afterAll(() => redis?.stop());
+  const nodeEnv = { ...staffEnv, ...(redis ? { REDIS_URL: redis.url } : {}), REDIS_KEY_PREFIX: `outage-${randomBytes(6).toString('hex')}:` };
+  const a = await buildTestServer(nodeEnv, { listen: true });
+  const b = await buildTestServer(nodeEnv, { listen: true });
+
+  it('delivers a push sent while Redis was away once it is back, and keeps the event loop turning meanwhile', async () => {
+    const staffOnA = await connectStaffSocket(a.app, (await signInNewStaff(a.app)).cookie);
+    const visitorOnB = visitorClient(b.app, visitorCookie(b.app));
+    await connected(visitorOnB);
+    const sessionId = `session_${Date.now()}_outage`;
+    const before = nextEvent(staffOnA, 'chat:message');
+    expect((await send(visitorOnB, sessionId, 'before the outage')).ok).toBe(true);
+    expect(await before).toMatchObject({ message: 'before the outage' });
+
+    await redis!.stop();
+    // Timers still fire while the adapter's reader has no Redis to read from (it must not retry in a tight loop).
+    const asleep = performance.now();
+    await pause(500);
+    expect(performance.now() - asleep).toBeLessThan(2000);
+    const during = nextEvent(staffOnA, 'chat:message', 15_000);
+    expect((await send(visitorOnB, sessionId, 'while Redis was away')).ok).toBe(true);
+    redis = await startRedis(redis!.port);
+    expect(await during).toMatchObject({ message: 'while Redis was away' });
   }, 30_000);
 });

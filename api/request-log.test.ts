@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildTestServer } from './test/helper';
+import { buildTestServer } from '../test/support/helper';
 
 /** The server's log lines, as the process would print them. */
 function capturedLog() {

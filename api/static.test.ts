@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { freshDatabaseEnv } from './test/helper';
+import { freshDatabaseEnv } from '../test/support/helper';
 import { buildApp } from './app';
 import { parseConfig } from './config';
 

@@ -2,13 +2,13 @@ import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { ConfigError, parseConfig } from './config';
-import { visitorClient, visitorCookie } from './modules/chat/chat.test-support';
+import { visitorClient, visitorCookie } from '../test/support/visitor-socket';
 import { clientAddressOf, proxyTrust } from './plugins/client-address';
 import { perAddressLimits } from './plugins/rate-limits';
 import { sessionCookieName } from './plugins/session';
-import { staffEmail, staffEnv, staffPassword } from './test/factories';
-import { buildTestServer } from './test/helper';
-import { closeClients, connected } from './test/sockets';
+import { staffEmail, staffEnv, staffPassword } from '../test/support/factories';
+import { buildTestServer } from '../test/support/helper';
+import { closeClients, connected } from '../test/support/sockets';
 
 afterEach(() => closeClients());
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { insertReturning } from './insert-returning';
-import { testDatabase } from './test-database';
+import { testDatabase } from '../test/support/database';
 
 describe('insertReturning', async () => {
   const db = await testDatabase('db');

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDb } from './client';
 import { migrateToLatest, migratorFor } from './migrate';
-import { onPostgres, testDatabaseOpener } from './test-database';
+import { onPostgres, testDatabaseOpener } from '../test/support/database';
 import { migrations } from './migrations';
 
 const dir = mkdtempSync(join(tmpdir(), 'lotwise-migrations-'));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Db } from './client';
-import { testDatabaseFile } from './test-database';
+import { testDatabaseFile } from '../test/support/database';
 import { directTransaction, prepareQuery } from './prepared';
 
 const stamp = '2026-11-22T10:00:00.000Z';

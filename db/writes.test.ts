@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPostgresDb, type Db } from './client';
 import { prepareQuery } from './prepared';
-import { freshPostgresUrl, onPostgres, testDatabaseFile } from './test-database';
+import { freshPostgresUrl, onPostgres, testDatabaseFile } from '../test/support/database';
 import { migrateToLatest } from './migrate';
 import { transactionsFor } from './writes';
 

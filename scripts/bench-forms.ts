@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
-import { freePort } from '../api/test/process';
+import { freePort } from './services/free-port';
 import { median } from './bench/stats';
 import { startPostgres } from './services/postgres';
 

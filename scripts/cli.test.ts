@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createDb } from '../db/client';
 import { migrateToLatest } from '../db/migrate';
 import { verifyPassword } from '../api/modules/auth/password';
-import { runScript } from '../api/test/process';
+import { runScript } from '../test/support/process';
 import { startAppProcess } from './services/app-process';
 
 describe('command-line tools', () => {

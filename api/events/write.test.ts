@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Db } from '../../db/client';
 import { prepareQuery } from '../../db/prepared';
 import { migrateToLatest } from '../../db/migrate';
-import { onPostgres, testDatabaseOpener } from '../../db/test-database';
+import { onPostgres, testDatabaseOpener } from '../../test/support/database';
 import { transactionsFor } from '../../db/writes';
 import type { Lead } from '../contract/leads';
 import { EventBus } from './bus';

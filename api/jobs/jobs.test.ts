@@ -3,7 +3,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { migrateToLatest } from '../../db/migrate';
-import { onPostgres, testDatabaseOpener } from '../../db/test-database';
+import { onPostgres, testDatabaseOpener } from '../../test/support/database';
 import { transactionsFor } from '../../db/writes';
 import { EventBus } from '../events/bus';
 import { createWrite } from '../events/write';

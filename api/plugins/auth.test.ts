@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
 import { parseConfig } from '../config';
-import { signInStaff, staffEnv } from '../test/factories';
-import { buildTestServer, freshDatabaseEnv } from '../test/helper';
+import { signInStaff, staffEnv } from '../../test/support/factories';
+import { buildTestServer, freshDatabaseEnv } from '../../test/support/helper';
 
 describe('staff routes check the sign-in before the input', async () => {
   const { app } = await buildTestServer({ ...staffEnv, RATE_LIMIT_ALLOWLIST: '127.0.0.1' });

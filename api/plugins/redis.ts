@@ -1,19 +1,21 @@
 import fp from 'fastify-plugin';
-import { Redis as IORedis } from 'ioredis';
-import { createClient } from 'redis';
+import { Redis, type RedisOptions } from 'ioredis';
 import { ConfigError } from '../config';
 
-export type RedisClient = ReturnType<typeof createClient>;
-
-/** The connections to the Redis that several processes share (`REDIS_URL`). */
+/** The connections to the Redis that several processes share (`REDIS_URL`), both ioredis. */
 export interface SharedRedis {
-  /** node-redis: the Socket.IO adapter (which opens its own copies for reading) and staff presence. */
-  client: RedisClient;
   /**
-   * ioredis, for @fastify/rate-limit's Redis store: that store runs its Lua script through ioredis's
-   * `defineCommand` and callbacks, which node-redis has no equivalent of.
+   * The Socket.IO adapter (which duplicates it for its blocking stream reads and its subscriptions)
+   * and staff presence. While Redis is away their commands wait for it (ioredis's offline queue): a
+   * broadcast sent meanwhile still reaches the other processes, and the stream reader does not spin.
    */
-  rateLimitClient: IORedis;
+  client: Redis;
+  /**
+   * @fastify/rate-limit's Redis store. No offline queue here: while Redis is away a counter fails at
+   * once instead of holding the request (one retry for a command caught by a dropped connection), and
+   * the limits let the request through uncounted (`skipOnError` in security.ts).
+   */
+  rateLimitClient: Redis;
   /** Prefix of every key and channel this app uses (`REDIS_KEY_PREFIX`). */
   keyPrefix: string;
 }
@@ -72,33 +74,33 @@ export default fp(
     const warning = unprotectedRedisWarning(url);
     if (warning) app.log.warn(warning);
     let started = false;
-    const client: RedisClient = createClient({
-      url,
-      socket: { reconnectStrategy: (retries, cause) => (started ? retryDelayMs(retries) : cause) },
-    });
-    const rateLimitClient = new IORedis(url, {
+    /** Why the first connection failed: ioredis's connect() rejects with a bare "Connection is closed". */
+    let refusal: unknown;
+    const common: RedisOptions = {
+      // connect() below, so a failed first connection fails the start; the adapter's copies connect the same way.
       lazyConnect: true,
       retryStrategy: (retries) => (started ? retryDelayMs(retries) : null),
-      // While Redis is away a counter fails at once instead of holding the request (no offline
-      // queue; one retry for a command caught by a dropped connection); the limits then let the
-      // request through uncounted (`skipOnError` in security.ts).
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 1,
-    });
+    };
+    const client = new Redis(url, common);
+    const rateLimitClient = new Redis(url, { ...common, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
     // Without listeners a connection error would crash the process; the clients reconnect on their own.
-    client.on('error', (error: unknown) => {
-      if (started) app.log.warn({ err: error }, 'redis connection error');
-    });
-    rateLimitClient.on('error', (error: unknown) => {
-      if (started) app.log.warn({ err: error }, 'redis (rate limits) connection error');
-    });
+    for (const [connection, name] of [
+      [client, 'redis'],
+      [rateLimitClient, 'redis (rate limits)'],
+    ] as const) {
+      connection.on('error', (error: unknown) => {
+        if (started) app.log.warn({ err: error }, `${name} connection error`);
+        else refusal ??= error;
+      });
+    }
 
     try {
       await Promise.all([client.connect(), rateLimitClient.connect()]);
     } catch (error) {
-      if (client.isOpen) client.destroy();
+      client.disconnect();
       rateLimitClient.disconnect();
-      const reason = error instanceof Error ? error.message : String(error);
+      const cause = refusal ?? error;
+      const reason = cause instanceof Error ? cause.message : String(cause);
       throw new ConfigError(`Could not connect to Redis at REDIS_URL (${shownUrl(url)}): ${reason || 'connection refused'}`);
     }
     started = true;
@@ -106,10 +108,11 @@ export default fp(
     app.decorate('redis', { client, rateLimitClient, keyPrefix });
     app.addHook('onClose', async () => {
       // A client whose Redis is away is dropped: a polite close would wait for it to come back.
-      await Promise.allSettled([
-        client.isReady ? client.close() : Promise.resolve(client.destroy()),
-        rateLimitClient.status === 'ready' ? rateLimitClient.quit() : Promise.resolve(rateLimitClient.disconnect()),
-      ]);
+      await Promise.allSettled(
+        [client, rateLimitClient].map((connection) =>
+          connection.status === 'ready' ? connection.quit() : Promise.resolve(connection.disconnect()),
+        ),
+      );
     });
   },
   { name: 'redis' },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildTestServer } from '../test/helper';
+import { buildTestServer } from '../../test/support/helper';
 
 describe('security headers', async () => {
   const { app } = await buildTestServer();

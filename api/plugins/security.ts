@@ -1,6 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
-import helmet, { type HelmetOptions } from 'helmet';
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
 import { HttpError, isApiUrl } from './errors';
@@ -10,35 +9,17 @@ import { tooManyRequestsMessage } from './rate-limits';
 const stateChangingMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
- * Helmet's headers for `options`. They are the same for every response (no per-request nonces), so
- * helmet runs once, against a stand-in response, and its output is replayed on every reply:
- * @fastify/helmet would add two hooks and rebuild the headers on every request.
- */
-function helmetHeaders(options: HelmetOptions): Record<string, string> {
-  const headers: Record<string, string> = {};
-  const response = {
-    setHeader(name: string, value: string | number | readonly string[]) {
-      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
-    },
-    removeHeader(name: string) {
-      delete headers[name.toLowerCase()];
-    },
-  };
-  helmet(options)({} as IncomingMessage, response as unknown as ServerResponse, (error?: unknown) => {
-    if (error) throw error instanceof Error ? error : new Error('helmet failed', { cause: error });
-  });
-  return headers;
-}
-
-/**
  * Helmet with a CSP the built SPA passes, rate limits (per route, `429` with a clear message) and
  * an Origin/Referer check on state-changing calls that carry cookies.
  */
 export default fp(
   async (app, options: { config: Config }) => {
     const { config } = options;
-    // Pages and their assets: helmet's full set, with a CSP the built SPA passes.
-    const documentHeaders = helmetHeaders({
+    // Pages and their assets: helmet's full set, with a CSP the built SPA passes. @fastify/helmet only
+    // decorates each reply (`global: false`): the hook below picks the set by URL, which also reaches
+    // the not-found answers no route's options would.
+    await app.register(helmet, {
+      global: false,
       contentSecurityPolicy: {
         useDefaults: false,
         directives: {
@@ -67,25 +48,26 @@ export default fp(
      * prefetch, download options, cross-domain policies, XSS auditor) acts only on documents, and each
      * header costs every answer a little: a form post is the hottest call there is.
      */
-    const apiHeaders = {
-      ...helmetHeaders({
-        contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
-        xFrameOptions: { action: 'deny' },
-        crossOriginOpenerPolicy: false,
-        originAgentCluster: false,
-        referrerPolicy: false,
-        xDnsPrefetchControl: false,
-        xDownloadOptions: false,
-        xPermittedCrossDomainPolicies: false,
-        xXssProtection: false,
-        hsts: config.cookieSecure,
-      }),
-      'cache-control': 'no-store',
-    };
+    const apiHelmet = {
+      contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+      xFrameOptions: { action: 'deny' },
+      crossOriginOpenerPolicy: false,
+      originAgentCluster: false,
+      referrerPolicy: false,
+      xDnsPrefetchControl: false,
+      xDownloadOptions: false,
+      xPermittedCrossDomainPolicies: false,
+      xXssProtection: false,
+    } as const;
 
-    // One synchronous hook for every request: the security headers, then the Origin check.
+    // After @fastify/helmet's own hook (which makes `reply.helmet`): the security headers, then the Origin check.
     app.addHook('onRequest', (request, reply, done) => {
-      reply.headers(isApiUrl(request.url) ? apiHeaders : documentHeaders);
+      if (isApiUrl(request.url)) {
+        reply.helmet(apiHelmet);
+        reply.header('cache-control', 'no-store');
+      } else {
+        reply.helmet();
+      }
       if (!stateChangingMethods.has(request.method) || !request.headers.cookie) return done();
       // Referer stands in for an Origin left out; a caller without either is not a browser page.
       if (!isSameSiteOrigin(request.headers.origin ?? request.headers.referer, request.headers.host, config.publicUrl)) {

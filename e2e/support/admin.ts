@@ -94,13 +94,13 @@ export interface OwnServer {
 
 /**
  * A second server of the built app with its own data and environment (a shortened idle limit, say),
- * started the way `npm start` starts it.
+ * started the way `npm start` starts it: the compiled server that playwright.config.ts's webServer built.
  */
 export async function startOwnServer(env: Record<string, string>): Promise<OwnServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'lotwise-e2e-'));
   const baseURL = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'api/server.ts'], {
+  const child: ChildProcess = spawn(process.execPath, ['dist/server/server.js'], {
     env: {
       ...process.env,
       PORT: String(port),

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { freePort } from '../../api/test/process';
+import { freePort } from '../services/free-port';
 
 /** The staff dashboard as the admin benchmark drives it: the built app in a child process, signed in through its card. */
 

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort } from '../../api/test/process';
+import { freePort } from './free-port';
 
 const repositoryRoot = resolve(import.meta.dirname, '../..');
 
@@ -23,16 +23,21 @@ export interface AppProcess {
 }
 
 /**
- * One app node as `npm start` runs it (`node --import tsx api/server.ts`), on a free loopback port,
- * answering `GET /api/health`. `env` goes over a minimal environment (PATH, HOME, HOST, PORT,
- * LOG_LEVEL=warn, and unless `env` names one a fresh DATA_DIR with the SQLite file in it): nothing of
- * the caller's environment leaks in (not even a test runner's NODE_ENV=test). `nodeArgs` go to node
- * before the entry point (a bench's `--import` of its own probe: given in NODE_OPTIONS beside tsx's
- * `--import`, Node 20 could hang or fail to load it). Fails with everything
- * the process printed when it exits first or does not answer within a minute (a first start on a
- * fresh machine compiles every module).
+ * One app node on a free loopback port, answering `GET /api/health`. From source through tsx
+ * (`node --import tsx api/server.ts`: tests and benches need no build step), or `compiled`: the build
+ * that `npm start` runs (`node dist/server/server.js`, made by `npm run build:server`). `env` goes over a
+ * minimal environment (PATH, HOME, HOST, PORT, LOG_LEVEL=warn, and unless `env` names one a fresh
+ * DATA_DIR with the SQLite file in it): nothing of the caller's environment leaks in (not even a test
+ * runner's NODE_ENV=test). `nodeArgs` go to node before the entry point (a bench's `--import` of its own
+ * probe: given in NODE_OPTIONS beside tsx's `--import`, Node 20 could hang or fail to load it). Fails
+ * with everything the process printed when it exits first or does not answer within a minute (a first
+ * start on a fresh machine compiles every module).
  */
-export async function startAppProcess(env: Record<string, string>, nodeArgs: string[] = []): Promise<AppProcess> {
+export async function startAppProcess(
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+  from: 'source' | 'compiled' = 'source',
+): Promise<AppProcess> {
   const port = await freePort();
   const ownDataDir = env.DATA_DIR === undefined ? await mkdtemp(join(tmpdir(), 'lotwise-node-')) : undefined;
   const dataDir = env.DATA_DIR ?? ownDataDir!;
@@ -45,7 +50,8 @@ export async function startAppProcess(env: Record<string, string>, nodeArgs: str
     DATABASE_PATH: join(dataDir, 'app.db'),
     LOG_LEVEL: 'warn',
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', ...nodeArgs, 'api/server.ts'], {
+  const entry = from === 'source' ? ['--import', 'tsx', ...nodeArgs, 'api/server.ts'] : [...nodeArgs, 'dist/server/server.js'];
+  const child = spawn(process.execPath, entry, {
     cwd: repositoryRoot,
     env: { ...minimal, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

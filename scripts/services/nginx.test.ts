@@ -3,7 +3,7 @@ import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '../../api/contract/paths';
 import type { VisitorClientToServerEvents, VisitorServerToClientEvents } from '../../api/contract/socket';
-import { connected } from '../../api/test/sockets';
+import { connected } from '../../test/support/sockets';
 import { type AppProcess, startAppProcess } from './app-process';
 import { type NginxInstance, startNginx } from './nginx';
 

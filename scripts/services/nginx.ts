@@ -5,7 +5,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort } from '../../api/test/process';
+import { freePort } from './free-port';
 
 /** The shipped example: what a deployer copies to /etc/nginx/conf.d/. Tests run this very file. */
 export const shippedNginxConfig = resolve(import.meta.dirname, '../../deploy/nginx.conf');

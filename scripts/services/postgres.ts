@@ -1,10 +1,25 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { createPostgresDatabase } from '../../db/postgres-databases';
-import { freePort } from '../../api/test/process';
+import { freePort } from './free-port';
+
+/** Creates a fresh, empty database on the PostgreSQL server of `superuserUrl` (tests, benches); answers its URL. */
+export async function createPostgresDatabase(superuserUrl: string): Promise<string> {
+  const name = `lotwise_${randomUUID().replaceAll('-', '')}`;
+  const client = new pg.Client({ connectionString: superuserUrl });
+  await client.connect();
+  try {
+    await client.query(`create database ${name}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(superuserUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
 
 /** Debian's PostgreSQL 15 (`apt-get install postgresql`). */
 const binDir = '/usr/lib/postgresql/15/bin';

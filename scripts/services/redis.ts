@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort } from '../../api/test/process';
+import { freePort } from './free-port';
 
 /** A throwaway Redis on loopback, for tests and benches: nothing is saved to disk. */
 export interface RedisServer {
@@ -32,9 +32,9 @@ function answersPing(port: number): Promise<boolean> {
   });
 }
 
-/** Starts `redis-server` on a free loopback port and waits until it answers PING. */
-export async function startRedis(): Promise<RedisServer> {
-  const port = await freePort();
+/** Starts `redis-server` on a free loopback port (or `port`: a restart) and waits until it answers PING. */
+export async function startRedis(port?: number): Promise<RedisServer> {
+  port ??= await freePort();
   const child = spawn('redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no', '--bind', '127.0.0.1'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -3,10 +3,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { commonPasswordMessage, forgotPasswordAnswer, passwordIsIdentityMessage } from '../../contract/auth';
 import { rooms } from '../../contract/socket';
-import { signInStaff, staffEmail, staffEnv, staffPassword } from '../../test/factories';
-import { buildTestServer, cookiesFrom } from '../../test/helper';
-import { readOutbox } from '../../test/outbox';
-import { connectStaffSocket } from '../../test/staff-socket';
+import { signInStaff, staffEmail, staffEnv, staffPassword } from '../../../test/support/factories';
+import { buildTestServer, cookiesFrom } from '../../../test/support/helper';
+import { readOutbox } from '../../../test/support/outbox';
+import { connectStaffSocket } from '../../../test/support/staff-socket';
 import { createDealer, createOrResetStaff } from './accounts';
 import { passwordResetDoneMessage, resetLinkInvalidMessage } from './auth.routes';
 

@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Session } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { signInStaff, staffEmail, staffEnv, staffPassword } from '../../test/factories';
-import { buildTestServer, cookiesFrom } from '../../test/helper';
-import { readOutbox } from '../../test/outbox';
-import { connectStaffSocket } from '../../test/staff-socket';
+import { signInStaff, staffEmail, staffEnv, staffPassword } from '../../../test/support/factories';
+import { buildTestServer, cookiesFrom } from '../../../test/support/helper';
+import { readOutbox } from '../../../test/support/outbox';
+import { connectStaffSocket } from '../../../test/support/staff-socket';
 import { bootstrapStaff, createDealer, createOrResetStaff } from './accounts';
 
 /** The session id inside a signed `lw_session` cookie of a Cookie header. */

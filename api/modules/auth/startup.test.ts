@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../../db/migrate';
-import { onPostgres, testDatabaseOpener } from '../../../db/test-database';
+import { onPostgres, testDatabaseOpener } from '../../../test/support/database';
 import { writeOutsideTheApp } from '../../events';
 import { bootstrapStaff } from './accounts';
 import { verifyPassword } from './password';

@@ -4,9 +4,9 @@ import { socketLimits } from '../../contract/socket';
 import { perAddressLimits } from '../../plugins/rate-limits';
 import { tooManySocketsMessage } from '../../plugins/socket-io';
 import { visitorCookieName } from '../../plugins/session';
-import { buildTestServer, cookiesFrom } from '../../test/helper';
-import { closeClients, connected, rawHandshake, serverUrl } from '../../test/sockets';
-import { pause, visitorClient, visitorCookie, type VisitorClient } from './chat.test-support';
+import { buildTestServer, cookiesFrom } from '../../../test/support/helper';
+import { closeClients, connected, rawHandshake, serverUrl } from '../../../test/support/sockets';
+import { pause, visitorClient, visitorCookie, type VisitorClient } from '../../../test/support/visitor-socket';
 
 let sessionCounter = 0;
 const newSessionId = () => `session_${Date.now()}_addr${(sessionCounter += 1)}`;

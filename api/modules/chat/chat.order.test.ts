@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../../db/client';
-import { onPostgres, testDatabase } from '../../../db/test-database';
+import { onPostgres, testDatabase } from '../../../test/support/database';
 import { writeOutsideTheApp } from '../../events';
 import * as repository from './chat.repository';
 import { ChatService } from './chat.service';

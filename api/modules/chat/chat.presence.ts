@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { RedisClient } from '../../plugins/redis';
+import type { ChainableCommander, Redis } from 'ioredis';
 import type { VisitorSocket } from './chat.handshake';
 
 /** Whether any staff member is online, as the chat widget shows it. */
@@ -24,12 +24,19 @@ export function inProcessStaffPresence(): StaffPresence {
   };
 }
 
+/** Runs a MULTI; ioredis answers a failed command inside it as a result, which this throws. */
+async function execAll(commands: ChainableCommander): Promise<void> {
+  const results = await commands.exec();
+  const error = results?.find(([failure]) => failure !== null)?.[0];
+  if (error) throw error;
+}
+
 /**
  * Presence shared by every process: a Redis key per staff socket that expires after `ttlSeconds`
  * unless its process refreshes it, so the staff of a process that dies drop out on their own. A set
  * indexes the keys, so asking whether anyone is online reads the staff's keys, not the whole keyspace.
  */
-export function redisStaffPresence(client: RedisClient, options: { keyPrefix: string; ttlSeconds: number }): StaffPresence {
+export function redisStaffPresence(client: Redis, options: { keyPrefix: string; ttlSeconds: number }): StaffPresence {
   const index = `${options.keyPrefix}presence:staff-sockets`;
   const socketKey = (socketId: string) => `${options.keyPrefix}presence:staff:${socketId}`;
   const ttlMs = Math.round(options.ttlSeconds * 1000);
@@ -37,23 +44,23 @@ export function redisStaffPresence(client: RedisClient, options: { keyPrefix: st
     if (socketIds.length === 0) return;
     const commands = client.multi();
     // SET, not PEXPIRE: a key lost with a Redis restart comes back at the next refresh.
-    for (const socketId of socketIds) commands.set(socketKey(socketId), '1', { PX: ttlMs });
-    commands.sAdd(index, socketIds);
-    await commands.exec();
+    for (const socketId of socketIds) commands.set(socketKey(socketId), '1', 'PX', ttlMs);
+    commands.sadd(index, ...socketIds);
+    await execAll(commands);
   };
   return {
     async online() {
-      const socketIds = await client.sMembers(index);
+      const socketIds = await client.smembers(index);
       if (socketIds.length === 0) return false;
-      const alive = await client.mGet(socketIds.map(socketKey));
+      const alive = await client.mget(socketIds.map(socketKey));
       const expired = socketIds.filter((_, i) => alive[i] === null);
       // A socket's key is set before its id joins the index, so an id without a key is gone for good.
-      if (expired.length > 0) await client.sRem(index, expired);
+      if (expired.length > 0) await client.srem(index, ...expired);
       return expired.length < socketIds.length;
     },
     arrived: (socketId) => keep([socketId]),
     async left(socketId) {
-      await client.multi().del(socketKey(socketId)).sRem(index, socketId).exec();
+      await execAll(client.multi().del(socketKey(socketId)).srem(index, socketId));
     },
     refresh: keep,
   };

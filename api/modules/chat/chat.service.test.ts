@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testDatabase } from '../../../db/test-database';
+import { testDatabase } from '../../../test/support/database';
 import { EventBus } from '../../events/bus';
 import { createWrite } from '../../events/write';
 import { transactionsFor } from '../../../db/writes';

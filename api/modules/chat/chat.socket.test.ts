@@ -4,12 +4,12 @@ import { io as connect } from 'socket.io-client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChatMessage, ChatSessionSummary, StaffChatMessage } from '../../contract/chat';
 import { rooms, socketLimits, type TypingPayload } from '../../contract/socket';
-import { buildTestServer } from '../../test/helper';
-import { closeClients, collect, connected, nextEvent, rawHandshake, serverUrl } from '../../test/sockets';
-import { connectStaffSocket, type StaffClient } from '../../test/staff-socket';
+import { buildTestServer } from '../../../test/support/helper';
+import { closeClients, collect, connected, nextEvent, rawHandshake, serverUrl } from '../../../test/support/sockets';
+import { connectStaffSocket, type StaffClient } from '../../../test/support/staff-socket';
 import { maxChatRoomsPerSocket } from './chat.rooms';
-import { pause, visitorClient, visitorCookie, type VisitorClient } from './chat.test-support';
-import { signInNewStaff } from '../../test/factories';
+import { pause, visitorClient, visitorCookie, type VisitorClient } from '../../../test/support/visitor-socket';
+import { signInNewStaff } from '../../../test/support/factories';
 
 let sessionCounter = 0;
 const newSessionId = () => `session_${Date.now()}_sock${(sessionCounter += 1)}`;

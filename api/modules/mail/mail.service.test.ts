@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildTestServer } from '../../test/helper';
-import { decodeHeader, readOutbox } from '../../test/outbox';
+import { buildTestServer } from '../../../test/support/helper';
+import { decodeHeader, readOutbox } from '../../../test/support/outbox';
 
 /** Every mail goes through `Mailer.send`, so its subject rules hold for mail that is not a lead notice too. */
 describe('mail headers', async () => {

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, inject } from 'vitest';
-import { freshPostgresUrl, onPostgres } from '../../db/test-database';
-import { buildApp, type BuildOptions } from '../app';
-import { parseConfig, type Config } from '../config';
+import { freshPostgresUrl, onPostgres } from './database';
+import { buildApp, type BuildOptions } from '../../api/app';
+import { parseConfig, type Config } from '../../api/config';
 
 export interface TestServer {
   app: FastifyInstance;

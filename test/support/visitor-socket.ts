@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { io as connect, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
-import type { VisitorClientToServerEvents, VisitorServerToClientEvents } from '../../contract/socket';
-import { serverUrl, tracked } from '../../test/sockets';
+import type { VisitorClientToServerEvents, VisitorServerToClientEvents } from '../../api/contract/socket';
+import { serverUrl, tracked } from './sockets';
 
 export type VisitorClient = Socket<VisitorServerToClientEvents, VisitorClientToServerEvents>;
 

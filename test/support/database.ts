@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, inject } from 'vitest';
-import { createPostgresDatabase } from './postgres-databases';
-import { createDb, createPostgresDb, type Db } from './client';
-import { migrateToLatest } from './migrate';
+import { createPostgresDatabase } from '../../scripts/services/postgres';
+import { createDb, createPostgresDb, type Db } from '../../db/client';
+import { migrateToLatest } from '../../db/migrate';
 
 /** The superuser URL of the run's PostgreSQL on the `server-scaled` project; undefined on SQLite runs. */
 export function testPostgresUrl(): string | undefined {

@@ -5,10 +5,10 @@ import type {
   GetStartedRequestInput,
   LeadKind,
   SupportTicketInput,
-} from '../contract/leads';
-import { apiPaths } from '../contract/paths';
-import { hashPassword } from '../modules/auth/password';
-import { sessionCookieName } from '../plugins/session';
+} from '../../api/contract/leads';
+import { apiPaths } from '../../api/contract/paths';
+import { hashPassword } from '../../api/modules/auth/password';
+import { sessionCookieName } from '../../api/plugins/session';
 import { cookiesFrom } from './helper';
 
 export const staffEmail = 'staff@lotwise.example';

@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 
 /** The test runner's environment without its NODE_ENV=test: child processes run as a user runs them. */
 function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
@@ -7,19 +6,14 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return { ...inherited, ...env };
 }
 
-/** A port nobody listens on right now. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
-
 /** Runs a command of the repository (`node --import tsx <script>`) as a user would. */
 export function runScript(script: string, args: string[], env: Record<string, string>, stdin?: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+  return runNode(['--import', 'tsx', script, ...args], env, stdin);
+}
+
+/** Runs `node <args>` (a compiled command: `dist/server/admin-create.js --email E`) as a user would. */
+export function runNode(args: string[], env: Record<string, string>, stdin?: string) {
+  const child = spawn(process.execPath, args, {
     env: childEnv(env),
     stdio: ['pipe', 'pipe', 'pipe'],
   });

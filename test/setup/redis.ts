@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { startRedis } from './redis';
+import { startRedis } from '../../scripts/services/redis';
 
 declare module 'vitest' {
   export interface ProvidedContext {

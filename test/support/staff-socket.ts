@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { io, type Socket } from 'socket.io-client';
-import type { StaffClientToServerEvents, StaffServerToClientEvents } from '../contract/socket';
+import type { StaffClientToServerEvents, StaffServerToClientEvents } from '../../api/contract/socket';
 import { connected, serverUrl, tracked } from './sockets';
 
 export type StaffClient = Socket<StaffServerToClientEvents, StaffClientToServerEvents>;
