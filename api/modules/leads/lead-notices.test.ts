@@ -90,3 +90,22 @@ describe('lead notices through an SMTP outage, without a restart', async () => {
     for (const name of names) expect(mailsAbout(sink.accepted, name)).toHaveLength(1);
   });
 });
+
+describe('lead notices to an SMTP server that hangs', async () => {
+  const sink = await startSmtpSink();
+  afterAll(() => sink.down());
+  // A lease of 1.5 s, looked at every 0.2 s: a send still waiting after it would be claimed again.
+  const { app } = await buildTestServer(mailEnv(sink.url, { JOBS_LEASE_SECONDS: '1.5', JOBS_POLL_MS: '200' }));
+
+  it('gives up on a send before its lease ends, so the notice is never sent twice at once', async () => {
+    sink.setMode('hold');
+    await postLead(app, 'Hung Ida');
+    // Held well past the lease: a runner still waiting then would see its job taken again.
+    await sleep(3500);
+    sink.setMode('accept');
+    await sink.waitFor((accepted) => mailsAbout(accepted, 'Hung Ida').length > 0);
+    await jobsSettled(app, ['lead-notice']);
+    await sleep(300);
+    expect(mailsAbout(sink.accepted, 'Hung Ida')).toHaveLength(1);
+  });
+});
