@@ -6,6 +6,7 @@ import * as chatMessageSeq from './2026-12-01T0000_chat_message_seq';
 import * as chatSessionContext from './2026-12-02T0000_chat_session_context';
 import * as leadStatusIndexes from './2026-12-02T0100_lead_status_indexes';
 import * as jobs from './2026-12-11T0000_jobs';
+import * as jobsByKind from './2026-12-12T0000_jobs_by_kind';
 
 /** Every migration, in order. Add new files here; never edit a landed one. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-02T0000_chat_session_context': chatSessionContext,
   '2026-12-02T0100_lead_status_indexes': leadStatusIndexes,
   '2026-12-11T0000_jobs': jobs,
+  '2026-12-12T0000_jobs_by_kind': jobsByKind,
 };
