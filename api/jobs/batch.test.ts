@@ -13,7 +13,11 @@ describe('batch jobs', async () => {
     const rows = await db.selectFrom('jobs').select(['dedupeKey', 'payload', 'state']).where('kind', '=', 'test-batch').where('dedupeKey', 'like', `${key}%`).orderBy('id').execute();
     return rows.map((row) => ({ key: row.dedupeKey, ...(JSON.parse(row.payload) as { window: number; items: unknown[] }) }));
   };
-  const claim = (node: string) => transactions.run((tx) => claimDueJobs(tx, { node, now: Date.now(), lockedUntil: Date.now() + 60_000, limit: 100 }));
+  const claim = (node: string) => {
+    // As a runner that knows this kind claims.
+    const request = { node, now: Date.now(), lockedUntil: Date.now() + 60_000, limit: 100, kinds: ['test-batch'] };
+    return transactions.run((tx) => claimDueJobs(tx, request));
+  };
 
   it('gathers items into one pending job, each item once', async () => {
     await add('gather', { id: 1 });
