@@ -48,3 +48,11 @@ export function isUniqueViolation(error: unknown): boolean {
 export function lockedSkippingLocked<Q extends { forUpdate(): Q; skipLocked(): Q }, DB>(db: Kysely<DB>, query: Q): Q {
   return isPostgres(db) ? query.forUpdate().skipLocked() : query;
 }
+
+/**
+ * The rows of `query` locked until this transaction ends, waiting for a transaction that holds one:
+ * `FOR UPDATE` on PostgreSQL. SQLite has one writer at a time, so a write's read is already alone.
+ */
+export function lockedForUpdate<Q extends { forUpdate(): Q }, DB>(db: Kysely<DB>, query: Q): Q {
+  return isPostgres(db) ? query.forUpdate() : query;
+}

@@ -4,7 +4,7 @@ import { pruneDoneJobs } from './jobs.repository';
 import { JobRunner } from './runner';
 
 export type { JobContext, JobKind } from './runner';
-export type { JobRequest } from './jobs.repository';
+export type { BatchRequest, JobRequest } from './jobs.repository';
 
 declare module 'fastify' {
   interface FastifyInstance {

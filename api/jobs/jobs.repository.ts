@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/client';
 import { prepareQuery } from '../../db/prepared';
-import { lockedSkippingLocked } from '../../db/query-helpers';
+import { lockedForUpdate, lockedSkippingLocked } from '../../db/query-helpers';
 import type { JobRow } from '../../db/schema';
 
 /** Work to do later: a kind with a handler (api/jobs/runner.ts), and its payload of ids. */
@@ -141,6 +141,76 @@ export async function killUnknownKinds(db: Db, known: readonly string[], dueBefo
   if (known.length > 0) query = query.where('kind', 'not in', known);
   const result = await query.executeTakeFirst();
   return Number(result.numUpdatedRows);
+}
+
+/** How many jobs of `kind` first due in `[from, to)` came before job `beforeId` (by id, in any state). */
+export async function countJobsDueBefore(db: Db, query: { kind: string; from: number; to: number; beforeId: number }): Promise<number> {
+  const row = await db
+    .selectFrom('jobs')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('kind', '=', query.kind)
+    .where('dueAt', '>=', query.from)
+    .where('dueAt', '<', query.to)
+    .where('id', '<', query.beforeId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** A batch job: one job gathering many items (api/jobs: `gatherInBatch`). */
+export interface BatchRequest {
+  kind: string;
+  /** Names the batch: its jobs are `key`, then `key:2`, `key:3`, ... */
+  key: string;
+  /** The batch job's payload besides its `items`. */
+  payload: Record<string, unknown>;
+  item: unknown;
+  /** When the batch is due (epoch ms). */
+  runAt: number;
+}
+
+/** Past this many closed batches of one key, something is wrong: the adding write fails and is retried. */
+const maxBatchesPerKey = 50;
+
+/**
+ * Adds `item` to the open batch of `key`: the pending job of `kind` gathering items (its payload is
+ * `{ ...payload, items }`) until a runner first claims it. A batch claimed once is closed (a retry
+ * must send what the first try sent), so a later item opens the next one, `key:2`, `key:3` ... An
+ * item a batch of `key` already holds is not added again: adding is safe to repeat after an unknown
+ * outcome. In the caller's write; on PostgreSQL the writers of one batch wait for each other.
+ */
+export async function addToBatch(db: Db, batch: BatchRequest, now: number): Promise<void> {
+  const itemText = JSON.stringify(batch.item);
+  for (let number = 1; number <= maxBatchesPerKey; number += 1) {
+    const dedupeKey = number === 1 ? batch.key : `${batch.key}:${number}`;
+    const payload = JSON.stringify({ ...batch.payload, items: [] });
+    await db
+      .insertInto('jobs')
+      .values({ kind: batch.kind, payload, runAt: batch.runAt, dueAt: batch.runAt, dedupeKey, createdAt: now })
+      .onConflict((conflict) => conflict.column('dedupeKey').doNothing())
+      .execute();
+    const job = await lockedForUpdate(db, db.selectFrom('jobs').select(['id', 'kind', 'payload', 'state', 'attempts', 'lockedBy']).where('dedupeKey', '=', dedupeKey)).executeTakeFirstOrThrow();
+    const stored = parsePayloadObject(job.payload);
+    const items = Array.isArray(stored.items) ? (stored.items as unknown[]) : [];
+    if (job.kind === batch.kind && items.some((each) => JSON.stringify(each) === itemText)) return;
+    const open = job.kind === batch.kind && job.state === 'pending' && job.attempts === 0 && job.lockedBy === null;
+    if (!open) continue;
+    await db
+      .updateTable('jobs')
+      .set({ payload: JSON.stringify({ ...stored, items: [...items, batch.item] }) })
+      .where('id', '=', job.id)
+      .execute();
+    return;
+  }
+  throw new Error(`no open batch for ${batch.key} among ${maxBatchesPerKey}`);
+}
+
+function parsePayloadObject(text: string): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
 }
 
 export function findJob(db: Db, id: number): Promise<JobRow | undefined> {

@@ -6,7 +6,7 @@ import type { Db } from '../../db/client';
 import type { JobRow } from '../../db/schema';
 import type { Write } from '../events/write';
 import * as repository from './jobs.repository';
-import type { JobRequest } from './jobs.repository';
+import type { BatchRequest, JobRequest } from './jobs.repository';
 
 /** What a handler is told of the run it is in. */
 export interface JobContext {
@@ -14,6 +14,8 @@ export interface JobContext {
   jobId: number;
   /** 1 on the first run. */
   attempt: number;
+  /** When the job was first due (epoch ms): when its promise was made, for a job due at once. */
+  dueAt: number;
   log: FastifyBaseLogger;
 }
 
@@ -101,6 +103,19 @@ export class JobRunner {
   every(kind: string, everyMs: number, handle: (context: JobContext) => Promise<void>): void {
     this.define(kind, { payload: emptyPayload, handle: (_payload, context) => handle(context) });
     this.periodic.set(kind, everyMs);
+  }
+
+  /** How many jobs of `kind` first due in `[from, to)` came before job `beforeId`: a job's place in a burst. */
+  countDueBefore(query: { kind: string; from: number; to: number; beforeId: number }): Promise<number> {
+    return repository.countJobsDueBefore(this.db, query);
+  }
+
+  /**
+   * Adds an item to the open batch job of its key, in a write of its own: many promises that go out
+   * as one piece of work (a digest). See jobs.repository.ts `addToBatch`.
+   */
+  async addToBatch(batch: BatchRequest): Promise<void> {
+    await this.write((tx) => repository.addToBatch(tx.db, batch, this.now()));
   }
 
   async start(): Promise<void> {
@@ -207,7 +222,7 @@ export class JobRunner {
       const parsed = definition.payload.safeParse(parsePayload(job.payload));
       if (!parsed.success) return await this.dead(job, `bad payload: ${parsed.error.message}`, log);
       try {
-        await definition.handle(parsed.data, { jobId: job.id, attempt: job.attempts, log });
+        await definition.handle(parsed.data, { jobId: job.id, attempt: job.attempts, dueAt: job.dueAt, log });
       } catch (error) {
         return await this.failed(job, error, log);
       }

@@ -20,7 +20,7 @@ export default fp(
     app.events.on('lead.updated', ({ kind, lead }) => {
       app.staffSockets.emit('lead:updated', { kind, item: lead });
     });
-    mailLeadNotices(app, options.config.notifyEmail);
+    mailLeadNotices(app, options.config);
     await app.register(publicLeadRoutes);
   },
   { name: 'leads', dependencies: ['db', 'events', 'jobs', 'mail', 'socket-io'] },

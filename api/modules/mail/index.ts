@@ -19,6 +19,8 @@ export default fp(
       smtpUrl: config.smtpUrl,
       mailFrom: config.mailFrom,
       outboxDir: join(config.dataDir, 'outbox'),
+      // A send ends well within its job's lease (JOBS_LEASE_SECONDS).
+      smtpTimeoutMs: Math.min(config.jobs.leaseMs / 3, 60_000),
       log: app.log,
     });
     app.decorate('mailer', mailer);

@@ -19,6 +19,12 @@ export interface MailerOptions {
   mailFrom: string;
   /** Where `.eml` files go when there is no SMTP server. */
   outboxDir: string;
+  /**
+   * The longest an SMTP server may keep the sender waiting (to connect, greet, or answer a command):
+   * shorter than a job's lease, so a hung server fails the send and its job is retried, instead of
+   * the lease running out and a second runner sending the same mail while the first still waits.
+   */
+  smtpTimeoutMs: number;
   log: FastifyBaseLogger;
 }
 
@@ -47,7 +53,12 @@ export class Mailer {
 
   constructor(private readonly options: MailerOptions) {
     this.transport = options.smtpUrl
-      ? nodemailer.createTransport(options.smtpUrl)
+      ? nodemailer.createTransport({
+          url: options.smtpUrl,
+          connectionTimeout: options.smtpTimeoutMs,
+          greetingTimeout: options.smtpTimeoutMs,
+          socketTimeout: options.smtpTimeoutMs,
+        })
       : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
     this.messageIdDomain = /@([^>\s]+)>?\s*$/.exec(options.mailFrom)?.[1] ?? 'lotwise.invalid';
   }

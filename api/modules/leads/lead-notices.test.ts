@@ -1,0 +1,205 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, describe, expect, it } from 'vitest';
+import { onPostgres } from '../../../test/support/database';
+import { contactSubmission } from '../../../test/support/factories';
+import { buildTestServer, freshDatabaseEnv } from '../../../test/support/helper';
+import { type SinkMail, startSmtpSink } from '../../../test/support/smtp-sink';
+
+const notifyEmail = 'leads@lotwise.example';
+
+/** Mail environment of a node sending to the sink, retrying quickly. */
+const mailEnv = (smtpUrl: string, env: Record<string, string> = {}) => ({
+  SMTP_URL: smtpUrl,
+  NOTIFY_EMAIL: notifyEmail,
+  RATE_LIMIT_ALLOWLIST: '127.0.0.1',
+  JOBS_RETRY_BASE_SECONDS: '0.2',
+  ...env,
+});
+
+const postLead = async (app: FastifyInstance, name: string) => {
+  const response = await app.inject({ method: 'POST', url: '/api/contact-submission', payload: contactSubmission({ name }) });
+  expect(response.statusCode).toBe(201);
+  return response.json<{ id: number }>().id;
+};
+
+/** How many mails name the lead `name`. */
+const mailsAbout = (mails: readonly SinkMail[], name: string) => mails.filter((mail) => mail.text.includes(`Name: ${name}\n`));
+
+/** Resolves once no job of these kinds is pending: every promise kept (or given up). */
+async function jobsSettled(app: FastifyInstance, kinds: string[], timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const pending = await app.db.selectFrom('jobs').select('id').where('kind', 'in', kinds).where('state', '=', 'pending').execute();
+    if (pending.length === 0) return;
+    if (Date.now() > deadline) throw new Error(`${pending.length} jobs still pending`);
+    await sleep(50);
+  }
+}
+
+/** The attempts of each pending job of `kind`. */
+async function pendingAttempts(app: FastifyInstance, kind: string): Promise<number[]> {
+  const rows = await app.db.selectFrom('jobs').select('attempts').where('kind', '=', kind).where('state', '=', 'pending').execute();
+  return rows.map((row) => row.attempts);
+}
+
+describe('lead notices through an SMTP outage, without a restart', async () => {
+  const sink = await startSmtpSink();
+  afterAll(() => sink.down());
+  const { app } = await buildTestServer(mailEnv(sink.url));
+
+  it('a server refusing every mail for a while (451): each notice arrives once when it ends, with the Message-ID of its first try', async () => {
+    sink.setMode('refuse');
+    const names = ['Refused Ada', 'Refused Ben', 'Refused Cy', 'Refused Dee', 'Refused Eli'];
+    const ids = new Map<string, number>();
+    for (const name of names) ids.set(name, await postLead(app, name));
+    // Every notice was read whole and refused at least twice: the outage is real.
+    const deadline = Date.now() + 10_000;
+    while (!names.every((name) => mailsAbout(sink.refused, name).length >= 2)) {
+      if (Date.now() > deadline) throw new Error('the notices were not tried');
+      await sleep(50);
+    }
+    sink.setMode('accept');
+    await sink.waitFor((accepted) => names.every((name) => mailsAbout(accepted, name).length > 0));
+    await jobsSettled(app, ['lead-notice']);
+
+    for (const name of names) {
+      const [mail, ...more] = mailsAbout(sink.accepted, name);
+      expect(more).toEqual([]);
+      expect(mail!.to).toBe(notifyEmail);
+      expect(mail!.text).toContain(`\nOpen it in the staff dashboard: http://localhost:3000/admin/leads/contact/${ids.get(name)}\n`);
+      // One mail: every refused try carried the Message-ID that finally went through.
+      const tries = mailsAbout(sink.refused, name);
+      expect(mail!.messageId).toMatch(/^<job-\d+@lotwise\.example>$/);
+      expect(new Set(tries.map((each) => each.messageId))).toEqual(new Set([mail!.messageId]));
+    }
+  });
+
+  it('a server gone for a while: each notice arrives once when it is back', async () => {
+    await sink.down();
+    const before = sink.accepted.length;
+    const names = ['Down Fay', 'Down Gus', 'Down Hal'];
+    for (const name of names) await postLead(app, name);
+    // Tried and failed more than once while it was gone.
+    const deadline = Date.now() + 10_000;
+    while ((await pendingAttempts(app, 'lead-notice')).filter((attempts) => attempts >= 2).length < names.length) {
+      if (Date.now() > deadline) throw new Error('the notices were not tried');
+      await sleep(50);
+    }
+    expect(sink.accepted.length).toBe(before);
+    await sink.up();
+    await sink.waitFor((accepted) => names.every((name) => mailsAbout(accepted, name).length > 0));
+    await jobsSettled(app, ['lead-notice']);
+    for (const name of names) expect(mailsAbout(sink.accepted, name)).toHaveLength(1);
+  });
+});
+
+describe('lead notices to an SMTP server that hangs', async () => {
+  const sink = await startSmtpSink();
+  afterAll(() => sink.down());
+  // A lease of 1.5 s, looked at every 0.2 s: a send still waiting after it would be claimed again.
+  const { app } = await buildTestServer(mailEnv(sink.url, { JOBS_LEASE_SECONDS: '1.5', JOBS_POLL_MS: '200' }));
+
+  it('gives up on a send before its lease ends, so the notice is never sent twice at once', async () => {
+    sink.setMode('hold');
+    await postLead(app, 'Hung Ida');
+    // Held well past the lease: a runner still waiting then would see its job taken again.
+    await sleep(3500);
+    sink.setMode('accept');
+    await sink.waitFor((accepted) => mailsAbout(accepted, 'Hung Ida').length > 0);
+    await jobsSettled(app, ['lead-notice']);
+    await sleep(300);
+    expect(mailsAbout(sink.accepted, 'Hung Ida')).toHaveLength(1);
+  });
+});
+
+/** The digests among `mails`. */
+const digests = (mails: readonly SinkMail[]) => mails.filter((mail) => mail.subject.startsWith('Digest: '));
+/** How many mails mention the lead `name`: its own notice, or a digest's line for it. */
+const mentions = (mails: readonly SinkMail[], name: string, email: string) =>
+  mailsAbout(mails, name).length + digests(mails).filter((mail) => mail.text.includes(`: ${name} <${email}>\n`)).length;
+
+/** Waits for the start of a fresh window, so a quick burst falls in one. */
+async function windowStart(windowMs: number): Promise<void> {
+  while (Date.now() % windowMs > 100) await sleep(20);
+}
+
+/**
+ * More than NOTIFY_DIGEST_PER_MINUTE notices due in one minute (here 4 in 3 s): on SQLite one node,
+ * on PostgreSQL two nodes sharing the database, each with its runner.
+ */
+describe('a burst of leads: the notices past the limit go out as one digest', async () => {
+  const sink = await startSmtpSink();
+  afterAll(() => sink.down());
+  const perWindow = 4;
+  const windowMs = 3000;
+  const env = mailEnv(sink.url, { NOTIFY_DIGEST_PER_MINUTE: String(perWindow), NOTIFY_DIGEST_WINDOW_SECONDS: String(windowMs / 1000), ...(await freshDatabaseEnv()) });
+  const first = await buildTestServer(env);
+  const nodes = onPostgres ? [first.app, (await buildTestServer(env)).app] : [first.app];
+
+  it('the first 4 alone, the other 9 in one digest listing kind, name, email and link; each lead in exactly one mail', async () => {
+    const people = Array.from({ length: 13 }, (_, index) => ({ name: `Burst Person ${index}`, email: `burst${index}@dealer.example` }));
+    await windowStart(windowMs);
+    const ids = new Map<string, number>();
+    for (const [index, person] of people.entries()) {
+      const app = nodes[index % nodes.length]!;
+      const response = await app.inject({ method: 'POST', url: '/api/contact-submission', payload: contactSubmission(person) });
+      expect(response.statusCode).toBe(201);
+      ids.set(person.name, response.json<{ id: number }>().id);
+    }
+    // The burst fell in one window, as the assertions below count.
+    const due = await first.app.db.selectFrom('jobs').select('dueAt').where('kind', '=', 'lead-notice').execute();
+    expect(new Set(due.map((job) => Math.floor(job.dueAt / windowMs))).size).toBe(1);
+
+    await sink.waitFor((accepted) => people.every((person) => mentions(accepted, person.name, person.email) > 0), 15_000);
+    await jobsSettled(first.app, ['lead-notice', 'lead-digest']);
+    await sleep(300);
+    for (const person of people) expect(mentions(sink.accepted, person.name, person.email)).toBe(1);
+    // The first four by arrival alone (sent in any order by two runners), the rest in one digest.
+    expect(sink.accepted.filter((mail) => !mail.subject.startsWith('Digest: ')).map((mail) => mail.subject).sort()).toEqual(
+      people.slice(0, perWindow).map((person) => `Contact form: ${person.name}`).sort(),
+    );
+    const [digest, ...more] = digests(sink.accepted);
+    expect(more).toEqual([]);
+    expect(digest!.to).toBe(notifyEmail);
+    expect(digest!.subject).toBe('Digest: 9 new leads');
+    expect(digest!.messageId).toMatch(/^<job-\d+@lotwise\.example>$/);
+    for (const person of people.slice(perWindow)) {
+      expect(digest!.text).toContain(`Contact form: ${person.name} <${person.email}>\n  http://localhost:3000/admin/leads/contact/${ids.get(person.name)}\n`);
+    }
+  });
+
+  it('30 leads posted all at once across the nodes: each lead in exactly one mail, most of them in digests', async () => {
+    const before = sink.accepted.length;
+    const people = Array.from({ length: 30 }, (_, index) => ({ name: `Rush Person ${index}`, email: `rush${index}@dealer.example` }));
+    await Promise.all(
+      people.map(async (person, index) => {
+        const response = await nodes[index % nodes.length]!.inject({ method: 'POST', url: '/api/contact-submission', payload: contactSubmission(person) });
+        expect(response.statusCode).toBe(201);
+      }),
+    );
+    await sink.waitFor((accepted) => people.every((person) => mentions(accepted, person.name, person.email) > 0), 15_000);
+    await jobsSettled(first.app, ['lead-notice', 'lead-digest']);
+    await sleep(300);
+    const mails = sink.accepted.slice(before);
+    for (const person of people) expect(mentions(mails, person.name, person.email)).toBe(1);
+    // At most two windows (a burst across a window's end): a few alone in each, a digest or two for the rest.
+    expect(digests(mails).length).toBeGreaterThan(0);
+    expect(mails.length).toBeLessThan(people.length / 2);
+  });
+});
+
+describe('NOTIFY_DIGEST_PER_MINUTE=0', async () => {
+  const sink = await startSmtpSink();
+  afterAll(() => sink.down());
+  const { app } = await buildTestServer(mailEnv(sink.url, { NOTIFY_DIGEST_PER_MINUTE: '0' }));
+
+  it('mails every notice of a burst on its own', async () => {
+    const names = Array.from({ length: 15 }, (_, index) => `Undigested ${index}`);
+    for (const name of names) await postLead(app, name);
+    await sink.waitFor((accepted) => names.every((name) => mailsAbout(accepted, name).length > 0));
+    await jobsSettled(app, ['lead-notice']);
+    expect(digests(sink.accepted)).toEqual([]);
+    for (const name of names) expect(mailsAbout(sink.accepted, name)).toHaveLength(1);
+  });
+});
