@@ -8,6 +8,7 @@ import * as leadStatusIndexes from './2026-12-02T0100_lead_status_indexes';
 import * as messageAuthors from './2026-12-10T0000_message_authors';
 import * as staffRoles from './2026-12-10T0100_staff_roles';
 import * as jobs from './2026-12-11T0000_jobs';
+import * as jobsPendingIndex from './2026-12-12T0000_jobs_pending_index';
 
 /** Every migration, in order. Add new files here; never edit a landed one. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-10T0000_message_authors': messageAuthors,
   '2026-12-10T0100_staff_roles': staffRoles,
   '2026-12-11T0000_jobs': jobs,
+  '2026-12-12T0000_jobs_pending_index': jobsPendingIndex,
 };
