@@ -17,7 +17,9 @@
  * Options: --count N (default 10000), --setups sqlite,pg-2, --connections C (form posts in flight,
  * default 10), --pool (SMTP URL with `pool=true`: nodemailer keeps its connections open),
  * --drain-timeout S (default 180: notices not at the sink by then count as missing).
- * JOBS_CONCURRENCY and JOBS_POLL_MS in the environment are passed on to the nodes.
+ * JOBS_CONCURRENCY and JOBS_POLL_MS in the environment are passed on to the nodes; BENCH_NODE_ARGS
+ * go to each node's `node` (`--cpu-prof --cpu-prof-dir=/tmp/prof` to see where a node's time goes).
+ * On PostgreSQL it also counts the transactions per lead, reads included (pg_stat_database).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
@@ -26,6 +28,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
+import pg from 'pg';
 import { leadPaths } from '../api/contract/paths';
 import { freePort } from './services/free-port';
 import { type CpuGroups, cpuOf, processTree } from './bench/cpu';
@@ -56,6 +59,7 @@ const passedOn = Object.fromEntries(
   ['JOBS_CONCURRENCY', 'JOBS_POLL_MS'].flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])),
 );
 
+const nodeArgs = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [];
 const now = () => performance.timeOrigin + performance.now();
 const fixed = (value: number, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : '-');
 
@@ -190,11 +194,11 @@ async function startNodes(setup: SetupName, services: Services, dir: string, not
         }
       : {}),
   };
-  if (setup === 'sqlite') return { nodes: [await startAppProcess({ ...common, DATABASE_PATH: join(dir, 'app.db') })] };
+  if (setup === 'sqlite') return { nodes: [await startAppProcess({ ...common, DATABASE_PATH: join(dir, 'app.db') }, nodeArgs)] };
   const databaseUrl = await services.postgres!.createDatabase();
   const shared = { ...common, DATABASE_URL: databaseUrl, REDIS_URL: services.redis!.url, REDIS_KEY_PREFIX: `benchjobs${round}:` };
   // Started together, as a deployer's nodes are: migrations must cope.
-  return { nodes: await Promise.all([startAppProcess(shared), startAppProcess(shared)]), databaseUrl };
+  return { nodes: await Promise.all([startAppProcess(shared, nodeArgs), startAppProcess(shared, nodeArgs)]), databaseUrl };
 }
 
 /** bench:forms's bare insert route, on `env`'s database; ready once a post is answered `201`. */
@@ -226,6 +230,30 @@ async function stopChild(child: ChildProcess): Promise<void> {
 
 // ---------- phases ----------
 
+/**
+ * Transactions committed in the database of `url` so far (undefined on SQLite). A backend reports its
+ * counts up to 10 s late while busy, and at once when it exits: read after the nodes stopped.
+ */
+async function commitsOf(url: string | undefined): Promise<number | undefined> {
+  if (!url) return undefined;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const result = await client.query<{ commits: string }>('select xact_commit as commits from pg_stat_database where datname = $1', [new URL(url).pathname.slice(1)]);
+    return Number(result.rows[0]!.commits);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The commits per lead of the nodes' run since `before`: stops them first, so their counts are in. */
+async function commitsPerLead(nodes: AppProcess[], url: string | undefined, before: number | undefined): Promise<number | undefined> {
+  await Promise.all(nodes.map((node) => node.stop()));
+  if (before === undefined) return undefined;
+  await sleep(500);
+  return ((await commitsOf(url))! - before) / (warmupCount + count);
+}
+
 interface Row {
   setup: string;
   phase: string;
@@ -243,6 +271,8 @@ interface Row {
   duplicates?: number;
   /** CPU µs per lead, by process group. */
   cpu: Record<string, number>;
+  /** PostgreSQL transactions (reads too) committed per lead, warm-up included. */
+  commitsPerLead?: number;
 }
 
 function cpuPerLead(groups: CpuGroups, before: Record<string, number>): Record<string, number> {
@@ -358,8 +388,9 @@ async function runSetup(setup: SetupName, services: Services): Promise<Row[]> {
   try {
     // The bare insert: one bare route per node, on the app's schema (on PostgreSQL the app made it).
     await run(async (nodes, databaseUrl) => {
-      rows.push(await formsOnly(label, 'app, no notices', nodes.map((node) => `${node.url}${path}`), `${tag}off`, cpuGroupsOf(services, nodes)));
-      await Promise.all(nodes.map((node) => node.stop()));
+      const before = await commitsOf(databaseUrl);
+      const row = await formsOnly(label, 'app, no notices', nodes.map((node) => `${node.url}${path}`), `${tag}off`, cpuGroupsOf(services, nodes));
+      rows.push({ ...row, commitsPerLead: await commitsPerLead(nodes, databaseUrl, before) });
       const bares = await Promise.all(
         nodes.map((_, index) => startBare(databaseUrl ? { DATABASE_URL: databaseUrl } : { DATABASE_PATH: join(dir, `bare${index}.db`) })),
       );
@@ -370,7 +401,11 @@ async function runSetup(setup: SetupName, services: Services): Promise<Row[]> {
         await Promise.all(bares.map((bare) => stopChild(bare.child)));
       }
     }, false, 'off');
-    rows.push(await run((nodes) => withNotices(label, nodes.map((node) => `${node.url}${path}`), `${tag}on`, services, cpuGroupsOf(services, nodes)), true, 'on'));
+    await run(async (nodes, databaseUrl) => {
+      const before = await commitsOf(databaseUrl);
+      const row = await withNotices(label, nodes.map((node) => `${node.url}${path}`), `${tag}on`, services, cpuGroupsOf(services, nodes));
+      rows.push({ ...row, commitsPerLead: await commitsPerLead(nodes, databaseUrl, before) });
+    }, true, 'on');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -380,7 +415,7 @@ async function runSetup(setup: SetupName, services: Services): Promise<Row[]> {
 // ---------- report ----------
 
 function printTable(rows: Row[]): void {
-  const header = ['set-up', 'phase', 'forms/s', 'post p50/p99 ms', 'mails/s', '201→mail p50/p99 ms', 'tail s', 'mailed', 'missing', 'twice', 'CPU ms per lead by process'];
+  const header = ['set-up', 'phase', 'forms/s', 'post p50/p99 ms', 'mails/s', '201→mail p50/p99 ms', 'tail s', 'mailed', 'missing', 'twice', 'PG xacts/lead', 'CPU ms per lead by process'];
   const lines = rows.map((row) => [
     row.setup,
     row.phase,
@@ -392,6 +427,7 @@ function printTable(rows: Row[]): void {
     row.mailed === undefined ? '' : String(row.mailed),
     row.missing === undefined ? '' : String(row.missing),
     row.duplicates === undefined ? '' : String(row.duplicates),
+    row.commitsPerLead === undefined ? '' : fixed(row.commitsPerLead, 2),
     Object.entries(row.cpu)
       .map(([group, micros]) => `${group} ${fixed(micros / 1000, 2)}`)
       .join(', '),
