@@ -47,7 +47,9 @@ export class Mailer {
 
   constructor(private readonly options: MailerOptions) {
     this.transport = options.smtpUrl
-      ? nodemailer.createTransport(options.smtpUrl)
+      ? // Pooled: a few connections kept open for the next mails, not a TCP, TLS and AUTH handshake
+        // per mail (a burst of notices waited on those; bench:jobs). `?pool=false` in the URL wins.
+        nodemailer.createTransport({ url: options.smtpUrl, pool: true })
       : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
     this.messageIdDomain = /@([^>\s]+)>?\s*$/.exec(options.mailFrom)?.[1] ?? 'lotwise.invalid';
   }
