@@ -15,7 +15,8 @@
  * where the time goes.
  *
  * Options: --count N (default 10000), --setups sqlite,pg-2, --connections C (form posts in flight,
- * default 10), --pool (SMTP URL with `pool=true`: nodemailer keeps its connections open),
+ * default 10), --connection-per-mail (SMTP URL with `pool=false`: the mailer opens a connection per
+ * mail instead of keeping a few open; smtp-server holds each new one 100 ms before its greeting),
  * --drain-timeout S (default 180: notices not at the sink by then count as missing).
  * JOBS_CONCURRENCY and JOBS_POLL_MS in the environment are passed on to the nodes; BENCH_NODE_ARGS
  * go to each node's `node` (`--cpu-prof --cpu-prof-dir=/tmp/prof` to see where a node's time goes).
@@ -44,7 +45,7 @@ const { values: options } = parseArgs({
     count: { type: 'string', default: '10000' },
     setups: { type: 'string', default: 'sqlite,pg-2' },
     connections: { type: 'string', default: '10' },
-    pool: { type: 'boolean', default: false },
+    'connection-per-mail': { type: 'boolean', default: false },
     'drain-timeout': { type: 'string', default: '180' },
   },
 });
@@ -190,7 +191,7 @@ async function startNodes(setup: SetupName, services: Services, dir: string, not
     ...(notices
       ? {
           NOTIFY_EMAIL: notifyEmail,
-          SMTP_URL: `smtp://127.0.0.1:${services.sink.port}/?ignoreTLS=true${options.pool ? '&pool=true' : ''}`,
+          SMTP_URL: `smtp://127.0.0.1:${services.sink.port}/?ignoreTLS=true${options['connection-per-mail'] ? '&pool=false' : ''}`,
         }
       : {}),
   };
@@ -442,7 +443,7 @@ async function main(): Promise<number> {
   const jobs = Object.entries(passedOn).map(([name, value]) => `${name}=${value}`).join(' ') || 'job settings at their defaults';
   console.log(
     `bench:jobs: ${count} lead notices per set-up (${setupNames.join(', ')}), ${connections} posts in flight, ` +
-      `SMTP ${options.pool ? 'pooled' : 'a connection per mail'}, ${jobs}, digest off`,
+      `SMTP ${options['connection-per-mail'] ? 'a connection per mail' : 'pooled'}, ${jobs}, digest off`,
   );
   const services: Services = { sink: await startSink() };
   const rows: Row[] = [];
