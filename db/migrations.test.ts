@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createDb } from './client';
+import { createDb, type Db } from './client';
 import { migrateToLatest, migratorFor } from './migrate';
 import { onPostgres, testDatabaseOpener } from '../test/support/database';
 import { migrations } from './migrations';
@@ -136,22 +136,22 @@ describe(`2026-12-01T0000_chat_message_seq on ${onPostgres ? 'PostgreSQL' : 'SQL
   });
 });
 
+/** The plan of `query`, as text: PostgreSQL told to shun sequential scans, which it prefers on tables this small. */
+async function planOf(db: Db, query: string): Promise<string> {
+  if (!onPostgres) {
+    const plan = await sql<{ detail: string }>`explain query plan ${sql.raw(query)}`.execute(db);
+    return plan.rows.map((row) => row.detail).join('\n');
+  }
+  return db.connection().execute(async (connection) => {
+    await sql`set enable_seqscan = off`.execute(connection);
+    const plan = await sql<{ 'QUERY PLAN': string }>`explain ${sql.raw(query)}`.execute(connection);
+    await sql`reset enable_seqscan`.execute(connection);
+    return plan.rows.map((row) => row['QUERY PLAN']).join('\n');
+  });
+}
+
 describe(`2026-12-02T0000_chat_session_context on ${onPostgres ? 'PostgreSQL' : 'SQLite'}`, async () => {
   const open = await testDatabaseOpener('migrations-context');
-
-  /** The plan of `query`, as text: PostgreSQL told to shun sequential scans, which it prefers on tables this small. */
-  async function planOf(db: ReturnType<typeof open>, query: string): Promise<string> {
-    if (!onPostgres) {
-      const plan = await sql<{ detail: string }>`explain query plan ${sql.raw(query)}`.execute(db);
-      return plan.rows.map((row) => row.detail).join('\n');
-    }
-    return db.connection().execute(async (connection) => {
-      await sql`set enable_seqscan = off`.execute(connection);
-      const plan = await sql<{ 'QUERY PLAN': string }>`explain ${sql.raw(query)}`.execute(connection);
-      await sql`reset enable_seqscan`.execute(connection);
-      return plan.rows.map((row) => row['QUERY PLAN']).join('\n');
-    });
-  }
 
   it('adds the time zone and the page views (gone with their session), finds people by email in any case through indexes, and goes down again', async () => {
     const db = open();
@@ -245,5 +245,39 @@ describe(`2026-12-10 message authors and staff roles on ${onPostgres ? 'PostgreS
     const kept = await sql<{ n: number }>`select count(*) as n from chat_messages`.execute(db);
     expect(Number(kept.rows[0]!.n)).toBe(3);
     expect((await migrator.migrateTo('2026-12-10T0100_staff_roles')).error).toBeUndefined();
+  });
+});
+
+describe(`2026-12-12T0000_jobs_pending_index on ${onPostgres ? 'PostgreSQL' : 'SQLite'}`, async () => {
+  const open = await testDatabaseOpener('migrations-jobs-index');
+  // The runner's two questions (api/jobs/jobs.repository.ts): the due jobs to claim, and when the next one is due.
+  const claim = `select id from jobs where state = 'pending' and kind in ('count') and run_at <= 5000 and (locked_until is null or locked_until <= 5000) order by run_at, id limit 8`;
+  const nextDue = `select min(run_at) from jobs where state = 'pending' and kind in ('count') and (locked_until is null or locked_until <= 5000)`;
+
+  it('reads the pending jobs through their own index, in order, however many are done, and goes down again', async () => {
+    const db = open();
+    const migrator = migratorFor(db);
+    expect((await migrator.migrateTo('2026-12-11T0000_jobs')).error).toBeUndefined();
+    for (let start = 0; start < 2000; start += 500) {
+      const rows = Array.from({ length: 500 }, (_, offset) => {
+        const n = start + offset;
+        const done = n % 2 === 0;
+        return sql`(${'count'}, ${'{}'}, ${done ? 'done' : 'pending'}, ${n}, ${n}, ${n}, ${done ? n + 1 : null})`;
+      });
+      await sql`insert into jobs (kind, payload, state, run_at, due_at, created_at, finished_at) values ${sql.join(rows)}`.execute(db);
+    }
+
+    expect((await migrator.migrateTo('2026-12-12T0000_jobs_pending_index')).error).toBeUndefined();
+    for (const query of [claim, nextDue]) {
+      const plan = await planOf(db, query);
+      expect(plan).toMatch(/jobs_pending_run_at/);
+      // SQLite reads them in the index's order instead of sorting every pending job (PostgreSQL,
+      // with this table's few rows, may sort the handful its bitmap scan finds).
+      if (!onPostgres) expect(plan).not.toMatch(/TEMP B-TREE/);
+    }
+
+    expect((await migrator.migrateTo('2026-12-11T0000_jobs')).error).toBeUndefined();
+    expect(await planOf(db, claim)).toMatch(/jobs_/);
+    expect((await migrator.migrateTo('2026-12-12T0000_jobs_pending_index')).error).toBeUndefined();
   });
 });

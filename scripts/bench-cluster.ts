@@ -16,7 +16,6 @@
  * of sqlite, pg, pg-redis-2; also pg-redis-1: one node on PostgreSQL + Redis, which tells the cost of the
  * Redis adapter apart from that of a second process on the same cores).
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -25,6 +24,7 @@ import { type AppProcess, startAppProcess } from './services/app-process';
 import { startNginx } from './services/nginx';
 import { startPostgres } from './services/postgres';
 import { startRedis } from './services/redis';
+import { type CpuGroups, cpuOf, processTree } from './bench/cpu';
 import { connectMany, connectSocket } from './bench/sockets';
 import { median, percentile } from './bench/stats';
 
@@ -40,46 +40,6 @@ const staffPassword = 'bench-cluster-password-7d1f';
 const sessionSecret = 'bench-cluster-session-secret-long-enough-0123456789';
 
 const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
-
-/** CPU time (user + system) of a process and its threads so far, in microseconds, from /proc. */
-function cpuMicrosOf(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name is in parentheses and may hold spaces: count fields after its closing one.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(fields[11]) + Number(fields[12]);
-    return (ticks / 100) * 1e6;
-  } catch {
-    return 0; // the process ended: its time is no longer counted
-  }
-}
-
-/** The process and every process below it (PostgreSQL's backends, nginx's workers). */
-function processTree(root: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
-    } catch {
-      // gone already
-    }
-  }
-  const tree: number[] = [];
-  const visit = (pid: number) => {
-    tree.push(pid);
-    for (const child of children.get(pid) ?? []) visit(child);
-  };
-  visit(root);
-  return tree;
-}
-
-/** Named groups of processes whose CPU time is read before and after the measured load. */
-type CpuGroups = Record<string, () => number[]>;
-const cpuOf = (groups: CpuGroups) =>
-  Object.fromEntries(Object.entries(groups).map(([name, pids]) => [name, pids().reduce((sum, pid) => sum + cpuMicrosOf(pid), 0)]));
 
 /** Signs the bench's staff account in through `baseUrl`; answers the Cookie header. */
 async function staffCookie(baseUrl: string): Promise<string> {

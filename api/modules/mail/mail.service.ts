@@ -53,8 +53,11 @@ export class Mailer {
 
   constructor(private readonly options: MailerOptions) {
     this.transport = options.smtpUrl
-      ? nodemailer.createTransport({
+      ? // Pooled: a few connections kept open for the next mails, not a TCP, TLS and AUTH handshake
+        // per mail (a burst of notices waited on those; bench:jobs). `?pool=false` in the URL wins.
+        nodemailer.createTransport({
           url: options.smtpUrl,
+          pool: true,
           connectionTimeout: options.smtpTimeoutMs,
           greetingTimeout: options.smtpTimeoutMs,
           socketTimeout: options.smtpTimeoutMs,
