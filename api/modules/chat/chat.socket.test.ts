@@ -378,8 +378,9 @@ describe('chat over Socket.IO', async () => {
       await send(visitor, { sessionId, message: 'anyone?' });
       const staff = await connectStaffSocket(strict, cookie);
       await pause(1300);
-      // The expiry timer may close the socket before the answer: the pending ack then rejects.
-      const answer = await reply(staff, { sessionId, message: 'too late' }).catch(() => null);
+      // The expiry timer may close the socket before the answer (the pending ack then rejects) or
+      // before the reply is sent (the client buffers it for a reconnect that never comes: the timeout ends the wait).
+      const answer = await (staff.timeout(5000).emitWithAck('chat:reply', { sessionId, message: 'too late' }) as Promise<SendAck>).catch(() => null);
       if (answer) expect(answer).toEqual({ ok: false, error: 'Not authenticated' });
       const rows = await strict.db.selectFrom('chatMessages').select('message').where('sessionId', '=', sessionId).execute();
       expect(rows.map((row) => row.message)).toEqual(['anyone?']);
