@@ -73,16 +73,21 @@ export class GroupCommit implements Transactions {
     // Each write's outcome: its value, or the error it failed with.
     const outcomes: { ok: boolean; value: unknown }[] = [];
     try {
-      await directTransaction(this.db, async (executor) => {
-        for (const item of batch) {
-          try {
-            outcomes.push({ ok: true, value: await directSavepoint(executor, () => item.work(executor)) });
-          } catch (error) {
-            if (error instanceof TransactionLost) throw error.original;
-            outcomes.push({ ok: false, value: error });
+      // A write alone in its batch needs no savepoint: its failure rolls back a transaction of its own.
+      if (batch.length === 1) {
+        outcomes.push({ ok: true, value: await directTransaction(this.db, (executor) => batch[0]!.work(executor)) });
+      } else {
+        await directTransaction(this.db, async (executor) => {
+          for (const item of batch) {
+            try {
+              outcomes.push({ ok: true, value: await directSavepoint(executor, () => item.work(executor)) });
+            } catch (error) {
+              if (error instanceof TransactionLost) throw error.original;
+              outcomes.push({ ok: false, value: error });
+            }
           }
-        }
-      });
+        });
+      }
     } catch (error) {
       for (const item of batch) item.reject(error);
       return;

@@ -65,6 +65,8 @@ async function startFull(): Promise<void> {
     DATABASE_PATH: join(dir, 'app.db'),
     DATA_DIR: dir,
     LOG_LEVEL: 'silent',
+    // The job runner's settings pass through (JOBS_POLL_MS, JOBS_CONCURRENCY), to see what its polling costs.
+    ...(process.env.JOBS_POLL_MS ? { JOBS_POLL_MS: process.env.JOBS_POLL_MS } : {}),
     // BENCH_LIMITS=1: the visitors' limits are counted (the load spreads them over loopback addresses).
     RATE_LIMIT_ALLOWLIST: process.env.BENCH_LIMITS === '1' ? '' : '127.0.0.1',
     // A known staff account, so start does not print a generated one.
