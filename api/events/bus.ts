@@ -11,6 +11,12 @@ export type LiveListener<T extends EventType> = (event: EventOf<T>) => void | Pr
  */
 export type DurableListener<T extends EventType> = (event: EventOf<T>) => JobRequest | undefined;
 
+function addTo<L>(listeners: Map<EventType, L[]>, type: EventType, listener: L): void {
+  const list = listeners.get(type);
+  if (list) list.push(listener);
+  else listeners.set(type, [listener]);
+}
+
 /**
  * Who reacts to what. A module subscribes in its own index.ts; a service only says what happened
  * (`tx.emit`) and never calls another module's side effect itself.
@@ -23,16 +29,12 @@ export class EventBus {
 
   /** After commit, in this process: socket pushes and other in-memory reactions. */
   on<T extends EventType>(type: T, listener: LiveListener<T>): void {
-    const listeners = this.live.get(type) ?? [];
-    listeners.push(listener as unknown as LiveListener<EventType>);
-    this.live.set(type, listeners);
+    addTo(this.live, type, listener as unknown as LiveListener<EventType>);
   }
 
   /** In the event's transaction: the job that does the work later, on some node, once. */
   react<T extends EventType>(type: T, listener: DurableListener<T>): void {
-    const listeners = this.durable.get(type) ?? [];
-    listeners.push(listener as unknown as DurableListener<EventType>);
-    this.durable.set(type, listeners);
+    addTo(this.durable, type, listener as unknown as DurableListener<EventType>);
   }
 
   /** The jobs the durable listeners want for these events. */

@@ -13,6 +13,8 @@ declare module 'fastify' {
     events: EventBus;
     /** The one way a module changes data (api/events/write.ts). */
     write: Write;
+    /** Registers the local job runner's wake-up (api/jobs/index.ts). */
+    wakeJobs(wake: () => void): void;
   }
 }
 
@@ -30,10 +32,3 @@ export default fp(
   },
   { name: 'events', dependencies: ['db'] },
 );
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Registers the local job runner's wake-up (api/jobs/index.ts). */
-    wakeJobs(wake: () => void): void;
-  }
-}

@@ -73,6 +73,8 @@ function errorText(error: unknown): string {
 export class JobRunner {
   readonly node = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   private readonly definitions = new Map<string, JobDefinition<unknown>>();
+  /** The kinds this runner does (every module defines its kinds before start). */
+  private kinds: string[] = [];
   private readonly periodic = new Map<string, number>();
   private readonly running = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
@@ -92,6 +94,7 @@ export class JobRunner {
   /** Names a kind of job and how it is done. */
   define<P>(kind: string, definition: JobDefinition<P>): JobKind<P> {
     if (this.definitions.has(kind)) throw new Error(`job kind ${kind} is defined twice`);
+    if (this.started) throw new Error(`job kind ${kind} is defined after the runner started`);
     this.definitions.set(kind, definition);
     return { kind, request: (payload, options = {}) => ({ kind, payload: payload as Record<string, unknown>, ...options }) };
   }
@@ -121,6 +124,7 @@ export class JobRunner {
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
+    this.kinds = [...this.definitions.keys()];
     const now = this.now();
     const periodic = [...this.periodic].map(([kind, everyMs]) => ({ kind, payload: {}, runAt: now + everyMs, dedupeKey: `every:${kind}` }));
     // A periodic job already waiting (another node, an earlier start) keeps its time.
@@ -135,7 +139,7 @@ export class JobRunner {
    */
   async killUnknownKinds(): Promise<void> {
     const now = this.now();
-    const killed = await this.write((tx) => repository.killUnknownKinds(tx.db, [...this.definitions.keys()], now - this.options.leaseMs, now));
+    const killed = await this.write((tx) => repository.killUnknownKinds(tx.db, this.kinds, now - this.options.leaseMs, now));
     if (killed > 0) this.log.error({ jobs: killed }, 'jobs of unknown kinds are dead: kept for an admin');
   }
 
@@ -159,7 +163,7 @@ export class JobRunner {
     for (;;) {
       this.wake();
       while (this.looking || this.running.size > 0) await Promise.race([...this.running, pause(5)]);
-      const dueAt = await repository.nextDueAt(this.db, this.now(), [...this.definitions.keys()]);
+      const dueAt = await repository.nextDueAt(this.db, this.now(), this.kinds);
       if (dueAt === undefined || dueAt > this.now()) return;
     }
   }
@@ -184,13 +188,12 @@ export class JobRunner {
         const free = this.options.concurrency - this.running.size;
         if (free <= 0) return;
         const now = this.now();
-        const kinds = [...this.definitions.keys()];
-        const dueAt = await repository.nextDueAt(this.db, now, kinds);
+        const dueAt = await repository.nextDueAt(this.db, now, this.kinds);
         if (dueAt === undefined || dueAt > now) {
           if (dueAt !== undefined) nextIn = Math.min(nextIn, dueAt - now);
           continue;
         }
-        const claimed = await this.write((tx) => repository.claimDueJobs(tx.db, { node: this.node, now, lockedUntil: now + this.options.leaseMs, limit: free, kinds }));
+        const claimed = await this.write((tx) => repository.claimDueJobs(tx.db, { node: this.node, now, lockedUntil: now + this.options.leaseMs, limit: free, kinds: this.kinds }));
         for (const job of claimed) this.track(this.run(job));
         // A full claim may have left more due: look again at once.
         if (claimed.length === free) this.lookAgain = true;

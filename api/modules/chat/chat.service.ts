@@ -166,9 +166,8 @@ export class ChatService {
     await this.limits.countNewSession(visitor, async () => !(await repository.findSession(this.db, input.sessionId)));
     return this.writeMessage(async (tx) => {
       const result = await this.storeFirstOrRetried(tx, visitor, input, draft, author);
-      const message = toChatMessage(result.stored.row);
-      if (result.stored.created) this.created(tx, result.stored.row, visitor, result.sessionCreated);
-      return { message, created: result.stored.created };
+      const { row, created } = result.stored;
+      return { message: created ? this.created(tx, row, visitor, result.sessionCreated) : toChatMessage(row), created };
     });
   }
 

@@ -62,11 +62,10 @@ export function mailLeadNotices(app: FastifyInstance, config: Config): void {
     },
   });
 
-  /** True when this notice is past the minute's limit: the notices of its minute before it (by job id) fill it. */
-  const pastTheLimit = async (context: { jobId: number; dueAt: number }) => {
+  /** True when this notice is past its window's limit: the notices of its window before it (by job id) fill it. */
+  const pastTheLimit = async (jobId: number, window: number) => {
     if (perWindow === 0) return false;
-    const window = Math.floor(context.dueAt / windowMs) * windowMs;
-    const earlier = await app.jobs.countDueBefore({ kind: 'lead-notice', from: window, to: window + windowMs, beforeId: context.jobId });
+    const earlier = await app.jobs.countDueBefore({ kind: 'lead-notice', from: window, to: window + windowMs, beforeId: jobId });
     return earlier >= perWindow;
   };
 
@@ -76,8 +75,8 @@ export function mailLeadNotices(app: FastifyInstance, config: Config): void {
     async handle({ kind, id }, context) {
       const lead = await leads.get(kind, id);
       if (!lead || !notifyEmail) return;
-      if (await pastTheLimit(context)) {
-        const window = Math.floor(context.dueAt / windowMs) * windowMs;
+      const window = Math.floor(context.dueAt / windowMs) * windowMs;
+      if (await pastTheLimit(context.jobId, window)) {
         // Due a moment after the minute's end, so the notices of its last moment join it too; one
         // opened later (a backlog, an outage) waits the same moment for the rest.
         await app.jobs.addToBatch({

@@ -32,6 +32,23 @@ function useNow(everyMs: number): Date {
   return now;
 }
 
+/** Earlier conversations, leads: each a link with its title and a line of detail; "None" when there are none. */
+function LinkList({ label, links }: { label: string; links: { key: string; to: string; title: string; detail: string }[] }) {
+  if (links.length === 0) return none('None');
+  return (
+    <ul className="space-y-1.5" aria-label={label}>
+      {links.map((link) => (
+        <li key={link.key}>
+          <Link to={link.to} className="block rounded px-1 -mx-1 hover:bg-slate-50">
+            <span className="block truncate font-medium text-brand">{link.title}</span>
+            <span className="block text-xs text-slate-500">{link.detail}</span>
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 function Item({ term, children }: { term: string; children: ReactNode }) {
   return (
     <div className="min-w-0">
@@ -87,42 +104,26 @@ function ContextDetails({ context }: { context: ChatSessionContext }) {
         )}
       </Item>
       <Item term="Earlier conversations">
-        {context.earlierConversations.length > 0 ? (
-          <ul className="space-y-1.5" aria-label="Earlier conversations">
-            {context.earlierConversations.map((conversation) => (
-              <li key={conversation.id}>
-                <Link to={chatPath(conversation.id)} className="block rounded px-1 -mx-1 hover:bg-slate-50">
-                  <span className="block truncate font-medium text-brand">{conversation.lastMessage}</span>
-                  <span className="block text-xs text-slate-500">
-                    {formatDate(conversation.lastActivity)} · {conversation.messageCount} messages · {statusLabels[conversation.status]}
-                  </span>
-                </Link>
-              </li>
-            ))}
-          </ul>
-        ) : (
-          none('None')
-        )}
+        <LinkList
+          label="Earlier conversations"
+          links={context.earlierConversations.map((conversation) => ({
+            key: conversation.id,
+            to: chatPath(conversation.id),
+            title: conversation.lastMessage,
+            detail: `${formatDate(conversation.lastActivity)} · ${conversation.messageCount} messages · ${statusLabels[conversation.status]}`,
+          }))}
+        />
       </Item>
       <Item term="Leads with this email">
-        {context.leads.length > 0 ? (
-          <ul className="space-y-1.5" aria-label="Leads with this email">
-            {context.leads.map((lead) => (
-              <li key={`${lead.kind}-${lead.id}`}>
-                <Link to={leadPath(lead.kind, lead.id)} className="block rounded px-1 -mx-1 hover:bg-slate-50">
-                  <span className="block truncate font-medium text-brand">
-                    {leadKindNames[lead.kind].one}: {lead.summary}
-                  </span>
-                  <span className="block text-xs text-slate-500">
-                    {formatDate(lead.createdAt)} · {leadStatusLabels[lead.status]}
-                  </span>
-                </Link>
-              </li>
-            ))}
-          </ul>
-        ) : (
-          none('None')
-        )}
+        <LinkList
+          label="Leads with this email"
+          links={context.leads.map((lead) => ({
+            key: `${lead.kind}-${lead.id}`,
+            to: leadPath(lead.kind, lead.id),
+            title: `${leadKindNames[lead.kind].one}: ${lead.summary}`,
+            detail: `${formatDate(lead.createdAt)} · ${leadStatusLabels[lead.status]}`,
+          }))}
+        />
       </Item>
     </dl>
   );
