@@ -39,6 +39,8 @@ function originOf(url: string): string | undefined {
  */
 function withoutSiteSecrets<T extends { pageUrl?: string; referrer?: string }>(input: T): T {
   const { pageUrl, referrer } = input;
+  // Most messages carry neither (only a session's first does): no copy of the input for them.
+  if (pageUrl === undefined && referrer === undefined) return input;
   const siteOrigin = pageUrl === undefined ? undefined : originOf(pageUrl);
   const referrerOnSite = referrer !== undefined && siteOrigin !== undefined && originOf(referrer) === siteOrigin;
   return {

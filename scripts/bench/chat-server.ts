@@ -4,7 +4,8 @@
  * only forwards each visitor message to the staff socket and acks it: the cost floor.
  * Talks to the parent over IPC: `{ ready, port, staffCookie?, visitorCookie? }`, and answers `rss`.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { createServer } from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { tmpdir } from 'node:os';
@@ -20,8 +21,26 @@ type Mode = 'full' | 'bare' | 'poll';
 const mode = (process.argv[2] ?? 'full') as Mode;
 const send = (message: object) => process.send?.(message);
 
+/**
+ * BENCH_ALLOC_PROFILE=FILE: V8's sampling heap profiler over the whole run, counting the objects that
+ * young and old collections freed too (node's --heap-prof keeps only the survivors), written on SIGTERM:
+ * where the bytes a message allocates come from.
+ */
+const allocProfileFile = process.env.BENCH_ALLOC_PROFILE;
+const inspector = allocProfileFile ? new Session() : undefined;
+if (inspector) {
+  inspector.connect();
+  inspector.post('HeapProfiler.startSampling', { samplingInterval: 16_384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: process.env.BENCH_ALLOC_MINOR !== '0' });
+}
+
 // A clean exit, so a --cpu-prof profile gets written.
-process.on('SIGTERM', () => process.exit(0));
+process.on('SIGTERM', () => {
+  if (!inspector || !allocProfileFile) process.exit(0);
+  inspector.post('HeapProfiler.stopSampling', (error, result) => {
+    if (!error) writeFileSync(allocProfileFile, JSON.stringify(result.profile));
+    process.exit(0);
+  });
+});
 
 // How long the event loop stalled: a blocking call (an fsync, a long GC) shows here.
 const loopDelay = monitorEventLoopDelay({ resolution: 5 });
