@@ -62,11 +62,13 @@ export function LeaveMessageForm({ controller, availability }: { controller: Cha
   const ids = { name: useId(), email: useId(), message: useId(), intro: useId() };
   const errorId = (field: LeaveMessageField) => `${ids[field]}-error`;
 
-  // Focus the first field when the form takes the panel's place, unless the visitor is busy elsewhere on the page.
+  // Focus the first field when the form takes the panel's place, unless the visitor is typing elsewhere on the page.
   useEffect(() => {
     const field = nameRef.current;
     const active = document.activeElement;
-    if (field && (!active || active === document.body || field.closest('[role="dialog"]')?.contains(active))) field.focus();
+    const typingElsewhere =
+      active instanceof HTMLElement && !field?.closest('[role="dialog"]')?.contains(active) && (active.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName));
+    if (field && !typingElsewhere) field.focus();
   }, []);
 
   const submit = (event: FormEvent) => {
