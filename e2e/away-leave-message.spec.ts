@@ -46,6 +46,7 @@ test('closed and nobody online: a visitor in Berlin leaves a message, is told wh
 
   // The conversation goes on as usual.
   const composer = chat.getByPlaceholder('Type your message...');
+  await expect(composer).toBeFocused();
   await composer.fill('Mornings are best.');
   await composer.press('Enter');
   await expect(chat.getByText('Mornings are best.')).toBeVisible();

@@ -106,8 +106,11 @@ describe('leave a message', () => {
     expect(document.activeElement).toBe(nameField());
     expect(transport.sent).toHaveLength(0);
 
-    // Fixing a field clears its error on the next try.
+    // Changing a field clears its error at once; the next try checks again.
     fireEvent.change(nameField(), { target: { value: 'Pat' } });
+    expect(screen.queryByText('Please enter your name')).not.toBeInTheDocument();
+    expect(nameField()).not.toHaveAttribute('aria-invalid');
+    expect(screen.getByText('Please enter a valid email address')).toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: 'Send message' }));
     expect(screen.queryByText('Please enter your name')).not.toBeInTheDocument();
     expect(document.activeElement).toBe(emailField());
@@ -116,6 +119,7 @@ describe('leave a message', () => {
   it('while open: sends the message with name and email, shows the conversation and when a reply comes; the visitor writes on', async () => {
     const transport = await openWidgetAt(tuesdayMorning, false);
     fillForm({ name: ' Pat ', email: 'pat@dealer.example', message: 'Do you integrate with DealerCenter?' });
+    act(() => messageField().focus());
     fireEvent.click(screen.getByRole('button', { name: 'Send message' }));
     await advance(0);
 
@@ -125,7 +129,9 @@ describe('leave a message', () => {
     expect(screen.getByRole('status')).toHaveTextContent("Thanks, Pat. We'll reply within a few minutes, here and by email to pat@dealer.example.");
     expect(screen.queryByRole('textbox', { name: 'Name' })).not.toBeInTheDocument();
 
+    // The composer takes over, focused, for the visitor to write on.
     const composer = screen.getByRole('textbox', { name: 'Message' });
+    expect(document.activeElement).toBe(composer);
     fireEvent.change(composer, { target: { value: 'Also, trade-in tools?' } });
     fireEvent.keyDown(composer, { key: 'Enter' });
     await advance(0);

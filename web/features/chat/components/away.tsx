@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, type RefObject, useEffect, useId, useRef, useState } from 'react';
 import { chatLimits } from '../../../../api/contract/brand';
 import { formatOpening, hoursAt } from '../../../../api/contract/business-hours';
 import type { LeaveMessageField } from '../../../../api/contract/leave-message';
@@ -37,6 +37,16 @@ export function useHoursClock(): Date {
     return () => clearTimeout(timer);
   }, [now]);
   return now;
+}
+
+/** When the form gives way to the conversation (sent, or staff came online), the composer takes the focus it had. */
+export function useFocusAfterLeaveMessage(showLeaveMessage: boolean, composer: RefObject<HTMLInputElement | null>): void {
+  const wasShown = useRef(showLeaveMessage);
+  useEffect(() => {
+    const active = document.activeElement;
+    if (wasShown.current && !showLeaveMessage && (!active || active === document.body)) composer.current?.focus();
+    wasShown.current = showLeaveMessage;
+  }, [showLeaveMessage, composer]);
 }
 
 const fieldClass = (invalid: boolean) =>
@@ -78,6 +88,11 @@ export function LeaveMessageForm({ controller, availability }: { controller: Cha
     const first = (['name', 'email', 'message'] as const).find((field) => found[field]);
     if (first) document.getElementById(ids[first])?.focus();
   };
+  // A field's error goes once the visitor changes it, and comes back only on the next try.
+  const edit = (field: LeaveMessageField, change: () => void) => {
+    change();
+    if (errors[field]) setErrors(({ [field]: _fixed, ...others }) => others);
+  };
   const invalid = (field: LeaveMessageField) => ({
     'aria-invalid': errors[field] ? true : undefined,
     'aria-describedby': errors[field] ? errorId(field) : undefined,
@@ -104,7 +119,7 @@ export function LeaveMessageForm({ controller, availability }: { controller: Cha
           autoComplete="name"
           maxLength={100}
           value={name}
-          onChange={(event) => controller.setName(event.target.value)}
+          onChange={(event) => edit('name', () => controller.setName(event.target.value))}
           className={fieldClass(Boolean(errors.name))}
           {...invalid('name')}
         />
@@ -122,7 +137,7 @@ export function LeaveMessageForm({ controller, availability }: { controller: Cha
           maxLength={254}
           value={email}
           placeholder="you@dealership.com"
-          onChange={(event) => controller.setEmail(event.target.value)}
+          onChange={(event) => edit('email', () => controller.setEmail(event.target.value))}
           className={fieldClass(Boolean(errors.email))}
           {...invalid('email')}
         />
@@ -137,7 +152,7 @@ export function LeaveMessageForm({ controller, availability }: { controller: Cha
           rows={4}
           maxLength={chatLimits.messageMaxLength}
           value={draft}
-          onChange={(event) => controller.setDraft(event.target.value)}
+          onChange={(event) => edit('message', () => controller.setDraft(event.target.value))}
           className={`${fieldClass(Boolean(errors.message))} resize-none`}
           {...invalid('message')}
         />

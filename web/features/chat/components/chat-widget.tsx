@@ -4,7 +4,7 @@ import { brand, chatLimits, timings } from '../../../../api/contract/brand';
 import { LinkedText } from '../../../components/ui/linked-text';
 import { ChatController } from '../controller';
 import type { ChatEntry } from '../messages';
-import { availabilityOf, availabilityText, LeaveMessageForm, LeftMessageNote, offersLeaveMessage, useHoursClock } from './away';
+import { availabilityOf, availabilityText, LeaveMessageForm, LeftMessageNote, offersLeaveMessage, useFocusAfterLeaveMessage, useHoursClock } from './away';
 import { type ChatTransport, socketTransport } from '../transport';
 
 export const welcomeText = `Hi! I'm here to help you learn more about ${brand.product}. How can I assist you today?`;
@@ -52,6 +52,7 @@ function ChatPanel({ controller }: { controller: ChatController }) {
   const panelRef = useRef<HTMLDivElement>(null);
   const listRef = useRef<HTMLOListElement>(null);
   const inputRef = useRef<HTMLInputElement>(null);
+  useFocusAfterLeaveMessage(showLeaveMessage, inputRef);
   const titleId = useId();
   const emailId = useId();
   const [welcomeAt] = useState(() => new Date().toISOString());
