@@ -44,3 +44,53 @@ export const chatLimits = {
   pageViewsPerSession: 50,
   pageUrlMaxLength: 2000,
 } as const;
+
+/** Opening and closing wall-clock times ("HH:MM", 24-hour) of one day, in the schedule's time zone; closed at `closes`. */
+export interface DayHours {
+  opens: string;
+  closes: string;
+}
+
+export interface BusinessHoursSchedule {
+  /** IANA time zone the hours and the closed dates are in. */
+  timeZone: string;
+  /** Hours by weekday, Sunday first (as Date.getDay counts); null is closed all day. */
+  weekly: readonly [DayHours | null, DayHours | null, DayHours | null, DayHours | null, DayHours | null, DayHours | null, DayHours | null];
+  /** Days closed whatever the weekday, as YYYY-MM-DD in the schedule's time zone. */
+  closedDates: readonly string[];
+}
+
+/**
+ * When staff answer the chat (DESIGN 10); the widget's away state and its "Back ..." are read from it
+ * by api/contract/business-hours.ts. The same hours as brand.businessHours says in words.
+ */
+export const businessHoursSchedule: BusinessHoursSchedule = {
+  timeZone: 'America/Chicago',
+  weekly: [
+    null,
+    { opens: '08:00', closes: '18:00' },
+    { opens: '08:00', closes: '18:00' },
+    { opens: '08:00', closes: '18:00' },
+    { opens: '08:00', closes: '18:00' },
+    { opens: '08:00', closes: '18:00' },
+    { opens: '09:00', closes: '14:00' },
+  ],
+  // US federal holidays we close on, and the weekday a weekend holiday is observed on.
+  closedDates: [
+    '2026-01-01', // New Year's Day
+    '2026-05-25', // Memorial Day
+    '2026-07-03', // Independence Day, observed
+    '2026-07-04', // Independence Day
+    '2026-09-07', // Labor Day
+    '2026-11-26', // Thanksgiving
+    '2026-12-25', // Christmas Day
+    '2027-01-01', // New Year's Day
+    '2027-05-31', // Memorial Day
+    '2027-07-05', // Independence Day, observed
+    '2027-09-06', // Labor Day
+    '2027-11-25', // Thanksgiving
+    '2027-12-24', // Christmas Day, observed
+    '2027-12-25', // Christmas Day
+    '2028-01-01', // New Year's Day
+  ],
+};

@@ -5,3 +5,5 @@ export * from './common';
 export * from './leads';
 export * from './socket';
 export * from './paths';
+export * from './business-hours';
+export * from './leave-message';

@@ -1,5 +1,7 @@
 import { timings } from '../../../api/contract/brand';
+import { hoursAt } from '../../../api/contract/business-hours';
 import type { ChatMessage, ChatMessageInput } from '../../../api/contract/chat';
+import { type LeaveMessageField, type LeaveMessageInput, leaveMessageSchema } from '../../../api/contract/leave-message';
 import type { TypingPayload } from '../../../api/contract/socket';
 import { ApiError } from '../../lib/api-client';
 import { fetchChatHistory, postChatMessage } from './api';
@@ -103,6 +105,39 @@ export class ChatController {
 
   setEmail(email: string): void {
     this.state.setEmail(email);
+  }
+
+  setName(name: string): void {
+    this.state.setName(name);
+  }
+
+  setDraft(draft: string): void {
+    this.state.setDraft(draft);
+  }
+
+  /**
+   * The leave-a-message form: its message starts the conversation, carrying the visitor's name and
+   * email, and the panel shows it as usual. Answers each field's error instead when one is wrong.
+   */
+  leaveMessage(fields: LeaveMessageInput): Partial<Record<LeaveMessageField, string>> | null {
+    const parsed = leaveMessageSchema.safeParse(fields);
+    if (!parsed.success) {
+      const errors: Partial<Record<LeaveMessageField, string>> = {};
+      for (const issue of parsed.error.issues) {
+        const field = issue.path[0] as LeaveMessageField;
+        errors[field] ??= issue.message;
+      }
+      return errors;
+    }
+    const { name, email, message } = parsed.data;
+    this.state.setName(name);
+    this.state.setEmail(email);
+    this.sendMessage(message);
+    this.state.setDraft('');
+    const hours = hoursAt(new Date());
+    const key = this.state.entries.at(-1)!.key;
+    this.state.setLeftMessage({ key, name, email, backAt: hours.open ? null : (hours.opensAt?.toISOString() ?? null) });
+    return null;
   }
 
   /** The visitor's message appears at once; an empty or blank one is not sent. */
@@ -235,12 +270,13 @@ export class ChatController {
 
   /** Over the socket when connected, else by REST; a send the socket may have missed is retried by REST with the same clientId. */
   private async deliver(entry: ChatEntry): Promise<void> {
-    const { sessionId, email } = this.state;
+    const { sessionId, email, name } = this.state;
     const outgoing: ChatMessageInput = {
       sessionId,
       message: entry.text,
       clientId: entry.clientId,
       ...(email.trim() ? { senderEmail: email.trim() } : {}),
+      ...(name.trim() ? { senderName: name.trim() } : {}),
       // Not the query or fragment: a page such as the reset link's carries a secret there.
       pageUrl: `${window.location.origin}${window.location.pathname}`,
       ...(document.referrer ? { referrer: document.referrer } : {}),

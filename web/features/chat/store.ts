@@ -1,6 +1,14 @@
 import { create } from 'zustand';
 import type { ChatEntry } from './messages';
 
+/** The leave-a-message form was sent: its message's entry, who left it, and the opening it was told of (null while open). */
+export interface LeftMessage {
+  key: string;
+  name: string;
+  email: string;
+  backAt: string | null;
+}
+
 /** What the chat panel shows. Written only by its ChatController; the store itself does nothing else. */
 export interface ChatState {
   sessionId: string;
@@ -18,6 +26,11 @@ export interface ChatState {
   unread: number;
   /** Optional address for a reply when nobody is online (sent as senderEmail). */
   email: string;
+  /** The visitor's name from the leave-a-message form (sent as senderName). */
+  name: string;
+  /** What the visitor is typing, in the composer or the leave-a-message form alike, so a switch between them keeps it. */
+  draft: string;
+  leftMessage: LeftMessage | null;
 }
 
 export interface ChatSetters {
@@ -31,6 +44,9 @@ export interface ChatSetters {
   setStaffTyping(staffTyping: boolean): void;
   setUnread(unread: number): void;
   setEmail(email: string): void;
+  setName(name: string): void;
+  setDraft(draft: string): void;
+  setLeftMessage(leftMessage: LeftMessage | null): void;
 }
 
 export type ChatStore = ChatState & ChatSetters;
@@ -48,6 +64,9 @@ export function createChatStore() {
     staffTyping: false,
     unread: 0,
     email: '',
+    name: '',
+    draft: '',
+    leftMessage: null,
     setSessionId: (sessionId) => set({ sessionId }),
     setOpen: (open) => set({ open }),
     setEntries: (entries) => set({ entries }),
@@ -58,6 +77,9 @@ export function createChatStore() {
     setStaffTyping: (staffTyping) => set({ staffTyping }),
     setUnread: (unread) => set({ unread }),
     setEmail: (email) => set({ email }),
+    setName: (name) => set({ name }),
+    setDraft: (draft) => set({ draft }),
+    setLeftMessage: (leftMessage) => set({ leftMessage }),
   }));
 }
 

@@ -41,6 +41,8 @@ const shown = (text: string) => screen.queryAllByText(text).length;
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+  // Within business hours (Tuesday 10 AM in Chicago), so the live chat shows whatever the hour of the run.
+  vi.setSystemTime(new Date('2026-11-24T16:00:00Z'));
   fetchMock = vi.fn<typeof fetch>(async () => jsonResponse({ message: 'Chat session not found' }, 404));
   vi.stubGlobal('fetch', fetchMock);
   vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -319,9 +321,10 @@ describe('chat widget', () => {
     expect(postCalls()).toHaveLength(0);
   });
 
-  it('follows staff presence; with nobody online it offers an email field sent as senderEmail', async () => {
+  it('follows staff presence; with nobody online during a conversation it offers an email field sent as senderEmail', async () => {
     const transport = new FakeTransport();
     await renderWidget(transport);
+    transport.history = [row({ id: 1, message: 'Earlier question' })];
     transport.connect();
     await act(async () => transport.handlers.onPresence(true));
     await openPanel();
@@ -329,7 +332,7 @@ describe('chat widget', () => {
     expect(screen.queryByLabelText(/Your email/)).not.toBeInTheDocument();
 
     await act(async () => transport.handlers.onPresence(false));
-    expect(screen.getByText('No one is online right now')).toBeInTheDocument();
+    expect(screen.getByText('We usually reply within a few minutes')).toBeInTheDocument();
     fireEvent.change(screen.getByLabelText(/Your email/), { target: { value: 'pat@dealer.example' } });
     typeAndEnter('Please email me');
     expect(transport.sent[0]!.senderEmail).toBe('pat@dealer.example');

@@ -1,9 +1,10 @@
 import { MessageCircle, Send, X } from 'lucide-react';
-import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, Fragment, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { brand, chatLimits, timings } from '../../../../api/contract/brand';
 import { LinkedText } from '../../../components/ui/linked-text';
 import { ChatController } from '../controller';
 import type { ChatEntry } from '../messages';
+import { availabilityOf, availabilityText, LeaveMessageForm, LeftMessageNote, offersLeaveMessage, useFocusAfterLeaveMessage, useHoursClock } from './away';
 import { type ChatTransport, socketTransport } from '../transport';
 
 export const welcomeText = `Hi! I'm here to help you learn more about ${brand.product}. How can I assist you today?`;
@@ -40,19 +41,18 @@ function Bubble({ entry, onRetry }: { entry: Pick<ChatEntry, 'key' | 'text' | 'f
   );
 }
 
-function subtitle(staffOnline: boolean | null): string {
-  if (staffOnline === true) return 'Online now';
-  if (staffOnline === false) return 'No one is online right now';
-  return 'We usually reply in a few minutes';
-}
-
 function ChatPanel({ controller }: { controller: ChatController }) {
   const useChat = controller.store;
-  const { entries, loading, showWelcome, staffOnline, staffTyping, email } = useChat();
-  const [draft, setDraft] = useState('');
+  const { entries, loading, showWelcome, staffOnline, staffTyping, email, draft, leftMessage } = useChat();
+  const setDraft = (text: string) => controller.setDraft(text);
+  const now = useHoursClock();
+  const availability = availabilityOf(staffOnline, now);
+  // Only before a conversation exists: once one does, it shows as usual and the visitor keeps writing.
+  const showLeaveMessage = offersLeaveMessage(staffOnline, availability) && !loading && entries.length === 0;
   const panelRef = useRef<HTMLDivElement>(null);
   const listRef = useRef<HTMLOListElement>(null);
   const inputRef = useRef<HTMLInputElement>(null);
+  useFocusAfterLeaveMessage(showLeaveMessage, inputRef);
   const titleId = useId();
   const emailId = useId();
   const [welcomeAt] = useState(() => new Date().toISOString());
@@ -100,8 +100,8 @@ function ChatPanel({ controller }: { controller: ChatController }) {
             Chat With Us
           </h2>
           <p className="flex items-center gap-1.5 text-xs text-white/90">
-            <span aria-hidden="true" className={`inline-block size-2 rounded-full ${staffOnline ? 'bg-green-300' : 'bg-white/50'}`} />
-            {subtitle(staffOnline)}
+            <span aria-hidden="true" className={`inline-block size-2 shrink-0 rounded-full ${availability.kind === 'online' ? 'bg-green-300' : 'bg-white/50'}`} />
+            {availabilityText(availability, now)}
           </p>
         </div>
         <button type="button" onClick={() => controller.closePanel()} aria-label="Close chat" className="rounded-full p-1.5 hover:bg-white/15">
@@ -109,16 +109,20 @@ function ChatPanel({ controller }: { controller: ChatController }) {
         </button>
       </header>
 
-      <ol ref={listRef} role="log" aria-live="polite" aria-label="Chat messages" className="flex-1 space-y-3 overflow-y-auto px-4 py-3">
+      {showLeaveMessage && <LeaveMessageForm controller={controller} availability={availability} />}
+      <ol ref={listRef} hidden={showLeaveMessage} role="log" aria-live="polite" aria-label="Chat messages" className="flex-1 space-y-3 overflow-y-auto px-4 py-3">
         {loading ? (
           <li className="text-center text-sm text-slate-500">Loading messages...</li>
         ) : (
           <>
-            {showWelcome && (
+            {showWelcome && !leftMessage && (
               <Bubble entry={{ key: 'welcome', text: welcomeText, fromUser: false, createdAt: welcomeAt, status: 'sent' }} />
             )}
             {entries.map((entry) => (
-              <Bubble key={entry.key} entry={entry} onRetry={() => controller.retryMessage(entry.key)} />
+              <Fragment key={entry.key}>
+                <Bubble entry={entry} onRetry={() => controller.retryMessage(entry.key)} />
+                {leftMessage?.key === entry.key && entry.status === 'sent' && <LeftMessageNote left={leftMessage} now={now} />}
+              </Fragment>
             ))}
           </>
         )}
@@ -129,8 +133,8 @@ function ChatPanel({ controller }: { controller: ChatController }) {
         )}
       </ol>
 
-      <form onSubmit={submit} className="border-t border-slate-200 p-3">
-        {staffOnline === false && (
+      <form onSubmit={submit} hidden={showLeaveMessage} className="border-t border-slate-200 p-3">
+        {staffOnline === false && !leftMessage && (
           <div className="mb-2">
             <label htmlFor={emailId} className="mb-1 block text-xs text-slate-600">
               Your email (optional), so we can reply later
