@@ -26,6 +26,8 @@ interface DirectConnection {
   statements: Map<string, DirectStatement>;
   /** The executor of the direct transaction open now (directTransaction()), the only one that may run directly in it. */
   transactionOwner: object | undefined;
+  /** The Kysely bound to the connection that directTransaction() hands its work (bindToConnection). */
+  bound?: object;
 }
 
 const directConnections = new WeakMap<object, DirectConnection>();
@@ -41,6 +43,15 @@ export function supportsDirectQueries<DB>(db: Kysely<DB>): boolean {
 }
 
 /**
+ * A Kysely bound to SQLite's connection, as `db.connection()` gives it, made once: SQLite's driver has
+ * one connection for its whole life, so every batch can take the same one instead of building a new
+ * Kysely, executor and provider per commit. Used only while the driver's connection is held.
+ */
+function bindToConnection<DB>(db: Kysely<DB>): Promise<Kysely<DB>> {
+  return db.connection().execute(async (bound) => bound);
+}
+
+/**
  * Runs `work` in one SQLite transaction on Kysely's connection, held for the whole of it: other
  * callers' queries (Kysely's or prepared ones) wait for it through Kysely's executor, so nothing
  * interleaves. `work` gets the executor bound to that connection; prepared queries given it run
@@ -50,7 +61,8 @@ export function supportsDirectQueries<DB>(db: Kysely<DB>): boolean {
 export async function directTransaction<DB, T>(db: Kysely<DB>, work: (executor: Kysely<DB>) => Promise<T>): Promise<T> {
   const direct = directConnections.get(db);
   if (!direct) throw new Error('directTransaction needs a SQLite database opened by db/client.ts');
-  return db.connection().execute(async (executor) => {
+  const executor = (direct.bound ??= await bindToConnection(db)) as Kysely<DB>;
+  return db.getExecutor().provideConnection(async () => {
     directStatement(direct, 'begin').statement.run();
     direct.transactionOwner = executor;
     directConnections.set(executor, direct);
