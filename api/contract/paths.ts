@@ -25,6 +25,12 @@ export const apiPaths = {
   chatSession: '/api/chat-sessions/:sessionId',
   /** The visitor's context beside a conversation: pages, time zone, earlier conversations and leads. */
   chatSessionContext: '/api/chat-sessions/:sessionId/context',
+  /** The visitor has seen their conversation up to a seq (the REST twin of `chat:seen`). */
+  chatSeen: '/api/chat-sessions/:sessionId/seen',
+  /** Mail the conversation to its own email: the visitor's own, or any for staff. */
+  chatTranscript: '/api/chat-sessions/:sessionId/transcript',
+  /** The widget opens a mailed conversation link's token. */
+  chatLinks: '/api/chat-links',
   lead: '/api/leads/:kind/:id',
   adminCounts: '/api/admin/counts',
 } as const;
