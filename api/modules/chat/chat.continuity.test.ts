@@ -1,10 +1,15 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../contract/chat';
 import { apiPaths, pathTo } from '../../contract/paths';
 import { signInNewStaff, type StaffSignIn } from '../../../test/support/factories';
-import { buildTestServer } from '../../../test/support/helper';
+import { connectDatabase } from '../../../db/open';
+import { type AppProcess, startAppProcess } from '../../../scripts/services/app-process';
+import { buildTestServer, freshDatabaseEnv } from '../../../test/support/helper';
 import { type SinkMail, startSmtpSink } from '../../../test/support/smtp-sink';
 import { visitorCookie } from '../../../test/support/visitor-socket';
 import { chatLinkToken, unsubscribeToken } from './chat.links';
@@ -278,4 +283,55 @@ describe('email continuity, the next mail after the spacing', async () => {
     await sleep(500);
     expect(mailsTo(sink.accepted, email)).toHaveLength(2);
   });
+});
+
+/** The real server process, as `npm start` runs it, on a database that outlives it. */
+describe('a continuity mail promised before a kill -9', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lotwise-continuity-crash-'));
+  const sink = await startSmtpSink();
+  const env: Record<string, string> = {
+    DATABASE_PATH: join(dir, 'app.db'),
+    ...(await freshDatabaseEnv()),
+    DATA_DIR: dir,
+    RATE_LIMIT_ALLOWLIST: '127.0.0.1',
+    SMTP_URL: sink.url,
+    ADMIN_EMAIL: 'crash-staff@lotwise.example',
+    ADMIN_PASSWORD: 'crash-staff-password',
+    CONTINUITY_DELAY_SECONDS: '2',
+    SESSION_SECRET: 'crash-test-session-secret-long-enough-0123456789',
+  };
+  const db = connectDatabase({ url: env.DATABASE_URL, path: env.DATABASE_PATH!, poolSize: 1 });
+  const nodes: AppProcess[] = [];
+  afterAll(async () => {
+    await Promise.all(nodes.map((node) => node.stop()));
+    await db.destroy();
+    await sink.down();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is sent once by the next process', async () => {
+    const first = await startAppProcess(env);
+    nodes.push(first);
+    const email = newEmail();
+    const sessionId = newSessionId();
+    const post = (path: string, body: unknown, cookie?: string) =>
+      fetch(`${first.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) }, body: JSON.stringify(body) });
+    expect((await post(apiPaths.chatMessage, { sessionId, message: 'Anyone there?', senderEmail: email })).status).toBe(201);
+    const login = await post(apiPaths.staffLogin, { username: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD });
+    expect(login.status).toBe(200);
+    const staffCookie = login.headers.getSetCookie().map((cookie) => cookie.split(';')[0]).join('; ');
+    expect((await post(apiPaths.staffReply, { sessionId, message: 'Yes, we are here' }, staffCookie)).status).toBe(201);
+    first.kill('SIGKILL');
+    await first.exited;
+    const pending = await db.selectFrom('jobs').selectAll().where('kind', '=', 'chat-continuity-mail').where('state', '=', 'pending').execute();
+    expect(pending).toHaveLength(1);
+    expect(sink.accepted).toEqual([]);
+
+    const second = await startAppProcess(env);
+    nodes.push(second);
+    await sink.waitFor((mails) => mailsTo(mails, email).length > 0);
+    await sleep(1000);
+    expect(mailsTo(sink.accepted, email)).toHaveLength(1);
+    expect(mailsTo(sink.accepted, email)[0]!.text).toContain('Yes, we are here');
+  }, 90_000);
 });
