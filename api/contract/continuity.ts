@@ -18,9 +18,6 @@ export const chatSeenAnswer = z.object({ visitorSeenSeq: z.number().int() });
 
 // ---------- the mailed link that reopens a conversation ----------
 
-/** The query parameter of the mailed link (`/?chat=<token>`), which the widget reads and takes out of the address. */
-export const chatLinkQueryParam = 'chat';
-
 const chatLinkTokenMessage = 'token must be the one in the link we emailed you';
 /** `POST /api/chat-links`: the widget hands in the mailed link's token and gets that one conversation. */
 export const chatLinkInputSchema = z

@@ -35,6 +35,9 @@ export const apiPaths = {
   adminCounts: '/api/admin/counts',
 } as const;
 
+/** The query parameter of a mailed conversation link (`/?chat=<token>`): the widget opens it and takes it out of the address. */
+export const chatLinkQueryParam = 'chat';
+
 /** The create and staff-list path of each kind of lead, and the file name of its CSV export. */
 export const leadPaths: Record<LeadKind, { create: string; list: string; csvName: string }> = {
   contact: { create: '/api/contact-submission', list: '/api/contact-submissions', csvName: 'contact-submissions' },

@@ -6,8 +6,8 @@ import { staffDisplayName } from '../../contract/auth';
 import { brand } from '../../contract/brand';
 import { chatSessionNotFoundMessage } from '../../contract/chat';
 import { errorBodySchema } from '../../contract/common';
-import { chatLinkAnswer, chatLinkExpiredMessage, chatLinkInputSchema, chatLinkInvalidMessage, chatLinkQueryParam } from '../../contract/continuity';
-import { apiPaths } from '../../contract/paths';
+import { chatLinkAnswer, chatLinkExpiredMessage, chatLinkInputSchema, chatLinkInvalidMessage } from '../../contract/continuity';
+import { apiPaths, chatLinkQueryParam } from '../../contract/paths';
 import { HttpError } from '../../plugins/errors';
 import type { JobContext } from '../../jobs';
 import {

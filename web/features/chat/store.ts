@@ -18,6 +18,17 @@ export interface ChatState {
   unread: number;
   /** Optional address for a reply when nobody is online (sent as senderEmail). */
   email: string;
+  /** "Email me this conversation": where the request is, and what to tell the visitor of it. */
+  transcript: TranscriptStatus;
+  /** Show the email field whoever is online: a transcript needs an email the conversation does not have yet. */
+  askEmail: boolean;
+  /** A sentence about the conversation itself (a mailed link that did not open), shown above the messages. */
+  notice: string;
+}
+
+export interface TranscriptStatus {
+  state: 'idle' | 'sending' | 'sent' | 'failed';
+  text: string;
 }
 
 export interface ChatSetters {
@@ -31,6 +42,9 @@ export interface ChatSetters {
   setStaffTyping(staffTyping: boolean): void;
   setUnread(unread: number): void;
   setEmail(email: string): void;
+  setTranscript(transcript: TranscriptStatus): void;
+  setAskEmail(askEmail: boolean): void;
+  setNotice(notice: string): void;
 }
 
 export type ChatStore = ChatState & ChatSetters;
@@ -48,6 +62,9 @@ export function createChatStore() {
     staffTyping: false,
     unread: 0,
     email: '',
+    transcript: { state: 'idle', text: '' },
+    askEmail: false,
+    notice: '',
     setSessionId: (sessionId) => set({ sessionId }),
     setOpen: (open) => set({ open }),
     setEntries: (entries) => set({ entries }),
@@ -58,6 +75,9 @@ export function createChatStore() {
     setStaffTyping: (staffTyping) => set({ staffTyping }),
     setUnread: (unread) => set({ unread }),
     setEmail: (email) => set({ email }),
+    setTranscript: (transcript) => set({ transcript }),
+    setAskEmail: (askEmail) => set({ askEmail }),
+    setNotice: (notice) => set({ notice }),
   }));
 }
 

@@ -5,6 +5,7 @@ import { LinkedText } from '../../../components/ui/linked-text';
 import { ChatController } from '../controller';
 import type { ChatEntry } from '../messages';
 import { type ChatTransport, socketTransport } from '../transport';
+import { TranscriptAction } from './transcript-action';
 
 export const welcomeText = `Hi! I'm here to help you learn more about ${brand.product}. How can I assist you today?`;
 
@@ -48,7 +49,7 @@ function subtitle(staffOnline: boolean | null): string {
 
 function ChatPanel({ controller }: { controller: ChatController }) {
   const useChat = controller.store;
-  const { entries, loading, showWelcome, staffOnline, staffTyping, email } = useChat();
+  const { entries, loading, showWelcome, staffOnline, staffTyping, email, askEmail, notice } = useChat();
   const [draft, setDraft] = useState('');
   const panelRef = useRef<HTMLDivElement>(null);
   const listRef = useRef<HTMLOListElement>(null);
@@ -110,6 +111,11 @@ function ChatPanel({ controller }: { controller: ChatController }) {
       </header>
 
       <ol ref={listRef} role="log" aria-live="polite" aria-label="Chat messages" className="flex-1 space-y-3 overflow-y-auto px-4 py-3">
+        {notice && (
+          <li role="alert" className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900">
+            {notice}
+          </li>
+        )}
         {loading ? (
           <li className="text-center text-sm text-slate-500">Loading messages...</li>
         ) : (
@@ -129,8 +135,10 @@ function ChatPanel({ controller }: { controller: ChatController }) {
         )}
       </ol>
 
+      <TranscriptAction controller={controller} />
+
       <form onSubmit={submit} className="border-t border-slate-200 p-3">
-        {staffOnline === false && (
+        {(staffOnline === false || askEmail) && (
           <div className="mb-2">
             <label htmlFor={emailId} className="mb-1 block text-xs text-slate-600">
               Your email (optional), so we can reply later
