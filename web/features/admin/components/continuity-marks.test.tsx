@@ -72,12 +72,12 @@ describe('"Seen" in the conversation pane', () => {
   });
 });
 
-describe('"Send transcript" in the conversation pane', () => {
+describe('"Email transcript" (Send transcript) in the conversation pane', () => {
   it('mails the conversation to the visitor’s email and says so', async () => {
     const fetchMock = vi.fn<typeof fetch>(async () => new Response(JSON.stringify({ email: 'dana@reyes.example' }), { status: 202 }));
     vi.stubGlobal('fetch', fetchMock);
     openConversation({ senderEmail: 'dana@reyes.example' }, chatMessage({ seq: 1, message: 'Question' }));
-    const button = screen.getByRole('button', { name: 'Send transcript: Email this conversation to dana@reyes.example' });
+    const button = screen.getByRole('button', { name: 'Email the transcript to dana@reyes.example' });
     await act(async () => fireEvent.click(button));
     expect(fetchMock).toHaveBeenCalledWith(`/api/chat-sessions/${sessionId}/transcript`, expect.objectContaining({ method: 'POST' }));
     expect(useToastStore.getState().toasts[0]).toMatchObject({ title: 'Transcript sent', description: 'Emailed to dana@reyes.example.', variant: 'success' });
@@ -87,12 +87,12 @@ describe('"Send transcript" in the conversation pane', () => {
     const message = 'A transcript of this conversation was sent a moment ago: please wait 10 minutes before asking again.';
     vi.stubGlobal('fetch', vi.fn<typeof fetch>(async () => new Response(JSON.stringify({ message }), { status: 429 })));
     openConversation({ senderEmail: 'dana@reyes.example' }, chatMessage({ seq: 1, message: 'Question' }));
-    await act(async () => fireEvent.click(screen.getByRole('button', { name: /^Send transcript/ })));
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: /^Email the transcript/ })));
     expect(useToastStore.getState().toasts[0]).toMatchObject({ title: 'Transcript not sent', description: message, variant: 'destructive' });
   });
 
   it('is disabled for a conversation without an email', () => {
     openConversation({ senderEmail: null }, chatMessage({ seq: 1, message: 'Question' }));
-    expect(screen.getByRole('button', { name: 'Send transcript: No email for this conversation' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Email transcript: no email for this conversation' })).toBeDisabled();
   });
 });

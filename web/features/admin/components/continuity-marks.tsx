@@ -24,7 +24,7 @@ export function SeenMark() {
 }
 
 /**
- * "Send transcript": the conversation mailed to the visitor's own email (the server's rules: one a
+ * "Email transcript" (the issue's "Send transcript"): the conversation mailed to the visitor's own email (the server's rules: one a
  * conversation per 10 minutes, five an address a day), the outcome in a toast.
  */
 export function SendTranscriptButton({ sessionId, email }: { sessionId: string; email: string | null }) {
@@ -43,18 +43,19 @@ export function SendTranscriptButton({ sessionId, email }: { sessionId: string; 
       setSending(false);
     }
   };
-  const label = email ? `Email this conversation to ${email}` : 'No email for this conversation';
+  // Not "Send ...": the reply box's Send button is found by that name.
+  const label = email ? `Email the transcript to ${email}` : 'Email transcript: no email for this conversation';
   return (
     <button
       type="button"
       onClick={() => void send()}
       disabled={!email || sending}
       title={label}
-      aria-label={`Send transcript: ${label}`}
+      aria-label={label}
       className="inline-flex shrink-0 items-center gap-1.5 rounded-md border border-slate-300 px-2.5 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-50"
     >
       <Mail className="size-4" aria-hidden="true" />
-      <span className="max-sm:sr-only">{sending ? 'Sending...' : 'Send transcript'}</span>
+      <span className="max-sm:sr-only">{sending ? 'Emailing...' : 'Email transcript'}</span>
     </button>
   );
 }
