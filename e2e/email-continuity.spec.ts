@@ -103,6 +103,15 @@ test.describe('email continuity: a visitor who left gets the reply by mail, and 
     await panel.getByRole('button', { name: 'Email me this conversation' }).click();
     await expect(panel.getByRole('status')).toContainText('please wait 10 minutes');
     await shoot(phone, 'widget-transcript-too-soon');
+
+    // The mail's unsubscribe link, opened by a person: a page that asks, then one click.
+    const unsubscribe = /^<(.+)>$/.exec(mail.headers['list-unsubscribe']!)![1]!;
+    await phone.goto(unsubscribe);
+    await expect(phone.getByRole('heading', { name: 'Unsubscribe from chat emails' })).toBeVisible();
+    await shoot(phone, 'unsubscribe-page');
+    await phone.getByRole('button', { name: 'Unsubscribe' }).click();
+    await expect(phone.getByRole('heading', { name: "You're unsubscribed" })).toBeVisible();
+    await shoot(phone, 'unsubscribed');
     await phoneContext.close();
   });
 });

@@ -158,6 +158,8 @@ describe('email continuity', async () => {
     expect(page.headers['content-type']).toContain('text/html');
     expect(page.body).toContain('<button type="submit">Unsubscribe</button>');
     expect(page.body).not.toContain(email);
+    // So a browser holding our cookies posts the form with its Origin (no-referrer would send `null`, refused).
+    expect(page.headers['referrer-policy']).toBe('same-origin');
     expect(await app.db.selectFrom('emailUnsubscribes').selectAll().execute()).toEqual([]);
 
     // Forged: another address under this signature, or a signature altered.

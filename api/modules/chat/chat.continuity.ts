@@ -124,7 +124,7 @@ export async function chatLinkRoutes(instance: FastifyInstance, options: { confi
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)} | ${brand.product}</title>
 <style>body{font-family:system-ui,Arial,sans-serif;background:#f8fafc;color:#0f172a;margin:0;padding:48px 16px}main{max-width:440px;margin:0 auto;background:#fff;border-radius:12px;padding:28px;box-shadow:0 1px 3px rgba(0,0,0,.1)}h1{font-size:22px;margin:0 0 12px}p{line-height:1.5}button{background:#333399;color:#fff;border:0;border-radius:8px;padding:10px 18px;font-size:16px;font-weight:600;cursor:pointer}a{color:#333399}</style></head>
-<body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`;
+<body><main><h1>${escapeHtml(title)}</h1>${body}<p><a href="/">Back to the ${brand.product} website</a></p></main></body></html>`;
 }
 
 /** `a***@example.com`: enough for a person to know it is theirs, not enough for a page left open to tell it. */
@@ -151,6 +151,9 @@ export async function unsubscribeRoutes(app: FastifyInstance, options: { config:
     reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
     if (!email) return reply.code(400).send(invalid);
     const action = `${unsubscribePath}?token=${encodeURIComponent(token!)}`;
+    // The pages' no-referrer policy makes a browser's form post say `Origin: null`, which the Origin
+    // check refuses when the browser holds our cookies: this page's form names its own origin.
+    reply.header('referrer-policy', 'same-origin');
     return page(
       'Unsubscribe from chat emails',
       `<p>Stop the emails about your chats with ${brand.product} to <strong>${escapeHtml(maskedEmail(email))}</strong>?</p><form method="post" action="${escapeHtml(action)}"><button type="submit">Unsubscribe</button></form>`,
