@@ -107,6 +107,10 @@ export const configSchema = z
     JOBS_CONCURRENCY: z.coerce.number().int().positive().max(100).default(8),
     // Internal: the least time between two password-reset mails to one dealer (tests shorten it).
     RESET_MAIL_SPACING_SECONDS: z.coerce.number().positive().max(3600).default(180),
+    // A staff reply the visitor has not seen this long is mailed to them (when the chat has their email).
+    CONTINUITY_DELAY_SECONDS: z.coerce.number().positive().max(24 * 3600).default(120),
+    // Internal: the least time between two continuity mails of one chat (tests shorten the 10 minutes).
+    CONTINUITY_MAIL_SPACING_SECONDS: z.coerce.number().positive().max(24 * 3600).default(600),
   })
   .transform((env) => ({
     env: env.NODE_ENV,
@@ -136,6 +140,8 @@ export const configSchema = z
     redis: env.REDIS_URL ? { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX } : undefined,
     presenceTtlSeconds: env.PRESENCE_TTL_SECONDS,
     resetMailSpacingSeconds: env.RESET_MAIL_SPACING_SECONDS,
+    /** Email continuity (api/modules/chat/chat.continuity.ts): the unseen wait, and the least time between two mails of one chat. */
+    continuity: { delayMs: env.CONTINUITY_DELAY_SECONDS * 1000, spacingMs: env.CONTINUITY_MAIL_SPACING_SECONDS * 1000 },
     jobs: {
       leaseMs: env.JOBS_LEASE_SECONDS * 1000,
       retryBaseMs: env.JOBS_RETRY_BASE_SECONDS * 1000,

@@ -35,4 +35,10 @@ describe('the request log', async () => {
     expect(log.urls()).toContain('/reset-password?%74oken=[redacted]');
     expect(log.text()).not.toContain('encodedsecret');
   });
+
+  it('redacts a mailed conversation link’s token, which would open that conversation to whoever reads the log', async () => {
+    await app.inject({ method: 'GET', url: '/?chat=session_1_abc.mz1a2b.linksignature123&utm_source=mail' });
+    expect(log.urls()).toContain('/?chat=[redacted]&utm_source=mail');
+    expect(log.text()).not.toContain('linksignature123');
+  });
 });

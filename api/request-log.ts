@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 
-/** Query parameters whose values are secrets (a reset link's `token`): logged as `name=[redacted]`. */
-export const secretQueryParameters: ReadonlySet<string> = new Set(['token', 'reset', 'code', 'password', 'secret']);
+/** Query parameters whose values are secrets (a reset link's `token`, a mailed conversation link's `chat`): logged as `name=[redacted]`. */
+export const secretQueryParameters: ReadonlySet<string> = new Set(['token', 'reset', 'code', 'password', 'secret', 'chat']);
 
 function isSecretName(name: string): boolean {
   let decoded = name.replace(/\+/g, ' ');

@@ -138,6 +138,8 @@ export interface ChatSessionsTable {
   lastSeq: ColumnType<number, number | undefined, number>;
   /** Highest message seq staff have read; visitor messages above it are unread. */
   lastReadSeq: ColumnType<number, number | undefined, number>;
+  /** Highest message seq the visitor has had on screen (db/migrations/2026-12-20T0300_chat_continuity.ts). */
+  visitorSeenSeq: ColumnType<number, number | undefined, number>;
   lastMessageAt: string;
   createdAt: string;
 }
@@ -188,6 +190,38 @@ export interface JobsTable {
   finishedAt: number | null;
 }
 
+/** The last continuity mail of a session (api/modules/chat/chat.continuity.ts). Times are epoch milliseconds. */
+export interface ChatContinuityMailsTable {
+  sessionId: string;
+  mailedAt: number;
+  /** The job that sent it: a retry of that job sends it again, with the same Message-ID. */
+  jobId: number;
+  /** That mail had the staff replies with seq in `(afterSeq, upToSeq]`. */
+  afterSeq: number;
+  upToSeq: number;
+}
+
+/** A visitor identity that opened a session's mailed link: it may act in that one session. */
+export interface ChatSessionGrantsTable {
+  visitorId: string;
+  sessionId: string;
+  createdAt: string;
+}
+
+/** An address (lower case) that asked for no more continuity mail. */
+export interface EmailUnsubscribesTable {
+  email: string;
+  createdAt: string;
+}
+
+/** A transcript mailed (or promised), for its limits. `email` is lower case; `requestedAt` epoch ms. */
+export interface ChatTranscriptRequestsTable {
+  id: Id;
+  sessionId: string;
+  email: string;
+  requestedAt: number;
+}
+
 export interface Database {
   users: UsersTable;
   admins: AdminsTable;
@@ -202,6 +236,10 @@ export interface Database {
   chatMessages: ChatMessagesTable;
   chatPageViews: ChatPageViewsTable;
   jobs: JobsTable;
+  chatContinuityMails: ChatContinuityMailsTable;
+  chatSessionGrants: ChatSessionGrantsTable;
+  emailUnsubscribes: EmailUnsubscribesTable;
+  chatTranscriptRequests: ChatTranscriptRequestsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -191,6 +191,8 @@ export const chatSessionSummary = z.object({
   lastMessageSeq: z.number().int(),
   lastActivity: isoDate,
   unreadCount: z.number().int(),
+  /** The highest seq the visitor has had on screen: staff show "Seen" under the last reply at or below it. */
+  visitorSeenSeq: z.number().int(),
   status: chatSessionStatusSchema,
   pageUrl: z.string().nullable(),
   referrer: z.string().nullable(),

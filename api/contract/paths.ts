@@ -25,9 +25,18 @@ export const apiPaths = {
   chatSession: '/api/chat-sessions/:sessionId',
   /** The visitor's context beside a conversation: pages, time zone, earlier conversations and leads. */
   chatSessionContext: '/api/chat-sessions/:sessionId/context',
+  /** The visitor has seen their conversation up to a seq (the REST twin of `chat:seen`). */
+  chatSeen: '/api/chat-sessions/:sessionId/seen',
+  /** Mail the conversation to its own email: the visitor's own, or any for staff. */
+  chatTranscript: '/api/chat-sessions/:sessionId/transcript',
+  /** The widget opens a mailed conversation link's token. */
+  chatLinks: '/api/chat-links',
   lead: '/api/leads/:kind/:id',
   adminCounts: '/api/admin/counts',
 } as const;
+
+/** The query parameter of a mailed conversation link (`/?chat=<token>`): the widget opens it and takes it out of the address. */
+export const chatLinkQueryParam = 'chat';
 
 /** The create and staff-list path of each kind of lead, and the file name of its CSV export. */
 export const leadPaths: Record<LeadKind, { create: string; list: string; csvName: string }> = {

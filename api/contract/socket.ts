@@ -1,4 +1,5 @@
 import type { ChatMessage, ChatMessageInput, ChatPageInput, ChatSessionSummary, StaffChatMessage } from './chat';
+import type { ChatSeenInput } from './continuity';
 import type { Lead, LeadByKind, LeadKind } from './leads';
 
 /** What an acknowledged event answers: `{ ok: true, ... }`, or `{ ok: false, error }` with a sentence to show. */
@@ -20,6 +21,8 @@ export interface VisitorClientToServerEvents {
   'chat:typing': (payload: TypingPayload) => void;
   /** The visitor went on to another page; recorded for their own session only (a stranger's is refused as not found). */
   'chat:page': (payload: ChatPageInput, ack?: Ack) => void;
+  /** The visitor has had their session's messages up to `upTo` on screen (api/contract/continuity.ts). */
+  'chat:seen': (payload: ChatSeenInput, ack?: Ack<{ visitorSeenSeq: number }>) => void;
 }
 
 export interface VisitorServerToClientEvents {

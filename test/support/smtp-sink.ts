@@ -6,8 +6,12 @@ export interface SinkMail {
   messageId: string;
   to: string;
   subject: string;
-  /** The text body, quoted-printable decoded. */
+  /** The text body, quoted-printable decoded (a multipart mail's text/plain part). */
   text: string;
+  /** A multipart mail's text/html part, decoded. */
+  html?: string;
+  /** Every header, by lower-case name. */
+  headers: Record<string, string>;
 }
 
 /**
@@ -41,20 +45,52 @@ function decodeQuotedPrintable(body: string): string {
   return Buffer.from(bytes, 'latin1').toString('utf8');
 }
 
-function parseMail(raw: string): SinkMail {
+function splitHeaders(raw: string): { headers: Map<string, string>; body: string } {
   const split = raw.search(/\r?\n\r?\n/);
   const headers = new Map<string, string>();
   for (const line of raw.slice(0, split).replace(/\r?\n[ \t]+/g, ' ').split(/\r?\n/)) {
     const colon = line.indexOf(':');
     if (colon > 0) headers.set(line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim());
   }
-  const body = raw.slice(split).replace(/^\r?\n\r?\n/, '').replace(/\r\n/g, '\n');
-  const quoted = /quoted-printable/i.test(headers.get('content-transfer-encoding') ?? '');
+  return { headers, body: raw.slice(split).replace(/^\r?\n\r?\n/, '').replace(/\r\n/g, '\n') };
+}
+
+function decodeBody(headers: Map<string, string>, body: string): string {
+  const encoding = headers.get('content-transfer-encoding') ?? '';
+  if (/quoted-printable/i.test(encoding)) return decodeQuotedPrintable(body);
+  if (/base64/i.test(encoding)) return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  return body;
+}
+
+/** The text/plain and text/html parts of a (possibly multipart) body. */
+function partsOf(headers: Map<string, string>, body: string): { text?: string; html?: string } {
+  const type = headers.get('content-type') ?? 'text/plain';
+  const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
+  if (/^multipart\//i.test(type) && boundary) {
+    const found: { text?: string; html?: string } = {};
+    for (const part of body.split(`--${boundary}`).slice(1)) {
+      if (part.startsWith('--')) break;
+      const inner = splitHeaders(part.replace(/^\n/, ''));
+      const parts = partsOf(inner.headers, inner.body.replace(/\n$/, ''));
+      found.text ??= parts.text;
+      found.html ??= parts.html;
+    }
+    return found;
+  }
+  const decoded = decodeBody(headers, body);
+  return /^text\/html/i.test(type) ? { html: decoded } : { text: decoded };
+}
+
+function parseMail(raw: string): SinkMail {
+  const { headers, body } = splitHeaders(raw);
+  const { text, html } = partsOf(headers, body);
   return {
     messageId: headers.get('message-id') ?? '',
     to: headers.get('to') ?? '',
     subject: headers.get('subject') ?? '',
-    text: quoted ? decodeQuotedPrintable(body) : body,
+    text: text ?? '',
+    ...(html === undefined ? {} : { html }),
+    headers: Object.fromEntries(headers),
   };
 }
 

@@ -292,6 +292,7 @@ export interface ChatSessionSummaryRow {
   lastMessageId: number | null;
   lastMessageSeq: number;
   unreadCount: number;
+  visitorSeenSeq: number;
 }
 
 function summaryQuery(db: Executor) {
@@ -324,6 +325,7 @@ function summaryQuery(db: Executor) {
       messagesOf(eb).select('m.message').orderBy('m.seq', 'desc').limit(1).as('lastMessage'),
       messagesOf(eb).select('m.id').orderBy('m.seq', 'desc').limit(1).as('lastMessageId'),
       'chatSessions.lastSeq as lastMessageSeq',
+      'chatSessions.visitorSeenSeq',
       messagesOf(eb)
         .select((inner) => inner.fn.countAll<number>().as('count'))
         .as('messageCount'),

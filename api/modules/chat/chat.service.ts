@@ -21,6 +21,7 @@ import { HttpError } from '../../plugins/errors';
 import type { Tx, Write } from '../../events';
 import { listLeadsByEmail } from '../leads';
 import * as repository from './chat.repository';
+import { findVisibleSession, hasGrant } from './chat.continuity.repository';
 import { type ChatSendLimits, unlimitedChatSends } from './chat.rate-limit';
 
 /** Who sends a visitor message: the visitor cookie's identity and what the transport knows. */
@@ -84,7 +85,7 @@ function authoredToStaffChatMessage(row: repository.AuthoredMessageRow): StaffCh
   return toStaffChatMessage(row, author);
 }
 
-function toSummary(row: repository.ChatSessionSummaryRow): ChatSessionSummary {
+export function toSummary(row: repository.ChatSessionSummaryRow): ChatSessionSummary {
   const status = chatSessionStatusSchema.safeParse(row.status);
   return {
     id: row.id,
@@ -97,6 +98,7 @@ function toSummary(row: repository.ChatSessionSummaryRow): ChatSessionSummary {
     lastMessageSeq: Number(row.lastMessageSeq),
     lastActivity: row.lastActivity,
     unreadCount: Number(row.unreadCount),
+    visitorSeenSeq: Number(row.visitorSeenSeq),
     status: status.success ? status.data : 'open',
     pageUrl: row.pageUrl,
     referrer: row.referrer,
@@ -194,7 +196,14 @@ export class ChatService {
     const stored = await repository.storeMessage(tx.db, draft, author);
     if (stored?.created) return { stored, sessionCreated: false };
     const existing = await repository.findSession(tx.db, input.sessionId);
-    if (existing && existing.visitorId !== visitor.visitorId) throw new HttpError(404, chatSessionNotFoundMessage);
+    if (existing && existing.visitorId !== visitor.visitorId) {
+      if (!(await hasGrant(tx.db, visitor.visitorId, input.sessionId))) throw new HttpError(404, chatSessionNotFoundMessage);
+      // A visitor that session's mailed link let in (chat.continuity.ts) writes there as its owner would.
+      if (stored) return { stored, sessionCreated: false };
+      const granted = await repository.storeMessage(tx.db, draft, { by: 'visitor', visitorId: existing.visitorId, senderEmail: input.senderEmail ?? null });
+      if (!granted) throw new Error(`chat session ${input.sessionId} vanished while storing a message`);
+      return { stored: granted, sessionCreated: false };
+    }
     if (stored) return { stored, sessionCreated: false };
     const now = draft.createdAt;
     const session = await repository.createSessionIfAbsent(tx.db, {
@@ -253,7 +262,12 @@ export class ChatService {
    */
   async recordPageView(visitorId: string, view: { sessionId: string; url: string }): Promise<void> {
     const viewedAt = new Date().toISOString();
-    const recorded = await this.write((tx) => repository.addOwnPageView(tx.db, { ...view, visitorId, viewedAt }, chatLimits.pageViewsPerSession));
+    const recorded = await this.write(async (tx) => {
+      if (await repository.addOwnPageView(tx.db, { ...view, visitorId, viewedAt }, chatLimits.pageViewsPerSession)) return true;
+      // A visitor the mailed link let in records as the owner would.
+      const session = await findVisibleSession(tx.db, visitorId, view.sessionId);
+      return session !== undefined && repository.addOwnPageView(tx.db, { ...view, visitorId: session.visitorId, viewedAt }, chatLimits.pageViewsPerSession);
+    });
     if (!recorded) throw new HttpError(404, chatSessionNotFoundMessage);
   }
 
@@ -296,7 +310,8 @@ export class ChatService {
   /** True when the visitor started this session; false for a stranger's or a session not started yet. */
   async visitorOwns(visitorId: string, sessionId: string): Promise<boolean> {
     const session = await repository.findSession(this.db, sessionId);
-    return session?.visitorId === visitorId;
+    if (!session) return false;
+    return session.visitorId === visitorId || hasGrant(this.db, visitorId, sessionId);
   }
 
   /**
@@ -306,7 +321,8 @@ export class ChatService {
   async visitorHistory(visitorId: string, sessionId: string): Promise<{ messages: ChatMessage[]; isNew: boolean }> {
     const rows = await repository.listSessionMessagesWithOwner(this.db, sessionId);
     if (rows.length === 0) return { messages: [], isNew: true };
-    if (rows[0]!.ownerVisitorId !== visitorId) throw new HttpError(404, chatSessionNotFoundMessage);
+    // The owner's poll reads one statement; only someone else's asks whether the mailed link let them in.
+    if (rows[0]!.ownerVisitorId !== visitorId && !(await hasGrant(this.db, visitorId, sessionId))) throw new HttpError(404, chatSessionNotFoundMessage);
     return { messages: rows.map(toChatMessage), isNew: false };
   }
 

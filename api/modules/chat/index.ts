@@ -10,6 +10,9 @@ import { visitorChatRoutes } from './chat.routes';
 import { ChatService } from './chat.service';
 import { chatSocketEvents } from './chat.socket';
 import { expireIdleStaffSockets } from './chat.staff-expiry';
+import { chatLinkRoutes, mailChatContinuity, unsubscribeRoutes } from './chat.continuity';
+import { seenRoutes, seenSocketEvents } from './chat.seen';
+import { chatTranscripts, transcriptRoutes } from './chat.transcript';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -43,6 +46,13 @@ export default fp(
     capChatRoomsPerSocket(app.visitorSockets);
     chatSocketEvents(app, chat);
     expireIdleStaffSockets(app);
+    // The visitor is never lost (DESIGN.md 10): seen receipts, email continuity, transcripts.
+    await app.register(seenRoutes);
+    seenSocketEvents(app);
+    mailChatContinuity(app, options.config);
+    await app.register(chatLinkRoutes, { config: options.config });
+    await app.register(unsubscribeRoutes, { config: options.config });
+    await app.register(transcriptRoutes, { transcripts: chatTranscripts(app) });
   },
   { name: 'chat', dependencies: ['db', 'events', 'redis', 'session', 'auth', 'socket-io'] },
 );

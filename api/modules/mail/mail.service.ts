@@ -10,6 +10,10 @@ export interface MailMessage {
   subject: string;
   /** Plain text only: nothing a visitor typed is ever rendered as HTML, mail included. */
   text: string;
+  /** An HTML part beside the text, for mails that have one: every word a person typed in it escaped (chat.mail-text.ts). */
+  html?: string;
+  /** Extra headers (List-Unsubscribe). */
+  headers?: Record<string, string>;
   /** Kept across retries of one mail (messageIdOf), so a mail sent twice after an unknown outcome reads as one. */
   messageId?: string;
 }
@@ -77,6 +81,8 @@ export class Mailer {
       to: message.to,
       subject: headerText(message.subject),
       text: message.text,
+      ...(message.html ? { html: message.html } : {}),
+      ...(message.headers ? { headers: message.headers } : {}),
       ...(message.messageId ? { messageId: message.messageId } : {}),
     });
     if (this.options.smtpUrl) return;

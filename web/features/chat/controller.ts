@@ -7,6 +7,7 @@ import { ApiError } from '../../lib/api-client';
 import { fetchChatHistory, postChatMessage } from './api';
 import { type ChatEntry, mergeMessages } from './messages';
 import { readOrCreateSessionId } from './session-id';
+import { ChatContinuity, takeChatLinkToken } from './continuity';
 import { type ChatStore, createChatStore } from './store';
 import { ChatRefusedError, type ChatTransport } from './transport';
 import { addVisitPage, visitorTimeZone, visitPages } from './visit-pages';
@@ -50,8 +51,15 @@ export class ChatController {
   /** The first load in flight, so opening the panel meanwhile waits for it instead of loading twice. */
   private firstLoad: Promise<void> | null = null;
   private disposed = false;
+  /** Seen receipts, the mailed link and transcripts (continuity.ts). */
+  readonly continuity: ChatContinuity;
+  /** A mailed link being opened: the history waits for it, to load the conversation it names. */
+  private linkOpening: Promise<void> | null = null;
+  private readonly onVisibilityChange = () => this.continuity.reportSeen();
 
-  constructor(private readonly transport: ChatTransport) {}
+  constructor(private readonly transport: ChatTransport) {
+    this.continuity = new ChatContinuity(this.store, transport);
+  }
 
   private get state(): ChatStore {
     return this.store.getState();
@@ -59,6 +67,17 @@ export class ChatController {
 
   start(): void {
     this.state.setSessionId(readOrCreateSessionId());
+    document.addEventListener('visibilitychange', this.onVisibilityChange);
+    const token = takeChatLinkToken();
+    if (!token) return this.startTransport();
+    // A mailed link: its conversation first, then the socket joins that one.
+    this.linkOpening = this.continuity.openLink(token).finally(() => {
+      this.linkOpening = null;
+      if (!this.disposed) this.startTransport();
+    });
+  }
+
+  private startTransport(): void {
     this.transport.start({
       onConnect: () => {
         this.connectionCount += 1;
@@ -81,6 +100,7 @@ export class ChatController {
   /** Stops the socket and every timer; answers still on their way change nothing visible after this. */
   dispose(): void {
     this.disposed = true;
+    document.removeEventListener('visibilitychange', this.onVisibilityChange);
     this.transport.stop();
     clearInterval(this.pollTimer);
     this.pollTimer = undefined;
@@ -96,6 +116,7 @@ export class ChatController {
     this.state.setUnread(0);
     if (!this.upToDate()) void this.loadHistory();
     this.syncPolling();
+    this.continuity.reportSeen();
   }
 
   closePanel(): void {
@@ -186,6 +207,7 @@ export class ChatController {
     this.state.setEntries(merged);
     this.state.setUnread(open ? 0 : unread + fromStaff);
     if (fromStaff) this.state.setStaffTyping(false);
+    this.continuity.reportSeen();
   }
 
   private staffTyping(payload: TypingPayload): void {
@@ -198,6 +220,7 @@ export class ChatController {
 
   /** The history: by the socket's join when connected (which also subscribes), else by REST. */
   private async fetchHistory(): Promise<ChatMessage[]> {
+    await this.linkOpening;
     const { sessionId } = this.state;
     if (!this.transport.isConnected()) return fetchChatHistory(sessionId);
     const connection = this.connectionCount;

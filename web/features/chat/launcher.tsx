@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { timings } from '../../../api/contract/brand';
+import { chatLinkQueryParam } from '../../../api/contract/paths';
 
 // Kept free of the store and socket.io-client: this file is on the first load of every page.
 
@@ -32,6 +33,11 @@ export function ChatLauncher({ pathname }: { pathname: string }) {
   const [wanted, setWanted] = useState(openRequested);
   /** Open requests handed to the widget: each rise opens its panel. */
   const [openRequests, setOpenRequests] = useState(0);
+
+  // A mailed conversation link (`/?chat=<token>`): the widget loads now and opens on it.
+  useEffect(() => {
+    if (new URLSearchParams(window.location.search).has(chatLinkQueryParam)) openChat();
+  }, []);
 
   useEffect(() => {
     const timer = setTimeout(() => setWanted(true), timings.chatButtonDelayMs);

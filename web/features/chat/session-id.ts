@@ -22,3 +22,12 @@ export function readOrCreateSessionId(): string {
   }
   return created;
 }
+
+/** Makes `sessionId` the visitor's conversation on this browser (a mailed link opened it). */
+export function rememberSessionId(sessionId: string): void {
+  try {
+    localStorage.setItem(storageKeys.chatSessionId, sessionId);
+  } catch {
+    // Storage may be blocked; the conversation then lasts as long as the page.
+  }
+}

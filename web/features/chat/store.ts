@@ -31,6 +31,17 @@ export interface ChatState {
   /** What the visitor is typing, in the composer or the leave-a-message form alike, so a switch between them keeps it. */
   draft: string;
   leftMessage: LeftMessage | null;
+  /** "Email me this conversation": where the request is, and what to tell the visitor of it. */
+  transcript: TranscriptStatus;
+  /** Show the email field whoever is online: a transcript needs an email the conversation does not have yet. */
+  askEmail: boolean;
+  /** A sentence about the conversation itself (a mailed link that did not open), shown above the messages. */
+  notice: string;
+}
+
+export interface TranscriptStatus {
+  state: 'idle' | 'sending' | 'sent' | 'failed';
+  text: string;
 }
 
 export interface ChatSetters {
@@ -47,6 +58,9 @@ export interface ChatSetters {
   setName(name: string): void;
   setDraft(draft: string): void;
   setLeftMessage(leftMessage: LeftMessage | null): void;
+  setTranscript(transcript: TranscriptStatus): void;
+  setAskEmail(askEmail: boolean): void;
+  setNotice(notice: string): void;
 }
 
 export type ChatStore = ChatState & ChatSetters;
@@ -67,6 +81,9 @@ export function createChatStore() {
     name: '',
     draft: '',
     leftMessage: null,
+    transcript: { state: 'idle', text: '' },
+    askEmail: false,
+    notice: '',
     setSessionId: (sessionId) => set({ sessionId }),
     setOpen: (open) => set({ open }),
     setEntries: (entries) => set({ entries }),
@@ -80,6 +97,9 @@ export function createChatStore() {
     setName: (name) => set({ name }),
     setDraft: (draft) => set({ draft }),
     setLeftMessage: (leftMessage) => set({ leftMessage }),
+    setTranscript: (transcript) => set({ transcript }),
+    setAskEmail: (askEmail) => set({ askEmail }),
+    setNotice: (notice) => set({ notice }),
   }));
 }
 

@@ -1,4 +1,5 @@
 import type { ChatMessage, ChatMessageInput, ChatPageInput } from '../../../api/contract/chat';
+import type { ChatSeenInput } from '../../../api/contract/continuity';
 import type { AckAnswer, TypingPayload } from '../../../api/contract/socket';
 import { connectVisitorSocket } from '../../lib/socket';
 
@@ -22,6 +23,8 @@ export interface ChatTransport {
   typing(payload: TypingPayload): void;
   /** The visitor went on to another page (`chat:page`), while connected. */
   page(payload: ChatPageInput): void;
+  /** The visitor has had the session's messages up to `upTo` on screen (`chat:seen`), while connected. */
+  seen(payload: ChatSeenInput): void;
 }
 
 /** An answer from the server that refused the message: retrying by REST would not help. */
@@ -64,6 +67,9 @@ export function socketTransport(): ChatTransport {
     },
     page(payload) {
       if (socket?.connected) socket.emit('chat:page', payload);
+    },
+    seen(payload) {
+      if (socket?.connected) socket.emit('chat:seen', payload);
     },
   };
 }

@@ -68,6 +68,8 @@ export const adminApi = {
     staffCall(() => api.patch<ChatSessionSummary>(pathTo(apiPaths.chatSession, { sessionId }), patch)),
   reply: (sessionId: string, message: string) =>
     staffCall(() => api.post<StaffChatMessage>(apiPaths.staffReply, { sessionId, message })),
+  /** Mails the conversation to the visitor's own stored email; answers that address. */
+  sendTranscript: (sessionId: string) => staffCall(() => api.post<{ email: string }>(pathTo(apiPaths.chatTranscript, { sessionId }), undefined)),
 };
 
 /** The CSV of what a tab shows: every row matching its search and status filter, not just the loaded pages. */

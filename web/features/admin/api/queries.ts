@@ -324,6 +324,7 @@ function provisionalRow(message: ChatMessage, unread: boolean): ChatSessionSumma
     lastMessageSeq: message.seq,
     lastActivity: message.createdAt,
     unreadCount: unread ? 1 : 0,
+    visitorSeenSeq: 0,
     status: 'open',
     pageUrl: null,
     referrer: null,

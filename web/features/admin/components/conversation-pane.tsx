@@ -1,5 +1,5 @@
 import { ArrowLeft, Send, X } from 'lucide-react';
-import { type FormEvent, useEffect, useId, useRef } from 'react';
+import { type FormEvent, Fragment, useEffect, useId, useRef } from 'react';
 import { chatLimits } from '../../../../api/contract/brand';
 import { chatSenderLabel, type StaffChatMessage } from '../../../../api/contract/chat';
 import { LinkedText } from '../../../components/ui/linked-text';
@@ -9,6 +9,7 @@ import { useChatMessages, useChatSession, useMarkReadIfUnread, useSendReply } fr
 import { useChatUi } from '../stores/chat-ui-store';
 import { formatDate, formatTime } from '../lib/format';
 import { useDraft } from '../use-draft';
+import { lastSeenReplyId, SeenMark, SendTranscriptButton } from './continuity-marks';
 
 /** Staff stop showing as typing to the visitor this long after their last keystroke. */
 const staffTypingIdleMs = 2000;
@@ -52,6 +53,7 @@ export function ConversationPane({ onClose }: { onClose: () => void }) {
   const typingTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const messageCount = openChat?.messages.length ?? 0;
   const titleId = useId();
+  const seenReplyId = lastSeenReplyId(openChat?.messages ?? [], session?.visitorSeenSeq);
   const paneRef = useRef<HTMLElement>(null);
 
   // Opening a conversation moves keyboard and screen reader users to it, as opening a lead does.
@@ -128,6 +130,7 @@ export function ConversationPane({ onClose }: { onClose: () => void }) {
             {session ? ` · started ${formatDate(session.createdAt)}` : ''}
           </p>
         </div>
+        {sessionId ? <SendTranscriptButton sessionId={sessionId} email={session?.senderEmail ?? null} /> : null}
         <button type="button" onClick={onClose} aria-label="Close" className="shrink-0 rounded p-1 text-slate-500 hover:bg-slate-100 max-lg:hidden">
           <X className="size-5" aria-hidden="true" />
         </button>
@@ -135,7 +138,12 @@ export function ConversationPane({ onClose }: { onClose: () => void }) {
       <ol aria-label="Conversation" aria-live="polite" className="min-h-0 flex-1 space-y-3 overflow-y-auto px-4 py-4">
         {openChat?.loading && messageCount === 0 ? <li className="text-center text-sm text-slate-500">Loading messages...</li> : null}
         {openChat && !openChat.loading && messageCount === 0 ? <li className="text-center text-sm text-slate-500">No messages in this conversation.</li> : null}
-        {openChat?.messages.map((message) => <MessageBubble key={message.id} message={message} />)}
+        {openChat?.messages.map((message) => (
+          <Fragment key={message.id}>
+            <MessageBubble message={message} />
+            {message.id === seenReplyId ? <SeenMark /> : null}
+          </Fragment>
+        ))}
         {visitorTyping ? (
           <li className="text-sm text-slate-500 italic" data-testid="visitor-typing">
             Visitor is typing...

@@ -376,6 +376,7 @@ export function chatSession(overrides: Partial<ChatSessionSummary> = {}): ChatSe
     lastMessageSeq: 1,
     lastActivity: '2026-11-21T10:00:00.000Z',
     unreadCount: 1,
+    visitorSeenSeq: 0,
     status: 'open',
     pageUrl: 'http://localhost/pricing',
     referrer: null,

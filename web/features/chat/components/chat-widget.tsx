@@ -6,6 +6,7 @@ import { ChatController } from '../controller';
 import type { ChatEntry } from '../messages';
 import { availabilityOf, availabilityText, LeaveMessageForm, LeftMessageNote, offersLeaveMessage, useFocusAfterLeaveMessage, useHoursClock } from './away';
 import { type ChatTransport, socketTransport } from '../transport';
+import { TranscriptAction } from './transcript-action';
 
 export const welcomeText = `Hi! I'm here to help you learn more about ${brand.product}. How can I assist you today?`;
 
@@ -43,7 +44,7 @@ function Bubble({ entry, onRetry }: { entry: Pick<ChatEntry, 'key' | 'text' | 'f
 
 function ChatPanel({ controller }: { controller: ChatController }) {
   const useChat = controller.store;
-  const { entries, loading, showWelcome, staffOnline, staffTyping, email, draft, leftMessage } = useChat();
+  const { entries, loading, showWelcome, staffOnline, staffTyping, email, draft, leftMessage, askEmail, notice } = useChat();
   const setDraft = (text: string) => controller.setDraft(text);
   const now = useHoursClock();
   const availability = availabilityOf(staffOnline, now);
@@ -111,6 +112,11 @@ function ChatPanel({ controller }: { controller: ChatController }) {
 
       {showLeaveMessage && <LeaveMessageForm controller={controller} availability={availability} />}
       <ol ref={listRef} hidden={showLeaveMessage} role="log" aria-live="polite" aria-label="Chat messages" className="flex-1 space-y-3 overflow-y-auto px-4 py-3">
+        {notice && (
+          <li role="alert" className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900">
+            {notice}
+          </li>
+        )}
         {loading ? (
           <li className="text-center text-sm text-slate-500">Loading messages...</li>
         ) : (
@@ -133,8 +139,10 @@ function ChatPanel({ controller }: { controller: ChatController }) {
         )}
       </ol>
 
+      {!showLeaveMessage && <TranscriptAction controller={controller} />}
+
       <form onSubmit={submit} hidden={showLeaveMessage} className="border-t border-slate-200 p-3">
-        {staffOnline === false && !leftMessage && (
+        {((staffOnline === false && !leftMessage) || askEmail) && (
           <div className="mb-2">
             <label htmlFor={emailId} className="mb-1 block text-xs text-slate-600">
               Your email (optional), so we can reply later

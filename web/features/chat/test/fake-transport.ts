@@ -1,4 +1,5 @@
 import type { ChatMessage, ChatMessageInput, ChatPageInput } from '../../../../api/contract/chat';
+import type { ChatSeenInput } from '../../../../api/contract/continuity';
 import type { TypingPayload } from '../../../../api/contract/socket';
 import type { ChatTransport, TransportHandlers } from '../transport';
 
@@ -26,6 +27,8 @@ export class FakeTransport implements ChatTransport {
   typed: TypingPayload[] = [];
   /** `chat:page` events, sent only while connected (as the socket transport does). */
   pages: ChatPageInput[] = [];
+  /** `chat:seen` events, sent only while connected. */
+  seens: ChatSeenInput[] = [];
   joins = 0;
   /** When set, the next join is refused with it (as a timed-out or refused ack is). */
   joinError: Error | null = null;
@@ -58,6 +61,9 @@ export class FakeTransport implements ChatTransport {
   }
   page(payload: ChatPageInput) {
     if (this.connected) this.pages.push(payload);
+  }
+  seen(payload: ChatSeenInput) {
+    if (this.connected) this.seens.push(payload);
   }
 
   connect() {
