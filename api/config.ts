@@ -107,6 +107,10 @@ export const configSchema = z
     JOBS_CONCURRENCY: z.coerce.number().int().positive().max(100).default(8),
     // Internal: the least time between two password-reset mails to one dealer (tests shorten it).
     RESET_MAIL_SPACING_SECONDS: z.coerce.number().positive().max(3600).default(180),
+    // A visitor message no staff member has read this long after it came is mailed to NOTIFY_EMAIL.
+    ESCALATION_DELAY_SECONDS: z.coerce.number().positive().max(24 * 3600).default(180),
+    // Internal: the widget asks for a rating this long after the last staff reply (tests shorten it).
+    RATING_ASK_DELAY_SECONDS: z.coerce.number().positive().max(7 * 24 * 3600).default(30 * 60),
   })
   .transform((env) => ({
     env: env.NODE_ENV,
@@ -136,6 +140,8 @@ export const configSchema = z
     redis: env.REDIS_URL ? { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX } : undefined,
     presenceTtlSeconds: env.PRESENCE_TTL_SECONDS,
     resetMailSpacingSeconds: env.RESET_MAIL_SPACING_SECONDS,
+    /** Escalation of unread visitor messages and the rating's ask (DESIGN.md 10). */
+    chatFollowUp: { escalationDelayMs: env.ESCALATION_DELAY_SECONDS * 1000, ratingAskDelayMs: env.RATING_ASK_DELAY_SECONDS * 1000 },
     jobs: {
       leaseMs: env.JOBS_LEASE_SECONDS * 1000,
       retryBaseMs: env.JOBS_RETRY_BASE_SECONDS * 1000,

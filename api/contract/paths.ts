@@ -25,6 +25,10 @@ export const apiPaths = {
   chatSession: '/api/chat-sessions/:sessionId',
   /** The visitor's context beside a conversation: pages, time zone, earlier conversations and leads. */
   chatSessionContext: '/api/chat-sessions/:sessionId/context',
+  /** The visitor's rating of their own conversation (GET: asked and given; POST: rate). */
+  chatRating: '/api/chat-rating/:sessionId',
+  /** A rating from a mailed link's confirm page (a signed token, no cookie). */
+  chatRatingByLink: '/api/chat-rating-by-link',
   lead: '/api/leads/:kind/:id',
   adminCounts: '/api/admin/counts',
 } as const;

@@ -6,8 +6,10 @@ export interface SinkMail {
   messageId: string;
   to: string;
   subject: string;
-  /** The text body, quoted-printable decoded. */
+  /** The text body, quoted-printable decoded (of a multipart mail: its text/plain part). */
   text: string;
+  /** A multipart mail's text/html part, decoded. */
+  html?: string;
 }
 
 /**
@@ -41,7 +43,8 @@ function decodeQuotedPrintable(body: string): string {
   return Buffer.from(bytes, 'latin1').toString('utf8');
 }
 
-function parseMail(raw: string): SinkMail {
+/** A MIME entity's headers (lower-case names) and its body, decoded. */
+function parseEntity(raw: string): { headers: Map<string, string>; body: string } {
   const split = raw.search(/\r?\n\r?\n/);
   const headers = new Map<string, string>();
   for (const line of raw.slice(0, split).replace(/\r?\n[ \t]+/g, ' ').split(/\r?\n/)) {
@@ -49,13 +52,20 @@ function parseMail(raw: string): SinkMail {
     if (colon > 0) headers.set(line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim());
   }
   const body = raw.slice(split).replace(/^\r?\n\r?\n/, '').replace(/\r\n/g, '\n');
-  const quoted = /quoted-printable/i.test(headers.get('content-transfer-encoding') ?? '');
-  return {
-    messageId: headers.get('message-id') ?? '',
-    to: headers.get('to') ?? '',
-    subject: headers.get('subject') ?? '',
-    text: quoted ? decodeQuotedPrintable(body) : body,
-  };
+  const encoding = headers.get('content-transfer-encoding') ?? '';
+  if (/quoted-printable/i.test(encoding)) return { headers, body: decodeQuotedPrintable(body) };
+  if (/base64/i.test(encoding)) return { headers, body: Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8') };
+  return { headers, body };
+}
+
+function parseMail(raw: string): SinkMail {
+  const { headers, body } = parseEntity(raw);
+  const mail = { messageId: headers.get('message-id') ?? '', to: headers.get('to') ?? '', subject: headers.get('subject') ?? '' };
+  const boundary = /multipart\/[a-z]+;.*boundary="?([^";]+)"?/i.exec(headers.get('content-type') ?? '')?.[1];
+  if (!boundary) return { ...mail, text: body };
+  const parts = body.split(`--${boundary}`).slice(1, -1).map((part) => parseEntity(part.replace(/^\n/, '')));
+  const partOf = (type: string) => parts.find((part) => (part.headers.get('content-type') ?? '').startsWith(type))?.body.replace(/\n$/, '');
+  return { ...mail, text: partOf('text/plain') ?? '', html: partOf('text/html') };
 }
 
 function refusal(): Error {

@@ -292,6 +292,9 @@ export interface ChatSessionSummaryRow {
   lastMessageId: number | null;
   lastMessageSeq: number;
   unreadCount: number;
+  rating: string | null;
+  ratingComment: string | null;
+  ratedAt: string | null;
 }
 
 function summaryQuery(db: Executor) {
@@ -307,6 +310,9 @@ function summaryQuery(db: Executor) {
       'chatSessions.userAgent',
       'chatSessions.createdAt',
       'chatSessions.lastMessageAt as lastActivity',
+      'chatSessions.rating',
+      'chatSessions.ratingComment',
+      'chatSessions.ratedAt',
       eb.fn
         .coalesce(
           'chatSessions.senderEmail',

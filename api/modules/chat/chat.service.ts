@@ -21,6 +21,7 @@ import { HttpError } from '../../plugins/errors';
 import type { Tx, Write } from '../../events';
 import { listLeadsByEmail } from '../leads';
 import * as repository from './chat.repository';
+import { ratingOf } from './chat.rating-record';
 import { type ChatSendLimits, unlimitedChatSends } from './chat.rate-limit';
 
 /** Who sends a visitor message: the visitor cookie's identity and what the transport knows. */
@@ -84,7 +85,7 @@ function authoredToStaffChatMessage(row: repository.AuthoredMessageRow): StaffCh
   return toStaffChatMessage(row, author);
 }
 
-function toSummary(row: repository.ChatSessionSummaryRow): ChatSessionSummary {
+export function toSummary(row: repository.ChatSessionSummaryRow): ChatSessionSummary {
   const status = chatSessionStatusSchema.safeParse(row.status);
   return {
     id: row.id,
@@ -102,6 +103,7 @@ function toSummary(row: repository.ChatSessionSummaryRow): ChatSessionSummary {
     referrer: row.referrer,
     userAgent: row.userAgent,
     createdAt: row.createdAt,
+    rating: ratingOf(row),
   };
 }
 
