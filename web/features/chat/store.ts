@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import type { ChatRating } from '../../../api/contract/chat-rating';
 import type { ChatEntry } from './messages';
 
 /** What the chat panel shows. Written only by its ChatController; the store itself does nothing else. */
@@ -18,6 +19,10 @@ export interface ChatState {
   unread: number;
   /** Optional address for a reply when nobody is online (sent as senderEmail). */
   email: string;
+  /** "How did we do?" was asked of this session (chat:rating-asked, or its state on load). */
+  ratingAsked: boolean;
+  /** The visitor's rating, once given: the prompt becomes a thank-you. */
+  rating: ChatRating | null;
 }
 
 export interface ChatSetters {
@@ -31,6 +36,8 @@ export interface ChatSetters {
   setStaffTyping(staffTyping: boolean): void;
   setUnread(unread: number): void;
   setEmail(email: string): void;
+  setRatingAsked(ratingAsked: boolean): void;
+  setRating(rating: ChatRating | null): void;
 }
 
 export type ChatStore = ChatState & ChatSetters;
@@ -48,6 +55,8 @@ export function createChatStore() {
     staffTyping: false,
     unread: 0,
     email: '',
+    ratingAsked: false,
+    rating: null,
     setSessionId: (sessionId) => set({ sessionId }),
     setOpen: (open) => set({ open }),
     setEntries: (entries) => set({ entries }),
@@ -58,6 +67,8 @@ export function createChatStore() {
     setStaffTyping: (staffTyping) => set({ staffTyping }),
     setUnread: (unread) => set({ unread }),
     setEmail: (email) => set({ email }),
+    setRatingAsked: (ratingAsked) => set({ ratingAsked }),
+    setRating: (rating) => set({ rating }),
   }));
 }
 

@@ -4,6 +4,7 @@ import { brand, chatLimits, timings } from '../../../../api/contract/brand';
 import { LinkedText } from '../../../components/ui/linked-text';
 import { ChatController } from '../controller';
 import type { ChatEntry } from '../messages';
+import { RatingPrompt } from './rating-prompt';
 import { type ChatTransport, socketTransport } from '../transport';
 
 export const welcomeText = `Hi! I'm here to help you learn more about ${brand.product}. How can I assist you today?`;
@@ -120,6 +121,7 @@ function ChatPanel({ controller }: { controller: ChatController }) {
             {entries.map((entry) => (
               <Bubble key={entry.key} entry={entry} onRetry={() => controller.retryMessage(entry.key)} />
             ))}
+            <RatingPrompt controller={controller} />
           </>
         )}
         {staffTyping && (
