@@ -43,4 +43,6 @@ export const chatLimits = {
   /** Page views kept per conversation (the first message's pages and each later `chat:page`). */
   pageViewsPerSession: 50,
   pageUrlMaxLength: 2000,
+  /** The optional comment with a rating ("How did we do?"). */
+  ratingCommentMaxLength: 1000,
 } as const;

@@ -1,12 +1,13 @@
 import { z } from 'zod';
+import { chatLimits } from './brand';
 import { isoDate, optionalText } from './common';
 
 /** "How did we do?": good or bad, and an optional comment (DESIGN.md 10). */
 export const chatRatingValues = ['good', 'bad'] as const;
+export type ChatRatingValue = (typeof chatRatingValues)[number];
 export const chatRatingValueSchema = z.enum(chatRatingValues, { error: 'Rating must be good or bad' });
-export type ChatRatingValue = z.infer<typeof chatRatingValueSchema>;
 
-export const chatRatingCommentMaxLength = 1000;
+export const chatRatingCommentMaxLength = chatLimits.ratingCommentMaxLength;
 
 /** `POST /api/chat-rating/:sessionId` (the widget): the visitor's rating of their own conversation. */
 export const chatRatingInputSchema = z

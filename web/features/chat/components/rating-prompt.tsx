@@ -1,6 +1,7 @@
 import { ThumbsDown, ThumbsUp } from 'lucide-react';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
-import { chatRatingCommentMaxLength, type ChatRatingValue } from '../../../../api/contract/chat-rating';
+import { chatLimits } from '../../../../api/contract/brand';
+import type { ChatRatingValue } from '../../../../api/contract/chat-rating';
 import type { ChatController } from '../controller';
 
 export const ratingQuestion = 'How did we do?';
@@ -87,7 +88,7 @@ export function RatingPrompt({ controller }: { controller: ChatController }) {
               id={commentId}
               rows={2}
               value={comment}
-              maxLength={chatRatingCommentMaxLength}
+              maxLength={chatLimits.ratingCommentMaxLength}
               onChange={(event) => setComment(event.target.value)}
               className="w-full resize-none rounded-lg border border-slate-300 bg-white px-3 py-2 text-base sm:text-sm"
             />
