@@ -43,7 +43,7 @@ describe("the visitor's rating, for staff", () => {
     const comment = 'Slow to answer <b>really</b>';
     push('chat-session:updated', chatSession({ id: sessionId, unreadCount: 0, senderEmail: 'buyer@lot.example', status: 'resolved', rating: { rating: 'bad', comment, ratedAt: '2026-11-21T12:00:00.000Z' } }));
 
-    expect(within(chatTable()).getByLabelText('Rated bad, with a comment')).toHaveTextContent('Bad');
+    expect(within(chatTable()).getByLabelText('Rated bad, with a comment').closest('[data-rating]')).toHaveAttribute('data-rating', 'bad');
     const shown = within(conversationPane()).getByTestId('conversation-rating');
     expect(shown).toHaveTextContent('Visitor rated this chat bad');
     // As typed: text, never markup.
@@ -58,7 +58,7 @@ describe("the visitor's rating, for staff", () => {
     render(<AdminRoute />);
     await advance();
     await openChatTab();
-    expect(within(chatTable()).getByLabelText('Rated good')).toHaveTextContent('Good');
+    expect(within(chatTable()).getByLabelText('Rated good').closest('[data-rating]')).toHaveAttribute('title', 'Rated good');
     fireEvent.click(screen.getByRole('button', { name: /View & Reply/ }));
     await advance();
     expect(within(conversationPane()).getByTestId('conversation-rating')).toHaveTextContent('Visitor rated this chat good');

@@ -64,6 +64,7 @@ function chatColumns(onStatusChange: StatusChange): Column<ChatSessionSummary>[]
             {shortSessionId(session.id)}
           </span>
           <UnreadBadge count={session.unreadCount} />
+          <RatingBadge rating={session.rating} />
         </span>
       ),
     },
@@ -75,7 +76,6 @@ function chatColumns(onStatusChange: StatusChange): Column<ChatSessionSummary>[]
         <span className="inline-flex max-w-full items-center gap-1.5">
           <span className={`truncate ${session.unreadCount > 0 ? 'font-semibold text-slate-900' : ''}`}>{chatSenderLabel(session)}</span>
           {session.hasCustomerMessage ? <Badge className="bg-blue-100 text-blue-800">Customer</Badge> : null}
-          <RatingBadge rating={session.rating} />
         </span>
       ),
     },

@@ -5,18 +5,17 @@ import { Badge } from './badges';
 
 const ratingLabels = { good: 'Good', bad: 'Bad' } as const;
 
-/** The visitor's rating in the inbox list: a small thumbs badge. */
+/** The visitor's rating in the inbox list: a small thumbs badge beside the session (its words in its label and tooltip). */
 export function RatingBadge({ rating }: { rating: ChatRating | null | undefined }) {
   if (!rating) return null;
   const Icon = rating.rating === 'good' ? ThumbsUp : ThumbsDown;
+  const label = `Rated ${ratingLabels[rating.rating].toLowerCase()}${rating.comment ? ', with a comment' : ''}`;
   return (
-    <Badge
-      className={rating.rating === 'good' ? 'gap-1 bg-green-100 text-green-800' : 'gap-1 bg-red-100 text-red-800'}
-      label={`Rated ${ratingLabels[rating.rating].toLowerCase()}${rating.comment ? ', with a comment' : ''}`}
-    >
-      <Icon aria-hidden="true" className="size-3" />
-      {ratingLabels[rating.rating]}
-    </Badge>
+    <span title={label} className="inline-flex" data-rating={rating.rating}>
+      <Badge className={`px-1.5 ${rating.rating === 'good' ? 'bg-green-100 text-green-800' : 'bg-red-100 text-red-800'}`} label={label}>
+        <Icon aria-hidden="true" className="size-3.5" />
+      </Badge>
+    </span>
   );
 }
 

@@ -50,10 +50,10 @@ export function RatingPrompt({ controller }: { controller: ChatController }) {
   const commentId = useId();
   const shown = asked || given !== null;
 
-  // It comes in below the last message: bring it into view.
+  // It comes in below the last message, and grows with a choice: keep its end (the send button) in view.
   useEffect(() => {
-    if (shown) itemRef.current?.scrollIntoView?.({ block: 'nearest' });
-  }, [shown, given]);
+    if (shown) itemRef.current?.scrollIntoView?.({ block: 'end', behavior: 'smooth' });
+  }, [shown, given, choice]);
 
   if (!shown) return null;
   if (given) {
