@@ -111,6 +111,10 @@ export const configSchema = z
     CONTINUITY_DELAY_SECONDS: z.coerce.number().positive().max(24 * 3600).default(120),
     // Internal: the least time between two continuity mails of one chat (tests shorten the 10 minutes).
     CONTINUITY_MAIL_SPACING_SECONDS: z.coerce.number().positive().max(24 * 3600).default(600),
+    // A visitor message no staff member has read this long after it came is mailed to NOTIFY_EMAIL.
+    ESCALATION_DELAY_SECONDS: z.coerce.number().positive().max(24 * 3600).default(180),
+    // Internal: the widget asks for a rating this long after the last staff reply (tests shorten it).
+    RATING_ASK_DELAY_SECONDS: z.coerce.number().positive().max(7 * 24 * 3600).default(30 * 60),
   })
   .transform((env) => ({
     env: env.NODE_ENV,
@@ -142,6 +146,8 @@ export const configSchema = z
     resetMailSpacingSeconds: env.RESET_MAIL_SPACING_SECONDS,
     /** Email continuity (api/modules/chat/chat.continuity.ts): the unseen wait, and the least time between two mails of one chat. */
     continuity: { delayMs: env.CONTINUITY_DELAY_SECONDS * 1000, spacingMs: env.CONTINUITY_MAIL_SPACING_SECONDS * 1000 },
+    /** Escalation of unread visitor messages and the rating's ask (DESIGN.md 10). */
+    chatFollowUp: { escalationDelayMs: env.ESCALATION_DELAY_SECONDS * 1000, ratingAskDelayMs: env.RATING_ASK_DELAY_SECONDS * 1000 },
     jobs: {
       leaseMs: env.JOBS_LEASE_SECONDS * 1000,
       retryBaseMs: env.JOBS_RETRY_BASE_SECONDS * 1000,

@@ -142,7 +142,18 @@ export interface ChatSessionsTable {
   visitorSeenSeq: ColumnType<number, number | undefined, number>;
   lastMessageAt: string;
   createdAt: string;
+  /** The visitor's rating, given once (db/migrations/2026-12-20T0400_chat_rating.ts). */
+  rating: ColumnType<ChatRatingColumn | null, ChatRatingColumn | null | undefined, ChatRatingColumn | null>;
+  ratingComment: OptionalText;
+  ratedAt: OptionalText;
+  /** When the visitor was asked to rate (the widget, or a mail to one who left); set once. */
+  ratingAskedAt: OptionalText;
+  /** When an unread visitor message was last mailed to NOTIFY_EMAIL. */
+  escalatedAt: OptionalText;
 }
+
+export type ChatRatingColumn = 'good' | 'bad';
+type OptionalText = ColumnType<string | null, string | null | undefined, string | null>;
 
 /** Who wrote a chat message (db/migrations/2026-12-10T0000_message_authors.ts). */
 export type ChatMessageKindColumn = 'visitor' | 'staff' | 'system';

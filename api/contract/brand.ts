@@ -43,6 +43,8 @@ export const chatLimits = {
   /** Page views kept per conversation (the first message's pages and each later `chat:page`). */
   pageViewsPerSession: 50,
   pageUrlMaxLength: 2000,
+  /** The optional comment with a rating ("How did we do?"). */
+  ratingCommentMaxLength: 1000,
 } as const;
 
 /** Opening and closing wall-clock times ("HH:MM", 24-hour) of one day, in the schedule's time zone; closed at `closes`. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { chatLimits } from './brand';
+import { chatRatingRecord } from './chat-rating';
 import { controlCharacterMessage, cursorDateMessage, emailMessage, hasRefusedCharacters, isIsoTimestamp, isoDate, optionalLine, rowId } from './common';
 import { leadKindSchema, leadStatusSchema, listQuerySchema } from './leads';
 
@@ -198,6 +199,8 @@ export const chatSessionSummary = z.object({
   referrer: z.string().nullable(),
   userAgent: z.string().nullable(),
   createdAt: isoDate,
+  /** The visitor's rating, once given (chat-rating.ts). */
+  rating: chatRatingRecord.nullable().optional(),
 });
 export type ChatSessionSummary = z.infer<typeof chatSessionSummary>;
 

@@ -1,6 +1,7 @@
 export * from './auth';
 export * from './brand';
 export * from './chat';
+export * from './chat-rating';
 export * from './common';
 export * from './continuity';
 export * from './leads';

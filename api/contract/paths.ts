@@ -31,6 +31,10 @@ export const apiPaths = {
   chatTranscript: '/api/chat-sessions/:sessionId/transcript',
   /** The widget opens a mailed conversation link's token. */
   chatLinks: '/api/chat-links',
+  /** The visitor's rating of their own conversation (GET: asked and given; POST: rate). */
+  chatRating: '/api/chat-rating/:sessionId',
+  /** A rating from a mailed link's confirm page (a signed token, no cookie). */
+  chatRatingByLink: '/api/chat-rating-by-link',
   lead: '/api/leads/:kind/:id',
   adminCounts: '/api/admin/counts',
 } as const;

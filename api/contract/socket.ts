@@ -29,6 +29,8 @@ export interface VisitorServerToClientEvents {
   'chat:message': (message: ChatMessage) => void;
   'chat:typing': (payload: TypingPayload) => void;
   'staff:presence': (payload: { online: boolean }) => void;
+  /** "How did we do?": staff resolved the conversation, or their last reply is 30 minutes old. */
+  'chat:rating-asked': (payload: { sessionId: string }) => void;
 }
 
 // ---------- namespace "/admin" (staff) ----------

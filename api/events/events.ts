@@ -19,6 +19,8 @@ export type DomainEvent =
   | { type: 'chat.message.created'; message: StaffChatMessage; startedBy?: string; fromSocket?: string }
   /** Staff changed a chat session (its status, or read it). */
   | { type: 'chat.session.updated'; session: ChatSessionSummary }
+  /** The visitor of a chat session was asked to rate it (chat.rating.ts): pushed to their widget. */
+  | { type: 'chat.rating.asked'; sessionId: string }
   /** A dealer asked for a password reset and a link is to be mailed (the reset row's id). */
   | { type: 'password-reset.requested'; resetId: number }
   /** A staff account was created or its password reset. */

@@ -213,6 +213,11 @@ function parsePayloadObject(text: string): Record<string, unknown> {
   }
 }
 
+/** Takes the dedupe key off job `id`: enqueuing that key again adds a new job, even while this one runs. */
+export async function releaseDedupeKey(db: Db, id: number): Promise<void> {
+  await db.updateTable('jobs').set({ dedupeKey: null }).where('id', '=', id).execute();
+}
+
 export function findJob(db: Db, id: number): Promise<JobRow | undefined> {
   return db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
 }

@@ -121,6 +121,14 @@ export class JobRunner {
     await this.write((tx) => repository.addToBatch(tx.db, batch, this.now()));
   }
 
+  /**
+   * For a running job that acts on what it reads: its dedupe key is let go before it reads, so a
+   * promise made after that look (enqueued under the same key) is a new job, not lost behind this one.
+   */
+  async releaseDedupeKey(jobId: number): Promise<void> {
+    await this.write((tx) => repository.releaseDedupeKey(tx.db, jobId));
+  }
+
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;

@@ -11,6 +11,7 @@ import * as jobs from './2026-12-11T0000_jobs';
 import * as jobsByKind from './2026-12-12T0000_jobs_by_kind';
 import * as jobsPendingIndex from './2026-12-12T0000_jobs_pending_index';
 import * as chatContinuity from './2026-12-20T0300_chat_continuity';
+import * as chatRating from './2026-12-20T0400_chat_rating';
 
 /** Every migration, in order. Add new files here; never edit a landed one. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-12T0000_jobs_by_kind': jobsByKind,
   '2026-12-12T0000_jobs_pending_index': jobsPendingIndex,
   '2026-12-20T0300_chat_continuity': chatContinuity,
+  '2026-12-20T0400_chat_rating': chatRating,
 };

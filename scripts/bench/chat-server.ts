@@ -86,6 +86,8 @@ async function startFull(): Promise<void> {
     LOG_LEVEL: 'silent',
     // The job runner's settings pass through (JOBS_POLL_MS, JOBS_CONCURRENCY), to see what its polling costs.
     ...(process.env.JOBS_POLL_MS ? { JOBS_POLL_MS: process.env.JOBS_POLL_MS } : {}),
+    // NOTIFY_EMAIL passes through: each visitor message then adds its escalation job (one upsert, a no-op while one waits).
+    ...(process.env.NOTIFY_EMAIL ? { NOTIFY_EMAIL: process.env.NOTIFY_EMAIL } : {}),
     // BENCH_LIMITS=1: the visitors' limits are counted (the load spreads them over loopback addresses).
     RATE_LIMIT_ALLOWLIST: process.env.BENCH_LIMITS === '1' ? '' : '127.0.0.1',
     // A known staff account, so start does not print a generated one.

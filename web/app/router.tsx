@@ -18,6 +18,7 @@ const TermsOfServicePage = page(() => import('./routes/terms-of-service'), (m) =
 const CookiePolicyPage = page(() => import('./routes/cookie-policy'), (m) => m.CookiePolicyPage);
 const DealerLoginPage = page(() => import('./routes/dealer-login'), (m) => m.DealerLoginPage);
 const ResetPasswordPage = page(() => import('./routes/reset-password'), (m) => m.ResetPasswordPage);
+const RatePage = page(() => import('./routes/rate'), (m) => m.RatePage);
 const SimpleTestPage = page(() => import('./routes/simple-test'), (m) => m.SimpleTestPage);
 const DealerDashboardPage = page(() => import('./routes/dealer-dashboard'), (m) => m.DealerDashboardPage);
 const AdminPage = page(() => import('./routes/admin'), (m) => m.AdminPage);
@@ -43,6 +44,7 @@ export function AppRoutes() {
         <Route path="/cookie-policy" element={<CookiePolicyPage />} />
         <Route path="/dealer-login" element={<DealerLoginPage />} />
         <Route path="/reset-password" element={<ResetPasswordPage />} />
+        <Route path="/rate" element={<RatePage />} />
         <Route path="/simple-test" element={<SimpleTestPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>

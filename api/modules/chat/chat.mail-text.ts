@@ -1,4 +1,7 @@
 import { brand } from '../../contract/brand';
+import { escapeHtml } from '../mail';
+
+export { escapeHtml };
 
 /** One message as a mail shows it: who wrote it, when, and the words as typed. */
 export interface MailedMessage {
@@ -7,10 +10,6 @@ export interface MailedMessage {
   text: string;
 }
 
-/** Text made safe to put in HTML, as element content or a quoted attribute: every word a person typed goes through it. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
-}
 
 const timeFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
 

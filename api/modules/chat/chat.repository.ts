@@ -293,6 +293,9 @@ export interface ChatSessionSummaryRow {
   lastMessageSeq: number;
   unreadCount: number;
   visitorSeenSeq: number;
+  rating: string | null;
+  ratingComment: string | null;
+  ratedAt: string | null;
 }
 
 function summaryQuery(db: Executor) {
@@ -308,6 +311,9 @@ function summaryQuery(db: Executor) {
       'chatSessions.userAgent',
       'chatSessions.createdAt',
       'chatSessions.lastMessageAt as lastActivity',
+      'chatSessions.rating',
+      'chatSessions.ratingComment',
+      'chatSessions.ratedAt',
       eb.fn
         .coalesce(
           'chatSessions.senderEmail',

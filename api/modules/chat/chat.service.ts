@@ -22,6 +22,7 @@ import type { Tx, Write } from '../../events';
 import { listLeadsByEmail } from '../leads';
 import * as repository from './chat.repository';
 import { findVisibleSession, hasGrant } from './chat.continuity.repository';
+import { ratingOf } from './chat.rating-record';
 import { type ChatSendLimits, unlimitedChatSends } from './chat.rate-limit';
 
 /** Who sends a visitor message: the visitor cookie's identity and what the transport knows. */
@@ -104,6 +105,7 @@ export function toSummary(row: repository.ChatSessionSummaryRow): ChatSessionSum
     referrer: row.referrer,
     userAgent: row.userAgent,
     createdAt: row.createdAt,
+    rating: ratingOf(row),
   };
 }
 

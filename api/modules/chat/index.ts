@@ -1,9 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config';
+import { escalateUnreadChats } from './chat.escalation';
 import { guardChatHandshakes } from './chat.handshake';
 import { announceStaffPresence, inProcessStaffPresence, redisStaffPresence } from './chat.presence';
 import { pushChatEvents } from './chat.pushes';
+import { askForRatings, ChatRatings } from './chat.rating';
+import { chatRatingRoutes } from './chat.rating.routes';
 import { chatSendLimits } from './chat.rate-limit';
 import { capChatRoomsPerSocket } from './chat.rooms';
 import { visitorChatRoutes } from './chat.routes';
@@ -34,6 +37,9 @@ export default fp(
     pushChatEvents(app);
     app.decorate('chat', chat);
     await app.register(visitorChatRoutes, { chat });
+    await app.register(chatRatingRoutes, { ratings: new ChatRatings(app, app.write, options.config.sessionSecret) });
+    askForRatings(app, options.config);
+    escalateUnreadChats(app, options.config);
     guardChatHandshakes(app, options.config);
     if (app.redis) {
       const ttlSeconds = options.config.presenceTtlSeconds;

@@ -10,6 +10,7 @@ declare module 'fastify' {
 }
 
 export type { MailMessage, Mailer } from './mail.service';
+export { escapeHtml } from './mail.service';
 
 /** The app's one mailer, used by the jobs that send mail. */
 export default fp(

@@ -8,7 +8,7 @@ import { privateFileMode, privateFolderMode } from '../../../db/files';
 export interface MailMessage {
   to: string;
   subject: string;
-  /** Plain text only: nothing a visitor typed is ever rendered as HTML, mail included. */
+  /** Plain text. Nothing a visitor typed is ever rendered as HTML: in `html` it is escaped, shown as typed. */
   text: string;
   /** An HTML part beside the text, for mails that have one: every word a person typed in it escaped (chat.mail-text.ts). */
   html?: string;
@@ -44,6 +44,11 @@ function headerText(value: string): string {
     .replace(/=\?/g, '= ?')
     .trim()
     .slice(0, 200);
+}
+
+/** Text made safe inside HTML: every character that could open markup or an attribute is an entity. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
 /**

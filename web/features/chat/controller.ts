@@ -4,7 +4,8 @@ import type { ChatMessage, ChatMessageInput } from '../../../api/contract/chat';
 import { type LeaveMessageField, type LeaveMessageInput, leaveMessageSchema } from '../../../api/contract/leave-message';
 import type { TypingPayload } from '../../../api/contract/socket';
 import { ApiError } from '../../lib/api-client';
-import { fetchChatHistory, postChatMessage } from './api';
+import type { ChatRatingValue } from '../../../api/contract/chat-rating';
+import { fetchChatHistory, fetchRatingState, postChatMessage, postRating } from './api';
 import { type ChatEntry, mergeMessages } from './messages';
 import { readOrCreateSessionId } from './session-id';
 import { ChatContinuity, takeChatLinkToken } from './continuity';
@@ -94,6 +95,9 @@ export class ChatController {
       onMessage: (message) => this.receive([message]),
       onTyping: (payload) => this.staffTyping(payload),
       onPresence: (online) => this.state.setStaffOnline(online),
+      onRatingAsked: (sessionId) => {
+        if (sessionId === this.state.sessionId) this.state.setRatingAsked(true);
+      },
     });
   }
 
@@ -245,6 +249,8 @@ export class ChatController {
           this.receive(messages);
           this.historyLoaded = true;
           this.state.setShowWelcome(messages.length === 0);
+          // Asked while the widget was away (another page, a reload): the prompt shows again.
+          if (messages.length > 0) void this.loadRatingState();
         },
         (error: unknown) => {
           console.error('Failed to load chat messages', error);
@@ -321,6 +327,32 @@ export class ChatController {
       this.receive([stored]);
     } catch (error) {
       if (!this.disposed) this.updateEntry(entry.key, { status: 'failed', error: failureText(error) });
+    }
+  }
+
+  // ---------- rating ----------
+
+  private async loadRatingState(): Promise<void> {
+    try {
+      const { asked, rating } = await fetchRatingState(this.state.sessionId);
+      if (this.disposed) return;
+      if (asked) this.state.setRatingAsked(true);
+      if (rating) this.state.setRating(rating);
+    } catch (error) {
+      console.error('Failed to load the chat rating', error);
+    }
+  }
+
+  /** "How did we do?" answered: undefined once stored, else the sentence to show. Given once: a second is refused. */
+  async rate(rating: ChatRatingValue, comment: string): Promise<string | undefined> {
+    try {
+      const stored = await postRating(this.state.sessionId, { rating, ...(comment.trim() ? { comment: comment.trim() } : {}) });
+      if (!this.disposed) this.state.setRating(stored);
+      return undefined;
+    } catch (error) {
+      // Rated already (another tab, the mailed link): show what is stored.
+      if (error instanceof ApiError && error.status === 409) void this.loadRatingState();
+      return failureText(error) === 'Not sent' ? 'Could not send your rating. Please try again.' : failureText(error);
     }
   }
 

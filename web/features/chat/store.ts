@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import type { ChatRating } from '../../../api/contract/chat-rating';
 import type { ChatEntry } from './messages';
 
 /** The leave-a-message form was sent: its message's entry, who left it, and the opening it was told of (null while open). */
@@ -37,6 +38,10 @@ export interface ChatState {
   askEmail: boolean;
   /** A sentence about the conversation itself (a mailed link that did not open), shown above the messages. */
   notice: string;
+  /** "How did we do?" was asked of this session (chat:rating-asked, or its state on load). */
+  ratingAsked: boolean;
+  /** The visitor's rating, once given: the prompt becomes a thank-you. */
+  rating: ChatRating | null;
 }
 
 export interface TranscriptStatus {
@@ -61,6 +66,8 @@ export interface ChatSetters {
   setTranscript(transcript: TranscriptStatus): void;
   setAskEmail(askEmail: boolean): void;
   setNotice(notice: string): void;
+  setRatingAsked(ratingAsked: boolean): void;
+  setRating(rating: ChatRating | null): void;
 }
 
 export type ChatStore = ChatState & ChatSetters;
@@ -84,6 +91,8 @@ export function createChatStore() {
     transcript: { state: 'idle', text: '' },
     askEmail: false,
     notice: '',
+    ratingAsked: false,
+    rating: null,
     setSessionId: (sessionId) => set({ sessionId }),
     setOpen: (open) => set({ open }),
     setEntries: (entries) => set({ entries }),
@@ -100,6 +109,8 @@ export function createChatStore() {
     setTranscript: (transcript) => set({ transcript }),
     setAskEmail: (askEmail) => set({ askEmail }),
     setNotice: (notice) => set({ notice }),
+    setRatingAsked: (ratingAsked) => set({ ratingAsked }),
+    setRating: (rating) => set({ rating }),
   }));
 }
 

@@ -9,6 +9,8 @@ export interface TransportHandlers {
   onMessage: (message: ChatMessage) => void;
   onTyping: (payload: TypingPayload) => void;
   onPresence: (online: boolean) => void;
+  /** Staff resolved the session, or their last reply waited: "How did we do?". */
+  onRatingAsked: (sessionId: string) => void;
 }
 
 /** The realtime side of the widget: Socket.IO in the browser, a stand-in in component tests. */
@@ -42,6 +44,7 @@ export function socketTransport(): ChatTransport {
       socket.on('chat:message', handlers.onMessage);
       socket.on('chat:typing', handlers.onTyping);
       socket.on('staff:presence', ({ online }) => handlers.onPresence(online));
+      socket.on('chat:rating-asked', ({ sessionId }) => handlers.onRatingAsked(sessionId));
     },
     stop() {
       socket?.removeAllListeners();

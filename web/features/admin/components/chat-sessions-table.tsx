@@ -5,6 +5,7 @@ import { useAdminCounts, useChatSessionList, useSetChatStatus } from '../api/que
 import { chatPath } from '../lib/admin-paths';
 import { formatDate, shortSessionId } from '../lib/format';
 import { Badge, UnreadBadge } from './badges';
+import { RatingBadge } from './rating-badge';
 import { ResolveUnreadDialog } from './resolve-unread-dialog';
 import { SearchBox } from './search-box';
 import { StatusFilter, type StatusFilterOption } from './status-filter';
@@ -63,6 +64,7 @@ function chatColumns(onStatusChange: StatusChange): Column<ChatSessionSummary>[]
             {shortSessionId(session.id)}
           </span>
           <UnreadBadge count={session.unreadCount} />
+          <RatingBadge rating={session.rating} />
         </span>
       ),
     },

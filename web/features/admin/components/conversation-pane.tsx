@@ -8,6 +8,7 @@ import { chatDraftSubject } from '../lib/drafts';
 import { useChatMessages, useChatSession, useMarkReadIfUnread, useSendReply } from '../api/queries';
 import { useChatUi } from '../stores/chat-ui-store';
 import { formatDate, formatTime } from '../lib/format';
+import { ConversationRating } from './rating-badge';
 import { useDraft } from '../use-draft';
 import { lastSeenReplyId, SeenMark, SendTranscriptButton } from './continuity-marks';
 
@@ -135,6 +136,7 @@ export function ConversationPane({ onClose }: { onClose: () => void }) {
           <X className="size-5" aria-hidden="true" />
         </button>
       </div>
+      <ConversationRating rating={session?.rating} />
       <ol aria-label="Conversation" aria-live="polite" className="min-h-0 flex-1 space-y-3 overflow-y-auto px-4 py-4">
         {openChat?.loading && messageCount === 0 ? <li className="text-center text-sm text-slate-500">Loading messages...</li> : null}
         {openChat && !openChat.loading && messageCount === 0 ? <li className="text-center text-sm text-slate-500">No messages in this conversation.</li> : null}

@@ -5,6 +5,7 @@ import { LinkedText } from '../../../components/ui/linked-text';
 import { ChatController } from '../controller';
 import type { ChatEntry } from '../messages';
 import { availabilityOf, availabilityText, LeaveMessageForm, LeftMessageNote, offersLeaveMessage, useFocusAfterLeaveMessage, useHoursClock } from './away';
+import { RatingPrompt } from './rating-prompt';
 import { type ChatTransport, socketTransport } from '../transport';
 import { TranscriptAction } from './transcript-action';
 
@@ -130,6 +131,7 @@ function ChatPanel({ controller }: { controller: ChatController }) {
                 {leftMessage?.key === entry.key && entry.status === 'sent' && <LeftMessageNote left={leftMessage} now={now} />}
               </Fragment>
             ))}
+            <RatingPrompt controller={controller} />
           </>
         )}
         {staffTyping && (

@@ -70,6 +70,10 @@ export class FakeTransport implements ChatTransport {
     this.connected = true;
     this.handlers.onConnect();
   }
+  /** Staff resolved the session (or their reply waited): the server's `chat:rating-asked`. */
+  askRating(sessionId: string) {
+    this.handlers.onRatingAsked(sessionId);
+  }
   drop() {
     this.connected = false;
     this.handlers.onDisconnect();

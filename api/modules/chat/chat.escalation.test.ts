@@ -1,0 +1,159 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, describe, expect, it } from 'vitest';
+import { connectDatabase } from '../../../db/open';
+import { type AppProcess, startAppProcess } from '../../../scripts/services/app-process';
+import { signInNewStaff } from '../../../test/support/factories';
+import { buildTestServer, freshDatabaseEnv } from '../../../test/support/helper';
+import { type SinkMail, startSmtpSink } from '../../../test/support/smtp-sink';
+import { visitorCookie } from '../../../test/support/visitor-socket';
+
+const notifyEmail = 'desk@lotwise.example';
+let sessionCounter = 0;
+const newSessionId = () => `session_${Date.now()}_esc${(sessionCounter += 1)}`;
+const mailsAbout = (mails: readonly SinkMail[], sessionId: string) => mails.filter((mail) => mail.text.includes(`/admin/chats/${sessionId}`));
+
+describe('escalation of unread visitor messages', async () => {
+  const sink = await startSmtpSink();
+  afterAll(() => sink.down());
+  const delayMs = 500;
+  const { app } = await buildTestServer({
+    SMTP_URL: sink.url,
+    NOTIFY_EMAIL: notifyEmail,
+    ESCALATION_DELAY_SECONDS: String(delayMs / 1000),
+    JOBS_POLL_MS: '50',
+    RATE_LIMIT_ALLOWLIST: '127.0.0.1',
+  });
+  const staff = await signInNewStaff(app);
+
+  const send = async (cookie: string, sessionId: string, message: string, senderEmail?: string) => {
+    const sent = await app.inject({ method: 'POST', url: '/api/chat-message', headers: { cookie }, payload: { sessionId, message, ...(senderEmail ? { senderEmail } : {}) } });
+    expect(sent.statusCode).toBe(201);
+  };
+  const markRead = async (sessionId: string) => {
+    const answer = await app.inject({ method: 'PATCH', url: `/api/chat-sessions/${sessionId}`, headers: { cookie: staff.cookie }, payload: { read: true } });
+    expect(answer.statusCode).toBe(200);
+  };
+  const escalationJobs = () => app.db.selectFrom('jobs').selectAll().where('kind', '=', 'chat-escalation').execute();
+  const jobsOf = async (sessionId: string) => (await escalationJobs()).filter((job) => job.payload.includes(sessionId));
+  const settled = async (sessionId: string) => {
+    await expect.poll(async () => (await jobsOf(sessionId)).every((job) => job.state === 'done'), { timeout: 5000 }).toBe(true);
+  };
+
+  it('mails an unread message to NOTIFY_EMAIL once, in plain text and HTML, the visitor escaped, with a link to the conversation', async () => {
+    const sessionId = newSessionId();
+    await send(visitorCookie(app), sessionId, 'Is anyone there? <b>hello</b> & bye', 'dana@dealer.example');
+    await sink.waitFor((accepted) => mailsAbout(accepted, sessionId).length > 0);
+    await settled(sessionId);
+    await sleep(200);
+    const mails = mailsAbout(sink.accepted, sessionId);
+    expect(mails).toHaveLength(1);
+    const [mail] = mails;
+    expect(mail!.to).toBe(notifyEmail);
+    expect(mail!.subject).toBe('Chat waiting for a reply: dana@dealer.example');
+    expect(mail!.text).toContain('Is anyone there? <b>hello</b> & bye');
+    expect(mail!.text).toContain(`Open the conversation: http://localhost:3000/admin/chats/${sessionId}`);
+    expect(mail!.html).toContain('Is anyone there? &#60;b&#62;hello&#60;/b&#62; &#38; bye');
+    expect(mail!.html).not.toContain('<b>hello');
+    expect(mail!.messageId).toMatch(/^<job-\d+@lotwise\.example>$/);
+  });
+
+  it('mails nothing when staff read the message in time', async () => {
+    const sessionId = newSessionId();
+    await send(visitorCookie(app), sessionId, 'Quick question about pricing');
+    await markRead(sessionId);
+    await sleep(delayMs + 300);
+    await settled(sessionId);
+    expect(mailsAbout(sink.accepted, sessionId)).toEqual([]);
+  });
+
+  it('adds one job for many messages, and mails one per session per 15 minutes', async () => {
+    const sessionId = newSessionId();
+    const cookie = visitorCookie(app);
+    for (const text of ['Hello?', 'Anyone?', 'I have a question', 'About the feed']) await send(cookie, sessionId, text);
+    // Four messages in one window: one job.
+    expect(await jobsOf(sessionId)).toHaveLength(1);
+    await sink.waitFor((accepted) => mailsAbout(accepted, sessionId).length > 0);
+    const [first] = mailsAbout(sink.accepted, sessionId);
+    expect(first!.text).toContain('Hello?');
+    expect(first!.text).toContain('About the feed');
+
+    // More unread messages after the mail: looked at again, not mailed within 15 minutes.
+    await send(cookie, sessionId, 'Still here');
+    await send(cookie, sessionId, 'Hello again');
+    await sleep(delayMs + 500);
+    expect(mailsAbout(sink.accepted, sessionId)).toHaveLength(1);
+    // The later messages' job is waiting for the end of the 15 minutes, not gone.
+    const waiting = (await jobsOf(sessionId)).filter((job) => job.state === 'pending');
+    expect(waiting).toHaveLength(1);
+    const escalated = await app.db.selectFrom('chatSessions').select('escalatedAt').where('id', '=', sessionId).executeTakeFirstOrThrow();
+    expect(Number(waiting[0]!.runAt)).toBe(Date.parse(escalated.escalatedAt!) + 15 * 60 * 1000);
+  });
+
+  it('adds no escalation job for a staff reply', async () => {
+    const sessionId = newSessionId();
+    await send(visitorCookie(app), sessionId, 'One message');
+    const before = (await escalationJobs()).length;
+    const replied = await app.inject({ method: 'POST', url: '/api/admin-chat-reply', headers: { cookie: staff.cookie }, payload: { sessionId, message: 'Hi!' } });
+    expect(replied.statusCode).toBe(201);
+    expect((await escalationJobs()).length).toBe(before);
+  });
+});
+
+describe('escalation without NOTIFY_EMAIL', async () => {
+  const { app } = await buildTestServer({ RATE_LIMIT_ALLOWLIST: '127.0.0.1' });
+
+  it('costs a visitor message no job', async () => {
+    const sent = await app.inject({ method: 'POST', url: '/api/chat-message', headers: { cookie: visitorCookie(app) }, payload: { sessionId: newSessionId(), message: 'hello' } });
+    expect(sent.statusCode).toBe(201);
+    expect(await app.db.selectFrom('jobs').select('id').where('kind', '=', 'chat-escalation').execute()).toEqual([]);
+  });
+});
+
+/** The real server process, killed -9 while the escalation waits, on a database that outlives it. */
+describe('an escalation through a kill -9', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lotwise-escalation-crash-'));
+  const sink = await startSmtpSink();
+  const env: Record<string, string> = {
+    DATABASE_PATH: join(dir, 'app.db'),
+    ...(await freshDatabaseEnv()),
+    DATA_DIR: dir,
+    RATE_LIMIT_ALLOWLIST: '127.0.0.1',
+    SMTP_URL: sink.url,
+    NOTIFY_EMAIL: notifyEmail,
+    ESCALATION_DELAY_SECONDS: '2',
+    JOBS_POLL_MS: '100',
+  };
+  const db = connectDatabase({ url: env.DATABASE_URL, path: env.DATABASE_PATH!, poolSize: 1 });
+  const nodes: AppProcess[] = [];
+  afterAll(async () => {
+    await Promise.all(nodes.map((node) => node.stop()));
+    await db.destroy();
+    await sink.down();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is mailed once by the next process', async () => {
+    const first = await startAppProcess(env);
+    nodes.push(first);
+    const sessionId = newSessionId();
+    const sent = await fetch(`${first.url}/api/chat-message`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ sessionId, message: 'Hello, anyone?' }),
+    });
+    expect(sent.status).toBe(201);
+    first.kill('SIGKILL');
+    expect(await first.exited).toBe('SIGKILL');
+    const [job] = await db.selectFrom('jobs').selectAll().where('kind', '=', 'chat-escalation').execute();
+    expect(job).toMatchObject({ state: 'pending', attempts: 0 });
+
+    const second = await startAppProcess(env);
+    nodes.push(second);
+    await sink.waitFor((accepted) => mailsAbout(accepted, sessionId).length > 0);
+    await sleep(300);
+    expect(mailsAbout(sink.accepted, sessionId)).toHaveLength(1);
+  }, 60_000);
+});

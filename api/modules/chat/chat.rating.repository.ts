@@ -1,0 +1,28 @@
+import type { Db } from '../../../db/client';
+import type { ChatRatingColumn } from '../../../db/schema';
+
+/**
+ * Marks the session asked for its rating, once: false when it was asked or rated before (or is
+ * gone), so the question is pushed, and mailed, at most once per session.
+ */
+export async function markRatingAsked(db: Db, sessionId: string, at: string): Promise<boolean> {
+  const result = await db
+    .updateTable('chatSessions')
+    .set({ ratingAskedAt: at })
+    .where('id', '=', sessionId)
+    .where('ratingAskedAt', 'is', null)
+    .where('rating', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Stores the session's rating unless it has one: false (nothing changed) when it had. */
+export async function saveRating(db: Db, sessionId: string, rating: { rating: ChatRatingColumn; comment: string | null; ratedAt: string }): Promise<boolean> {
+  const result = await db
+    .updateTable('chatSessions')
+    .set({ rating: rating.rating, ratingComment: rating.comment, ratedAt: rating.ratedAt })
+    .where('id', '=', sessionId)
+    .where('rating', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

@@ -1,0 +1,90 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { expect, type Page, test } from '@playwright/test';
+import { ratingLinkToken } from '../api/modules/chat/chat.rating-link';
+import { conversationPane, newChatSessionId, signIn } from './support/admin';
+
+const shots = '/work/shots/rating';
+
+/** Screenshots of the page at a phone's width and a desktop's. */
+async function shoot(page: Page, name: string): Promise<void> {
+  mkdirSync(shots, { recursive: true });
+  // The cookie banner would cover what the picture is of.
+  const banner = page.getByRole('button', { name: 'Reject non-essential' });
+  if (await banner.isVisible()) await banner.click();
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height: width === 375 ? 740 : 860 });
+    await page.waitForTimeout(150);
+    await page.screenshot({ path: `${shots}/${name}-${width}.png` });
+  }
+}
+
+test.describe('rating a conversation', () => {
+  test('staff resolve, the widget asks, the visitor rates bad with a comment, and staff see it', async ({ browser, page }) => {
+    test.setTimeout(60_000);
+    await signIn(page);
+    const visitorContext = await browser.newContext();
+    const visitor = await visitorContext.newPage();
+    await visitor.goto('/');
+    await visitor.getByRole('button', { name: 'Open chat' }).click({ timeout: 10_000 });
+    const input = visitor.getByPlaceholder('Type your message...');
+    const question = `Can you pull my inventory from vAuto? ${Date.now()}`;
+    await input.fill(question);
+    await input.press('Enter');
+
+    await expect(visitor.getByText(question)).toBeVisible();
+    const sessionId = await visitor.evaluate(() => localStorage.getItem('chatSessionId'));
+    await page.getByRole('tab', { name: /Chat Messages/ }).click();
+    // By its id: the row's last message changes with the reply.
+    const row = page.getByRole('table', { name: 'Chat Messages' }).locator(`[data-row-key="${sessionId}"]`);
+    await row.getByRole('button', { name: /View & Reply/ }).click();
+    const pane = conversationPane(page);
+    await pane.getByRole('textbox', { name: 'Reply' }).fill('Yes, vAuto is one of our feeds.');
+    await pane.getByRole('button', { name: 'Send' }).click();
+    await expect(visitor.getByText('Yes, vAuto is one of our feeds.')).toBeVisible();
+    await row.getByRole('combobox', { name: /^Status of chat/ }).selectOption('resolved');
+
+    // The ask is a job, due at once: pushed to the widget.
+    await expect(visitor.getByText('How did we do?')).toBeVisible();
+    await visitor.getByRole('button', { name: 'Bad' }).click();
+    const comment = 'The answer was fine but it took a while.';
+    await visitor.getByLabel('Anything to add? (optional)').fill(comment);
+    await shoot(visitor, 'widget-prompt');
+    await visitor.getByRole('button', { name: 'Send rating' }).click();
+    await expect(visitor.getByRole('status').filter({ hasText: 'Thanks for telling us.' })).toBeVisible();
+    await expect(visitor.getByText('How did we do?')).toHaveCount(0);
+    await shoot(visitor, 'widget-thanks');
+
+    await expect(row.getByLabel('Rated bad, with a comment')).toBeVisible();
+    await expect(pane.getByTestId('conversation-rating')).toContainText('Visitor rated this chat bad');
+    await expect(pane.getByTestId('conversation-rating')).toContainText(comment);
+    await shoot(page, 'staff-rating');
+    // The conversation alone (a phone shows it in place of the list).
+    await page.setViewportSize({ width: 1280, height: 860 });
+    await pane.screenshot({ path: `${shots}/staff-pane-1280.png` });
+    // The inbox list on its own: the rating as a badge beside the session.
+    await pane.getByRole('button', { name: 'Close' }).click();
+    await expect(row.getByLabel('Rated bad, with a comment')).toBeVisible();
+    await shoot(page, 'staff-list');
+    await visitorContext.close();
+  });
+
+  test("a mailed link's confirm page records nothing until Send", async ({ page }) => {
+    const sessionId = newChatSessionId();
+    const sent = await page.request.post('/api/chat-message', { data: { sessionId, message: 'Please call me back', senderEmail: 'gone@dealer.example' } });
+    expect(sent.status()).toBe(201);
+    // The link the rating mail carries, signed as the server signs it (its secret is in its data folder).
+    const secret = readFileSync('.e2e-data/session-secret', 'utf8').trim();
+    const token = ratingLinkToken(secret, sessionId, Date.now() + 60_000);
+    await page.goto(`/rate?${new URLSearchParams({ token, rating: 'good' }).toString()}`);
+    await expect(page.getByRole('heading', { name: 'Rate Your Chat' })).toBeVisible();
+    await expect(page).toHaveURL(/\/rate$/);
+    await expect(page.getByRole('button', { name: 'Good' })).toHaveAttribute('aria-pressed', 'true');
+    await shoot(page, 'link-confirm');
+    await page.getByRole('button', { name: 'Send rating' }).click();
+    await expect(page.getByRole('status')).toContainText('Thanks for your feedback!');
+    await shoot(page, 'link-thanks');
+    // Once given, final.
+    const again = await page.request.post('/api/chat-rating-by-link', { data: { token, rating: 'bad' } });
+    expect(again.status()).toBe(409);
+  });
+});
