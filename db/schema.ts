@@ -138,6 +138,8 @@ export interface ChatSessionsTable {
   lastSeq: ColumnType<number, number | undefined, number>;
   /** Highest message seq staff have read; visitor messages above it are unread. */
   lastReadSeq: ColumnType<number, number | undefined, number>;
+  /** Counts the session's state changes (db/migrations/2026-12-20T0200_chat_session_version.ts). */
+  version: ColumnType<number, number | undefined, number>;
   lastMessageAt: string;
   createdAt: string;
 }

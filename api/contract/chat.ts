@@ -190,6 +190,8 @@ export const chatSessionSummary = z.object({
   lastActivity: isoDate,
   unreadCount: z.number().int(),
   status: chatSessionStatusSchema,
+  /** Counts the session's changes: a reconnecting dashboard sends the versions it holds (contract/chat-resync.ts). */
+  version: z.number().int(),
   pageUrl: z.string().nullable(),
   referrer: z.string().nullable(),
   userAgent: z.string().nullable(),

@@ -25,6 +25,12 @@ export const apiPaths = {
   chatSession: '/api/chat-sessions/:sessionId',
   /** The visitor's context beside a conversation: pages, time zone, earlier conversations and leads. */
   chatSessionContext: '/api/chat-sessions/:sessionId/context',
+  /** The visitor's own conversations, newest first (the widget's past conversations). */
+  visitorChatSessions: '/api/chat-visitor/sessions',
+  /** A visitor's resync of one conversation: messages after `?afterSeq=` and its state (the widget's poll). */
+  visitorChatResync: '/api/chat-visitor/sessions/:sessionId',
+  /** A reconnecting dashboard's resync: the sessions changed since the versions it holds. */
+  staffChatResync: '/api/chat-sessions/resync',
   lead: '/api/leads/:kind/:id',
   adminCounts: '/api/admin/counts',
 } as const;

@@ -1,4 +1,5 @@
 import type { ChatMessage, ChatMessageInput, ChatPageInput, ChatSessionSummary, StaffChatMessage } from './chat';
+import type { ChatResyncAnswer, ChatResyncInput, ChatSessionState } from './chat-resync';
 import type { Lead, LeadByKind, LeadKind } from './leads';
 
 /** What an acknowledged event answers: `{ ok: true, ... }`, or `{ ok: false, error }` with a sentence to show. */
@@ -20,12 +21,16 @@ export interface VisitorClientToServerEvents {
   'chat:typing': (payload: TypingPayload) => void;
   /** The visitor went on to another page; recorded for their own session only (a stranger's is refused as not found). */
   'chat:page': (payload: ChatPageInput, ack?: Ack) => void;
+  /** `chat:join` with a cursor: the messages after `afterSeq` and the session's state; joins its room. */
+  'chat:resync': (payload: ChatResyncInput, ack: Ack<ChatResyncAnswer>) => void;
 }
 
 export interface VisitorServerToClientEvents {
   'chat:message': (message: ChatMessage) => void;
   'chat:typing': (payload: TypingPayload) => void;
   'staff:presence': (payload: { online: boolean }) => void;
+  /** The session's state changed (staff resolved it, say): the whole state, to replace what is held. */
+  'chat:session': (state: ChatSessionState) => void;
 }
 
 // ---------- namespace "/admin" (staff) ----------

@@ -21,6 +21,7 @@ import { HttpError } from '../../plugins/errors';
 import type { Tx, Write } from '../../events';
 import { listLeadsByEmail } from '../leads';
 import * as repository from './chat.repository';
+import { reopenSession } from './chat.resync.repository';
 import { type ChatSendLimits, unlimitedChatSends } from './chat.rate-limit';
 
 /** Who sends a visitor message: the visitor cookie's identity and what the transport knows. */
@@ -84,7 +85,7 @@ function authoredToStaffChatMessage(row: repository.AuthoredMessageRow): StaffCh
   return toStaffChatMessage(row, author);
 }
 
-function toSummary(row: repository.ChatSessionSummaryRow): ChatSessionSummary {
+export function toSummary(row: repository.ChatSessionSummaryRow): ChatSessionSummary {
   const status = chatSessionStatusSchema.safeParse(row.status);
   return {
     id: row.id,
@@ -98,6 +99,7 @@ function toSummary(row: repository.ChatSessionSummaryRow): ChatSessionSummary {
     lastActivity: row.lastActivity,
     unreadCount: Number(row.unreadCount),
     status: status.success ? status.data : 'open',
+    version: Number(row.version),
     pageUrl: row.pageUrl,
     referrer: row.referrer,
     userAgent: row.userAgent,
@@ -196,6 +198,7 @@ export class ChatService {
     const existing = await repository.findSession(tx.db, input.sessionId);
     if (existing && existing.visitorId !== visitor.visitorId) throw new HttpError(404, chatSessionNotFoundMessage);
     if (stored) return { stored, sessionCreated: false };
+    if (existing?.status === 'resolved') return { stored: await this.reopenWith(tx, visitor, draft, author), sessionCreated: false };
     const now = draft.createdAt;
     const session = await repository.createSessionIfAbsent(tx.db, {
       id: input.sessionId,
@@ -216,6 +219,22 @@ export class ChatService {
     const first = await repository.storeMessage(tx.db, draft, author);
     if (!first) throw new Error(`chat session ${input.sessionId} vanished while storing its first message`);
     return { stored: first, sessionCreated: session.created };
+  }
+
+  /** The visitor wrote to their resolved session: it reopens with the message, and staff hear of both. */
+  private async reopenWith(
+    tx: Tx,
+    visitor: VisitorContext,
+    draft: Parameters<typeof repository.storeMessage>[1],
+    author: repository.MessageAuthor,
+  ): Promise<repository.StoredMessage> {
+    // False when a concurrent message reopened it first: that one tells staff.
+    const reopened = await reopenSession(tx.db, draft.sessionId, visitor.visitorId);
+    const stored = await repository.storeMessage(tx.db, draft, author);
+    if (!stored) throw new Error(`chat session ${draft.sessionId} vanished while reopening`);
+    const row = reopened ? await repository.findSessionSummary(tx.db, draft.sessionId) : undefined;
+    if (row) tx.emit({ type: 'chat.session.updated', session: toSummary(row) });
+    return stored;
   }
 
   /**

@@ -11,14 +11,14 @@ import type { ChatService } from './chat.service';
 import { expireStaffSession } from './chat.staff-expiry';
 
 /** The first message of a payload's zod issues, as an ack error. */
-function parsePayload<T extends z.ZodType>(schema: T, payload: unknown): { ok: true; data: z.infer<T> } | { ok: false; error: string } {
+export function parsePayload<T extends z.ZodType>(schema: T, payload: unknown): { ok: true; data: z.infer<T> } | { ok: false; error: string } {
   const result = schema.safeParse(payload);
   if (result.success) return { ok: true, data: result.data };
   return { ok: false, error: result.error.issues[0]?.message ?? 'Invalid payload' };
 }
 
 /** Runs an acked handler: client mistakes and refusals become `{ ok: false, error }`, never a crash. */
-async function answer<T extends object>(app: FastifyInstance, ack: unknown, work: () => Promise<{ ok: true } & T>): Promise<void> {
+export async function answer<T extends object>(app: FastifyInstance, ack: unknown, work: () => Promise<{ ok: true } & T>): Promise<void> {
   const reply: Ack<T> = typeof ack === 'function' ? (ack as Ack<T>) : () => {};
   try {
     reply(await work());

@@ -5,6 +5,9 @@ import { guardChatHandshakes } from './chat.handshake';
 import { announceStaffPresence, inProcessStaffPresence, redisStaffPresence } from './chat.presence';
 import { pushChatEvents } from './chat.pushes';
 import { chatSendLimits } from './chat.rate-limit';
+import { ChatResync, pushSessionStates } from './chat.resync';
+import { visitorResyncRoutes } from './chat.resync.routes';
+import { chatResyncSocketEvents } from './chat.resync.socket';
 import { capChatRoomsPerSocket } from './chat.rooms';
 import { visitorChatRoutes } from './chat.routes';
 import { ChatService } from './chat.service';
@@ -31,6 +34,9 @@ export default fp(
     pushChatEvents(app);
     app.decorate('chat', chat);
     await app.register(visitorChatRoutes, { chat });
+    app.decorate('chatResync', new ChatResync(app.db));
+    pushSessionStates(app);
+    await app.register(visitorResyncRoutes);
     guardChatHandshakes(app, options.config);
     if (app.redis) {
       const ttlSeconds = options.config.presenceTtlSeconds;
@@ -42,6 +48,7 @@ export default fp(
     }
     capChatRoomsPerSocket(app.visitorSockets);
     chatSocketEvents(app, chat);
+    chatResyncSocketEvents(app);
     expireIdleStaffSockets(app);
   },
   { name: 'chat', dependencies: ['db', 'events', 'redis', 'session', 'auth', 'socket-io'] },
