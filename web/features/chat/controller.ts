@@ -1,10 +1,12 @@
 import { timings } from '../../../api/contract/brand';
 import type { ChatMessage, ChatMessageInput } from '../../../api/contract/chat';
+import type { ChatResyncAnswer, ChatSessionState } from '../../../api/contract/chat-resync';
 import type { TypingPayload } from '../../../api/contract/socket';
 import { ApiError } from '../../lib/api-client';
-import { fetchChatHistory, postChatMessage } from './api';
+import { postChatMessage } from './api';
 import { type ChatEntry, mergeMessages } from './messages';
-import { readOrCreateSessionId } from './session-id';
+import { cursorOf, fetchChatResync, fetchVisitorSessions, isNewerState } from './resync';
+import { readOrCreateSessionId, startNewSessionId, storeSessionId } from './session-id';
 import { type ChatStore, createChatStore } from './store';
 import { ChatRefusedError, type ChatTransport } from './transport';
 import { addVisitPage, visitorTimeZone, visitPages } from './visit-pages';
@@ -73,6 +75,7 @@ export class ChatController {
       onMessage: (message) => this.receive([message]),
       onTyping: (payload) => this.staffTyping(payload),
       onPresence: (online) => this.state.setStaffOnline(online),
+      onSessionState: (state) => this.receiveState(state),
     });
   }
 
@@ -103,6 +106,57 @@ export class ChatController {
 
   setEmail(email: string): void {
     this.state.setEmail(email);
+  }
+
+  // ---------- past conversations ----------
+
+  /** The list of the visitor's conversations, read again each time it is shown. */
+  showConversations(): void {
+    this.state.setView('conversations');
+    void fetchVisitorSessions().then(
+      (sessions) => {
+        if (!this.disposed) this.state.setPastSessions(sessions);
+      },
+      (error: unknown) => {
+        console.error('Failed to load past conversations', error);
+        if (!this.disposed && this.state.pastSessions === null) this.state.setPastSessions([]);
+      },
+    );
+  }
+
+  showChat(): void {
+    this.state.setView('chat');
+  }
+
+  /** An earlier conversation becomes the current one: its messages load, and writing to it reopens it if closed. */
+  openConversation(sessionId: string): void {
+    this.state.setView('chat');
+    if (sessionId === this.state.sessionId) return;
+    storeSessionId(sessionId);
+    this.switchTo(sessionId, true);
+    void this.loadHistory();
+  }
+
+  /** A new conversation, once the current one is closed: a new id, and the welcome message. */
+  startNewConversation(): void {
+    this.switchTo(startNewSessionId(), false);
+    this.state.setView('chat');
+  }
+
+  /** Everything the panel held of the previous conversation goes; answers still on their way for it are dropped (receiveAnswer). */
+  private switchTo(sessionId: string, started: boolean): void {
+    this.stopTyping();
+    clearTimeout(this.staffTypingTimer);
+    this.state.setSessionId(sessionId);
+    this.state.setEntries([]);
+    this.state.setSession(null);
+    this.state.setStaffTyping(false);
+    this.state.setShowWelcome(!started);
+    // A new conversation has no history to load; its first message starts it, with the visit's pages.
+    this.historyLoaded = !started;
+    this.sessionStarted = false;
+    this.joinedConnection = 0;
+    this.firstLoad = null;
   }
 
   /** The visitor's message appears at once; an empty or blank one is not sent. */
@@ -153,6 +207,19 @@ export class ChatController {
     if (fromStaff) this.state.setStaffTyping(false);
   }
 
+  /** A resync's answer, unless the visitor has moved to another conversation meanwhile. */
+  private receiveAnswer(answer: ChatResyncAnswer, sessionId: string): void {
+    if (sessionId !== this.state.sessionId) return;
+    this.receive(answer.messages);
+    if (answer.session) this.receiveState(answer.session);
+  }
+
+  /** The session's whole state, kept unless an older one than held (pushes and answers can cross). */
+  private receiveState(state: ChatSessionState): void {
+    if (this.disposed || state.sessionId !== this.state.sessionId) return;
+    if (isNewerState(this.state.session, state)) this.state.setSession(state);
+  }
+
   private staffTyping(payload: TypingPayload): void {
     if (payload.sessionId !== this.state.sessionId) return;
     clearTimeout(this.staffTypingTimer);
@@ -161,14 +228,18 @@ export class ChatController {
     if (payload.typing) this.staffTypingTimer = setTimeout(() => this.state.setStaffTyping(false), timings.typingShownMaxMs);
   }
 
-  /** The history: by the socket's join when connected (which also subscribes), else by REST. */
-  private async fetchHistory(): Promise<ChatMessage[]> {
-    const { sessionId } = this.state;
-    if (!this.transport.isConnected()) return fetchChatHistory(sessionId);
+  /**
+   * What the panel misses after its cursor, with the session's state: by the socket's resync when
+   * connected (which also subscribes), else by REST. The first load has no cursor yet.
+   */
+  private async fetchHistory(): Promise<ChatResyncAnswer> {
+    const { sessionId, entries } = this.state;
+    const afterSeq = this.historyLoaded ? cursorOf(entries) : 0;
+    if (!this.transport.isConnected()) return fetchChatResync(sessionId, afterSeq);
     const connection = this.connectionCount;
-    const messages = await this.transport.join(sessionId);
+    const answer = await this.transport.resync(sessionId, afterSeq);
     this.joinedConnection = connection;
-    return messages;
+    return answer;
   }
 
   /** Joined on the live connection after the history loaded: pushes have kept the list current since. */
@@ -181,30 +252,35 @@ export class ChatController {
     // "Loading messages..." only while the panel has nothing to show yet, never over a welcome or a list.
     const { open, showWelcome, entries } = this.state;
     if (open && !showWelcome && entries.length === 0) this.state.setLoading(true);
-    this.firstLoad ??= this.fetchHistory()
+    if (this.firstLoad) return this.firstLoad;
+    const { sessionId } = this.state;
+    const load: Promise<void> = this.fetchHistory()
       .then(
-        (messages) => {
-          this.receive(messages);
+        (answer) => {
+          if (sessionId !== this.state.sessionId) return;
+          this.receiveAnswer(answer, sessionId);
           this.historyLoaded = true;
-          this.state.setShowWelcome(messages.length === 0);
+          this.state.setShowWelcome(answer.messages.length === 0);
         },
         (error: unknown) => {
           console.error('Failed to load chat messages', error);
-          this.state.setShowWelcome(this.state.entries.length === 0);
+          if (sessionId === this.state.sessionId) this.state.setShowWelcome(this.state.entries.length === 0);
         },
       )
       .finally(() => {
-        this.firstLoad = null;
+        if (this.firstLoad === load) this.firstLoad = null;
         this.state.setLoading(false);
       });
-    return this.firstLoad;
+    this.firstLoad = load;
+    return load;
   }
 
   /** Loads the history, or catches up on it after the first time. */
   private async loadHistory(): Promise<void> {
     if (!this.historyLoaded) return this.loadFirstHistory();
+    const { sessionId } = this.state;
     try {
-      this.receive(await this.fetchHistory());
+      this.receiveAnswer(await this.fetchHistory(), sessionId);
     } catch (error) {
       console.error('Failed to load chat messages', error);
     }
@@ -216,8 +292,9 @@ export class ChatController {
     const shouldPoll = open && !connected && !this.disposed;
     if (shouldPoll && this.pollTimer === undefined) {
       this.pollTimer = setInterval(() => {
-        fetchChatHistory(this.state.sessionId).then(
-          (messages) => this.receive(messages),
+        const { sessionId, entries } = this.state;
+        fetchChatResync(sessionId, cursorOf(entries)).then(
+          (answer) => this.receiveAnswer(answer, sessionId),
           (error: unknown) => console.error('Chat poll failed', error),
         );
       }, timings.chatPollMs);

@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import type { ChatSessionState, VisitorChatSessionSummary } from '../../../api/contract/chat-resync';
 import type { ChatEntry } from './messages';
 
 /** What the chat panel shows. Written only by its ChatController; the store itself does nothing else. */
@@ -18,6 +19,12 @@ export interface ChatState {
   unread: number;
   /** Optional address for a reply when nobody is online (sent as senderEmail). */
   email: string;
+  /** The conversation's state as the server last sent it (status...); null until it has, or for one not started. */
+  session: ChatSessionState | null;
+  /** The conversation, or the list of the visitor's conversations. */
+  view: 'chat' | 'conversations';
+  /** The visitor's conversations, newest first; null until loaded. */
+  pastSessions: VisitorChatSessionSummary[] | null;
 }
 
 export interface ChatSetters {
@@ -31,6 +38,9 @@ export interface ChatSetters {
   setStaffTyping(staffTyping: boolean): void;
   setUnread(unread: number): void;
   setEmail(email: string): void;
+  setSession(session: ChatSessionState | null): void;
+  setView(view: 'chat' | 'conversations'): void;
+  setPastSessions(pastSessions: VisitorChatSessionSummary[] | null): void;
 }
 
 export type ChatStore = ChatState & ChatSetters;
@@ -48,6 +58,9 @@ export function createChatStore() {
     staffTyping: false,
     unread: 0,
     email: '',
+    session: null,
+    view: 'chat',
+    pastSessions: null,
     setSessionId: (sessionId) => set({ sessionId }),
     setOpen: (open) => set({ open }),
     setEntries: (entries) => set({ entries }),
@@ -58,6 +71,9 @@ export function createChatStore() {
     setStaffTyping: (staffTyping) => set({ staffTyping }),
     setUnread: (unread) => set({ unread }),
     setEmail: (email) => set({ email }),
+    setSession: (session) => set({ session }),
+    setView: (view) => set({ view }),
+    setPastSessions: (pastSessions) => set({ pastSessions }),
   }));
 }
 

@@ -325,6 +325,7 @@ function provisionalRow(message: ChatMessage, unread: boolean): ChatSessionSumma
     lastActivity: message.createdAt,
     unreadCount: unread ? 1 : 0,
     status: 'open',
+    version: 0,
     pageUrl: null,
     referrer: null,
     userAgent: null,

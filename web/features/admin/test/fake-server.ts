@@ -377,6 +377,7 @@ export function chatSession(overrides: Partial<ChatSessionSummary> = {}): ChatSe
     lastActivity: '2026-11-21T10:00:00.000Z',
     unreadCount: 1,
     status: 'open',
+    version: 1,
     pageUrl: 'http://localhost/pricing',
     referrer: null,
     userAgent: null,

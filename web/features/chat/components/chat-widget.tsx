@@ -1,10 +1,12 @@
-import { MessageCircle, Send, X } from 'lucide-react';
+import { History, MessageCircle, Send, X } from 'lucide-react';
 import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { brand, chatLimits, timings } from '../../../../api/contract/brand';
 import { LinkedText } from '../../../components/ui/linked-text';
 import { ChatController } from '../controller';
 import type { ChatEntry } from '../messages';
 import { type ChatTransport, socketTransport } from '../transport';
+import { ConversationClosed } from './conversation-closed';
+import { PastConversations } from './past-conversations';
 
 export const welcomeText = `Hi! I'm here to help you learn more about ${brand.product}. How can I assist you today?`;
 
@@ -48,7 +50,7 @@ function subtitle(staffOnline: boolean | null): string {
 
 function ChatPanel({ controller }: { controller: ChatController }) {
   const useChat = controller.store;
-  const { entries, loading, showWelcome, staffOnline, staffTyping, email } = useChat();
+  const { entries, loading, showWelcome, staffOnline, staffTyping, email, view } = useChat();
   const [draft, setDraft] = useState('');
   const panelRef = useRef<HTMLDivElement>(null);
   const listRef = useRef<HTMLOListElement>(null);
@@ -104,12 +106,25 @@ function ChatPanel({ controller }: { controller: ChatController }) {
             {subtitle(staffOnline)}
           </p>
         </div>
-        <button type="button" onClick={() => controller.closePanel()} aria-label="Close chat" className="rounded-full p-1.5 hover:bg-white/15">
-          <X aria-hidden="true" className="size-5" />
-        </button>
+        <div className="flex items-center gap-1">
+          <button
+            type="button"
+            onClick={() => (view === 'conversations' ? controller.showChat() : controller.showConversations())}
+            aria-label="Your conversations"
+            aria-pressed={view === 'conversations'}
+            className="rounded-full p-1.5 hover:bg-white/15 aria-pressed:bg-white/20"
+          >
+            <History aria-hidden="true" className="size-5" />
+          </button>
+          <button type="button" onClick={() => controller.closePanel()} aria-label="Close chat" className="rounded-full p-1.5 hover:bg-white/15">
+            <X aria-hidden="true" className="size-5" />
+          </button>
+        </div>
       </header>
 
-      <ol ref={listRef} role="log" aria-live="polite" aria-label="Chat messages" className="flex-1 space-y-3 overflow-y-auto px-4 py-3">
+      {view === 'conversations' && <PastConversations controller={controller} />}
+
+      <ol ref={listRef} role="log" aria-live="polite" aria-label="Chat messages" hidden={view === 'conversations'} className="flex-1 space-y-3 overflow-y-auto px-4 py-3">
         {loading ? (
           <li className="text-center text-sm text-slate-500">Loading messages...</li>
         ) : (
@@ -129,7 +144,8 @@ function ChatPanel({ controller }: { controller: ChatController }) {
         )}
       </ol>
 
-      <form onSubmit={submit} className="border-t border-slate-200 p-3">
+      {view === 'chat' && <ConversationClosed controller={controller} />}
+      <form onSubmit={submit} hidden={view === 'conversations'} className="border-t border-slate-200 p-3">
         {staffOnline === false && (
           <div className="mb-2">
             <label htmlFor={emailId} className="mb-1 block text-xs text-slate-600">
