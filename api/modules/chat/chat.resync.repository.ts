@@ -3,7 +3,7 @@ import type { Db } from '../../../db/client';
 import type { ChatMessageRow, Database } from '../../../db/schema';
 import { type AuthoredMessageRow, type ChatSessionSummaryRow, summaryQuery } from './chat.repository';
 
-type Executor = Pick<Db, 'selectFrom' | 'updateTable'>;
+type Executor = Pick<Db, 'selectFrom' | 'insertInto' | 'updateTable' | 'deleteFrom'>;
 
 /**
  * Reopens the visitor's own resolved session, in the caller's write; false when it is not resolved
@@ -102,7 +102,7 @@ export function listNewestSessionVersions(db: Executor, limit: number): Promise<
 /** The inbox rows of these sessions, newest activity first. */
 export async function listSummariesOf(db: Executor, ids: readonly string[]): Promise<ChatSessionSummaryRow[]> {
   if (ids.length === 0) return [];
-  const rows = await summaryQuery(db as Db)
+  const rows = await summaryQuery(db)
     .where('chatSessions.id', 'in', ids)
     .orderBy('chatSessions.lastMessageAt', 'desc')
     .orderBy('chatSessions.id', 'desc')

@@ -47,6 +47,7 @@ export class ChatResync {
    * what commits after them is pushed to it.
    */
   async visitorResync(visitorId: string, input: { sessionId: string; afterSeq: number }, enter?: () => Promise<void>): Promise<ChatResyncAnswer> {
+    if (!enter) return this.visitorPoll(visitorId, input);
     const owner = await repository.findSessionState(this.db, input.sessionId);
     if (!owner) return { messages: [], session: null };
     if (owner.visitorId !== visitorId) throw new HttpError(404, chatSessionNotFoundMessage);
@@ -54,6 +55,18 @@ export class ChatResync {
     const rows = await repository.listMessagesAfter(this.db, input.sessionId, input.afterSeq);
     const state = await repository.findSessionState(this.db, input.sessionId);
     return { messages: rows.map(toChatMessage), session: toState(state ?? owner) };
+  }
+
+  /**
+   * The widget's poll: two reads, the messages after the cursor (usually none) and then the state,
+   * which is thus at least as new as they are. Another visitor's session answers nothing but a 404.
+   */
+  private async visitorPoll(visitorId: string, input: { sessionId: string; afterSeq: number }): Promise<ChatResyncAnswer> {
+    const rows = await repository.listMessagesAfter(this.db, input.sessionId, input.afterSeq);
+    const state = await repository.findSessionState(this.db, input.sessionId);
+    if (!state) return { messages: [], session: null };
+    if (state.visitorId !== visitorId) throw new HttpError(404, chatSessionNotFoundMessage);
+    return { messages: rows.map(toChatMessage), session: toState(state) };
   }
 
   /** The visitor identity's own conversations, newest first; never another's. */
