@@ -140,6 +140,8 @@ export interface ChatSessionsTable {
   lastReadSeq: ColumnType<number, number | undefined, number>;
   /** Highest message seq the visitor has had on screen (db/migrations/2026-12-20T0300_chat_continuity.ts). */
   visitorSeenSeq: ColumnType<number, number | undefined, number>;
+  /** Counts the session's state changes (db/migrations/2026-12-20T0200_chat_session_version.ts). */
+  version: ColumnType<number, number | undefined, number>;
   lastMessageAt: string;
   createdAt: string;
   /** The visitor's rating, given once (db/migrations/2026-12-20T0400_chat_rating.ts). */

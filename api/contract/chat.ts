@@ -195,6 +195,8 @@ export const chatSessionSummary = z.object({
   /** The highest seq the visitor has had on screen: staff show "Seen" under the last reply at or below it. */
   visitorSeenSeq: z.number().int(),
   status: chatSessionStatusSchema,
+  /** Counts the session's changes: a reconnecting dashboard sends the versions it holds (contract/chat-resync.ts). */
+  version: z.number().int(),
   pageUrl: z.string().nullable(),
   referrer: z.string().nullable(),
   userAgent: z.string().nullable(),

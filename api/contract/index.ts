@@ -2,6 +2,7 @@ export * from './auth';
 export * from './brand';
 export * from './chat';
 export * from './chat-rating';
+export * from './chat-resync';
 export * from './common';
 export * from './continuity';
 export * from './leads';

@@ -35,6 +35,12 @@ export const apiPaths = {
   chatRating: '/api/chat-rating/:sessionId',
   /** A rating from a mailed link's confirm page (a signed token, no cookie). */
   chatRatingByLink: '/api/chat-rating-by-link',
+  /** The visitor's own conversations, newest first (the widget's past conversations). */
+  visitorChatSessions: '/api/chat-visitor/sessions',
+  /** A visitor's resync of one conversation: messages after `?afterSeq=` and its state (the widget's poll). */
+  visitorChatResync: '/api/chat-visitor/sessions/:sessionId',
+  /** A reconnecting dashboard's resync: the sessions changed since the versions it holds. */
+  staffChatResync: '/api/chat-sessions/resync',
   lead: '/api/leads/:kind/:id',
   adminCounts: '/api/admin/counts',
 } as const;

@@ -1,5 +1,6 @@
 import type { ChatMessage, ChatMessageInput, ChatPageInput, ChatSessionSummary, StaffChatMessage } from './chat';
 import type { ChatSeenInput } from './continuity';
+import type { ChatResyncAnswer, ChatResyncInput, ChatSessionState } from './chat-resync';
 import type { Lead, LeadByKind, LeadKind } from './leads';
 
 /** What an acknowledged event answers: `{ ok: true, ... }`, or `{ ok: false, error }` with a sentence to show. */
@@ -23,6 +24,8 @@ export interface VisitorClientToServerEvents {
   'chat:page': (payload: ChatPageInput, ack?: Ack) => void;
   /** The visitor has had their session's messages up to `upTo` on screen (api/contract/continuity.ts). */
   'chat:seen': (payload: ChatSeenInput, ack?: Ack<{ visitorSeenSeq: number }>) => void;
+  /** `chat:join` with a cursor: the messages after `afterSeq` and the session's state; joins its room. */
+  'chat:resync': (payload: ChatResyncInput, ack: Ack<ChatResyncAnswer>) => void;
 }
 
 export interface VisitorServerToClientEvents {
@@ -31,6 +34,8 @@ export interface VisitorServerToClientEvents {
   'staff:presence': (payload: { online: boolean }) => void;
   /** "How did we do?": staff resolved the conversation, or their last reply is 30 minutes old. */
   'chat:rating-asked': (payload: { sessionId: string }) => void;
+  /** The session's state changed (staff resolved it, say): the whole state, to replace what is held. */
+  'chat:session': (state: ChatSessionState) => void;
 }
 
 // ---------- namespace "/admin" (staff) ----------

@@ -10,6 +10,7 @@ import * as staffRoles from './2026-12-10T0100_staff_roles';
 import * as jobs from './2026-12-11T0000_jobs';
 import * as jobsByKind from './2026-12-12T0000_jobs_by_kind';
 import * as jobsPendingIndex from './2026-12-12T0000_jobs_pending_index';
+import * as chatSessionVersion from './2026-12-20T0200_chat_session_version';
 import * as chatContinuity from './2026-12-20T0300_chat_continuity';
 import * as chatRating from './2026-12-20T0400_chat_rating';
 
@@ -26,6 +27,7 @@ export const migrations: Record<string, Migration> = {
   '2026-12-11T0000_jobs': jobs,
   '2026-12-12T0000_jobs_by_kind': jobsByKind,
   '2026-12-12T0000_jobs_pending_index': jobsPendingIndex,
+  '2026-12-20T0200_chat_session_version': chatSessionVersion,
   '2026-12-20T0300_chat_continuity': chatContinuity,
   '2026-12-20T0400_chat_rating': chatRating,
 };

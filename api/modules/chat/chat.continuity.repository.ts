@@ -43,6 +43,8 @@ export async function markSeen(db: Db, seen: { sessionId: string; visitorId: str
     .updateTable('chatSessions')
     .set((eb) => ({
       visitorSeenSeq: eb.case().when(eb.val(seen.upTo), '<', eb.ref('lastSeq')).then(eb.val(seen.upTo)).else(eb.ref('lastSeq')).end(),
+      // A change of the session's state: a reconnecting dashboard's resync finds it (chat.resync.ts).
+      version: eb('version', '+', 1),
     }))
     .where('id', '=', seen.sessionId)
     .where('visitorSeenSeq', '<', seen.upTo)

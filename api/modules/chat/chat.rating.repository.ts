@@ -8,7 +8,7 @@ import type { ChatRatingColumn } from '../../../db/schema';
 export async function markRatingAsked(db: Db, sessionId: string, at: string): Promise<boolean> {
   const result = await db
     .updateTable('chatSessions')
-    .set({ ratingAskedAt: at })
+    .set((eb) => ({ ratingAskedAt: at, version: eb('version', '+', 1) }))
     .where('id', '=', sessionId)
     .where('ratingAskedAt', 'is', null)
     .where('rating', 'is', null)
@@ -20,7 +20,7 @@ export async function markRatingAsked(db: Db, sessionId: string, at: string): Pr
 export async function saveRating(db: Db, sessionId: string, rating: { rating: ChatRatingColumn; comment: string | null; ratedAt: string }): Promise<boolean> {
   const result = await db
     .updateTable('chatSessions')
-    .set({ rating: rating.rating, ratingComment: rating.comment, ratedAt: rating.ratedAt })
+    .set((eb) => ({ rating: rating.rating, ratingComment: rating.comment, ratedAt: rating.ratedAt, version: eb('version', '+', 1) }))
     .where('id', '=', sessionId)
     .where('rating', 'is', null)
     .executeTakeFirst();

@@ -92,17 +92,19 @@ const numberVisitorMessage = (db: Updates, params: NumberingParams) =>
       lastSeq: eb('lastSeq', '+', 1),
       lastMessageAt: params.lastMessageAt,
       senderEmail: eb.fn.coalesce(eb.val(params.newestEmail), eb.ref('senderEmail')),
-      status: 'open',
+      version: eb('version', '+', 1),
     }))
     .where('id', '=', params.sessionId)
     .where('visitorId', '=', params.visitorId)
+    // A resolved session is reopened by the slower path, which tells staff (chat.reopen.ts).
+    .where('status', '=', 'open')
     .where((eb) => notStoredYet(eb, params.sessionId, params.clientId))
     .returning('lastSeq');
 // Staff replied: read up to the reply (both sides of `set` see the row as it was).
 const numberStaffMessage = (db: Updates, params: NumberingParams) =>
   db
     .updateTable('chatSessions')
-    .set((eb) => ({ lastSeq: eb('lastSeq', '+', 1), lastReadSeq: eb('lastSeq', '+', 1), lastMessageAt: params.lastMessageAt }))
+    .set((eb) => ({ lastSeq: eb('lastSeq', '+', 1), lastReadSeq: eb('lastSeq', '+', 1), lastMessageAt: params.lastMessageAt, version: eb('version', '+', 1) }))
     .where('id', '=', params.sessionId)
     .where((eb) => notStoredYet(eb, params.sessionId, params.clientId))
     .returning('lastSeq');
@@ -269,6 +271,7 @@ export async function updateSession(
       ...(change.markRead
         ? { lastReadSeq: eb.ref('lastSeq') }
         : {}),
+      version: eb('version', '+', 1),
     }))
     .where('id', '=', id)
     .executeTakeFirst();
@@ -296,9 +299,10 @@ export interface ChatSessionSummaryRow {
   rating: string | null;
   ratingComment: string | null;
   ratedAt: string | null;
+  version: number;
 }
 
-function summaryQuery(db: Executor) {
+export function summaryQuery(db: Executor) {
   const messagesOf = (eb: ExpressionBuilder<Database, 'chatSessions'>) =>
     eb.selectFrom('chatMessages as m').whereRef('m.sessionId', '=', 'chatSessions.id');
   return db
@@ -332,6 +336,7 @@ function summaryQuery(db: Executor) {
       messagesOf(eb).select('m.id').orderBy('m.seq', 'desc').limit(1).as('lastMessageId'),
       'chatSessions.lastSeq as lastMessageSeq',
       'chatSessions.visitorSeenSeq',
+      'chatSessions.version',
       messagesOf(eb)
         .select((inner) => inner.fn.countAll<number>().as('count'))
         .as('messageCount'),

@@ -19,6 +19,9 @@ import { errorBodySchema } from '../../contract/common';
 import { signedInStaffId } from '../../plugins/auth';
 import { HttpError } from '../../plugins/errors';
 import type { ChatService } from './chat.service';
+import { messagesAfter } from './chat.resync';
+import { staffResyncRoutes } from './chat.resync.routes';
+import { afterSeqQuerySchema } from '../../contract/chat-resync';
 import { apiPaths } from '../../contract/paths';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema };
@@ -45,15 +48,17 @@ export async function visitorChatRoutes(instance: FastifyInstance, options: { ch
 
   app.get(
     apiPaths.chatHistory,
-    { schema: { params: chatSessionParamsSchema, response: { 200: z.array(chatHistoryEntry), ...errors } } },
+    { schema: { params: chatSessionParamsSchema, querystring: afterSeqQuerySchema, response: { 200: z.array(chatHistoryEntry), ...errors } } },
     async (request, reply) => {
       const { sessionId } = request.params;
+      // `?afterSeq=`: only the messages after that cursor (chat.resync.ts).
+      const { afterSeq } = request.query;
       // Staff read any session; a visitor only their own, and a session nobody started is not found either.
       const sid = app.sessionIdFromCookieHeader(request.headers.cookie);
-      if (sid && (await app.isLiveStaffSid(sid))) return chat.staffHistory(sessionId);
+      if (sid && (await app.isLiveStaffSid(sid))) return afterSeq === undefined ? chat.staffHistory(sessionId) : app.chatResync.staffMessagesAfter(sessionId, afterSeq);
       const history = await chat.visitorHistory(await request.visitorId(reply), sessionId);
       if (history.isNew) throw new HttpError(404, chatSessionNotFoundMessage);
-      return history.messages;
+      return messagesAfter(history.messages, afterSeq);
     },
   );
 
@@ -105,4 +110,6 @@ export async function staffChatRoutes(instance: FastifyInstance, options: { chat
     },
     async (request) => chat.patchSession(request.params.sessionId, request.body),
   );
+
+  await instance.register(staffResyncRoutes);
 }

@@ -23,6 +23,7 @@ import { listLeadsByEmail } from '../leads';
 import * as repository from './chat.repository';
 import { findVisibleSession, hasGrant } from './chat.continuity.repository';
 import { ratingOf } from './chat.rating-record';
+import { reopenSession } from './chat.resync.repository';
 import { type ChatSendLimits, unlimitedChatSends } from './chat.rate-limit';
 
 /** Who sends a visitor message: the visitor cookie's identity and what the transport knows. */
@@ -101,6 +102,7 @@ export function toSummary(row: repository.ChatSessionSummaryRow): ChatSessionSum
     unreadCount: Number(row.unreadCount),
     visitorSeenSeq: Number(row.visitorSeenSeq),
     status: status.success ? status.data : 'open',
+    version: Number(row.version),
     pageUrl: row.pageUrl,
     referrer: row.referrer,
     userAgent: row.userAgent,
@@ -200,13 +202,16 @@ export class ChatService {
     const existing = await repository.findSession(tx.db, input.sessionId);
     if (existing && existing.visitorId !== visitor.visitorId) {
       if (!(await hasGrant(tx.db, visitor.visitorId, input.sessionId))) throw new HttpError(404, chatSessionNotFoundMessage);
-      // A visitor that session's mailed link let in (chat.continuity.ts) writes there as its owner would.
       if (stored) return { stored, sessionCreated: false };
-      const granted = await repository.storeMessage(tx.db, draft, { by: 'visitor', visitorId: existing.visitorId, senderEmail: input.senderEmail ?? null });
+      // A visitor that session's mailed link let in (chat.continuity.ts) writes there as its owner would, reopening it too.
+      const owner = { by: 'visitor', visitorId: existing.visitorId, senderEmail: input.senderEmail ?? null } as const;
+      if (existing.status === 'resolved') return { stored: await this.reopenWith(tx, { ...visitor, visitorId: existing.visitorId }, draft, owner), sessionCreated: false };
+      const granted = await repository.storeMessage(tx.db, draft, owner);
       if (!granted) throw new Error(`chat session ${input.sessionId} vanished while storing a message`);
       return { stored: granted, sessionCreated: false };
     }
     if (stored) return { stored, sessionCreated: false };
+    if (existing?.status === 'resolved') return { stored: await this.reopenWith(tx, visitor, draft, author), sessionCreated: false };
     const now = draft.createdAt;
     const session = await repository.createSessionIfAbsent(tx.db, {
       id: input.sessionId,
@@ -227,6 +232,22 @@ export class ChatService {
     const first = await repository.storeMessage(tx.db, draft, author);
     if (!first) throw new Error(`chat session ${input.sessionId} vanished while storing its first message`);
     return { stored: first, sessionCreated: session.created };
+  }
+
+  /** The visitor wrote to their resolved session: it reopens with the message, and staff hear of both. */
+  private async reopenWith(
+    tx: Tx,
+    visitor: VisitorContext,
+    draft: Parameters<typeof repository.storeMessage>[1],
+    author: repository.MessageAuthor,
+  ): Promise<repository.StoredMessage> {
+    // False when a concurrent message reopened it first: that one tells staff.
+    const reopened = await reopenSession(tx.db, draft.sessionId, visitor.visitorId);
+    const stored = await repository.storeMessage(tx.db, draft, author);
+    if (!stored) throw new Error(`chat session ${draft.sessionId} vanished while reopening`);
+    const row = reopened ? await repository.findSessionSummary(tx.db, draft.sessionId) : undefined;
+    if (row) tx.emit({ type: 'chat.session.updated', session: toSummary(row) });
+    return stored;
   }
 
   /**

@@ -8,6 +8,9 @@ import { pushChatEvents } from './chat.pushes';
 import { askForRatings, ChatRatings } from './chat.rating';
 import { chatRatingRoutes } from './chat.rating.routes';
 import { chatSendLimits } from './chat.rate-limit';
+import { ChatResync, pushSessionStates } from './chat.resync';
+import { visitorResyncRoutes } from './chat.resync.routes';
+import { chatResyncSocketEvents } from './chat.resync.socket';
 import { capChatRoomsPerSocket } from './chat.rooms';
 import { visitorChatRoutes } from './chat.routes';
 import { ChatService } from './chat.service';
@@ -40,6 +43,9 @@ export default fp(
     await app.register(chatRatingRoutes, { ratings: new ChatRatings(app, app.write, options.config.sessionSecret) });
     askForRatings(app, options.config);
     escalateUnreadChats(app, options.config);
+    app.decorate('chatResync', new ChatResync(app.db));
+    pushSessionStates(app);
+    await app.register(visitorResyncRoutes);
     guardChatHandshakes(app, options.config);
     if (app.redis) {
       const ttlSeconds = options.config.presenceTtlSeconds;
@@ -51,6 +57,7 @@ export default fp(
     }
     capChatRoomsPerSocket(app.visitorSockets);
     chatSocketEvents(app, chat);
+    chatResyncSocketEvents(app);
     expireIdleStaffSockets(app);
     // The visitor is never lost (DESIGN.md 10): seen receipts, email continuity, transcripts.
     await app.register(seenRoutes);

@@ -19,6 +19,7 @@ import {
   setPushQueue,
   stopCountsRecheck,
 } from './api/live-cache';
+import { missedChats } from './api/chat-resync';
 import { applyLeadUpdate, putChatMessage } from './api/queries';
 import { createVisitorAlerts } from './lib/alerts';
 import { createFrameBatcher } from './lib/frame-batcher';
@@ -41,6 +42,10 @@ export interface InboxController {
 
 /** The start of every chat list's query hash: `["chat-sessions",{...}]`. */
 const chatListsHash = hashKey(adminQueryKeys.chatSessions).slice(0, -1);
+
+function isChatList(queryKey: readonly unknown[]): boolean {
+  return queryKey[0] === adminQueryKeys.chatSessions[0];
+}
 
 /** Sums the changes of one batch, so the cards take them in one update. */
 function addCountsChange(sum: CountsChange, change: CountsChange): void {
@@ -154,8 +159,25 @@ export function createInboxController(queryClient: QueryClient, onOpenSession: (
     },
 
     async catchUp() {
-      // Shown queries are read now, the others when next shown; a read under way is not doubled.
-      await queryClient.invalidateQueries(undefined, { cancelRefetch: false });
+      // The chats by cursor (api/chat-resync.ts), applied as pushes are, before the counts are read again:
+      // the server's figures then settle what the rows moved.
+      const { openSessionId } = useChatUi.getState();
+      let chatsByCursor = true;
+      try {
+        const { sessions, messages } = await missedChats(queryClient, openSessionId);
+        if (disposed) return;
+        for (const session of sessions) updates.push({ event: 'chat-session:updated', payload: session });
+        for (const message of messages) updates.push({ event: 'chat:message', payload: message });
+        await updates.drained();
+      } catch {
+        // No cursor answer (an older server, an error): the chats are read again like the rest.
+        chatsByCursor = false;
+      }
+      // The rest: shown queries are read now, the others when next shown; a read under way is not doubled.
+      // A conversation that is not open is read again when next shown.
+      const isOpenConversation = (key: readonly unknown[]) => key[0] === adminQueryKeys.chatMessages('')[0] && key[1] === openSessionId;
+      const byCursor = (key: readonly unknown[]) => chatsByCursor && (isChatList(key) || isOpenConversation(key));
+      await queryClient.invalidateQueries({ predicate: (query) => !byCursor(query.queryKey) }, { cancelRefetch: false });
     },
 
     dispose() {

@@ -337,9 +337,10 @@ describe('socket reconnect', () => {
     expect(screen.queryByRole('status')).not.toBeInTheDocument();
     await advance(100);
     expect(screen.getByRole('status')).toHaveTextContent('Live updates paused: refreshing every 5 s');
-    const reads = server.calls.filter((call) => call.startsWith('GET /api/chat-sessions')).length;
+    // The chats by cursor: the sessions held, by version (the leads' lists are read again).
+    const reads = server.calls.filter((call) => call === 'POST /api/chat-sessions/resync').length;
     await advance(timings.staffOfflineRefreshMs);
-    expect(server.calls.filter((call) => call.startsWith('GET /api/chat-sessions')).length).toBe(reads + 1);
+    expect(server.calls.filter((call) => call === 'POST /api/chat-sessions/resync').length).toBe(reads + 1);
   });
 
   it('a catch-up reads the open conversation again: a message missed while the socket was down shows, and is read', async () => {
@@ -395,7 +396,7 @@ describe('socket reconnect', () => {
     await renderDashboard();
     const stored = chatMessage({ message: 'Stored before the catch-up read it' });
     server.on('GET /api/chat-sessions', () => ({
-      body: [chatSession({ id: sessionId, unreadCount: 1, messageCount: 2, lastMessageId: stored.id, lastMessageSeq: stored.seq, lastMessage: stored.message })],
+      body: [chatSession({ id: sessionId, unreadCount: 1, messageCount: 2, lastMessageId: stored.id, lastMessageSeq: stored.seq, lastMessage: stored.message, version: 1 })],
     }));
     server.on('GET /api/admin/counts', () => ({ body: emptyCounts({ contact: 1, support: 1, chatSessions: 1, unreadChats: 1 }) }));
     push('connect');

@@ -1,7 +1,7 @@
 import { chatLinkQueryParam } from '../../../api/contract/paths';
 import { ApiError } from '../../lib/api-client';
 import { openChatLink, postSeen, requestTranscript } from './continuity-api';
-import { rememberSessionId } from './session-id';
+import { storeSessionId } from './session-id';
 import type { ChatStoreHook } from './store';
 import type { ChatTransport } from './transport';
 
@@ -44,7 +44,7 @@ export class ChatContinuity {
   async openLink(token: string): Promise<void> {
     try {
       const { sessionId } = await openChatLink(token);
-      rememberSessionId(sessionId);
+      storeSessionId(sessionId);
       this.store.getState().setSessionId(sessionId);
       this.seenUpTo = 0;
     } catch (error) {

@@ -8,7 +8,7 @@ import { chatRow, FakeTransport } from './test/fake-transport';
 const jsonResponse = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 let fetchMock: ReturnType<typeof vi.fn<typeof fetch>>;
-/** What `GET /api/chat-messages/:sessionId` answers. */
+/** What the widget's resync (`GET /api/chat-visitor/sessions/:sessionId`) answers: these messages, after its cursor. */
 let storedHistory: ChatMessage[] = [];
 let nextStoredId = 500;
 const getCalls = () => fetchMock.mock.calls.filter(([, init]) => (init?.method ?? 'GET') === 'GET');
@@ -36,7 +36,8 @@ beforeEach(() => {
       const body = JSON.parse(String(init.body)) as ChatMessageInput;
       return jsonResponse(chatRow({ id: (nextStoredId += 1), sessionId: body.sessionId, message: body.message, clientId: body.clientId }), 201);
     }
-    return jsonResponse(storedHistory);
+    const afterSeq = Number(new URL(String(_url), 'http://localhost').searchParams.get('afterSeq') ?? 0);
+    return jsonResponse({ messages: storedHistory.filter((message) => message.seq > afterSeq), session: null });
   });
   vi.stubGlobal('fetch', fetchMock);
   vi.spyOn(console, 'error').mockImplementation(() => {});

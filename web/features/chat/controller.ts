@@ -1,13 +1,15 @@
 import { timings } from '../../../api/contract/brand';
 import { hoursAt } from '../../../api/contract/business-hours';
 import type { ChatMessage, ChatMessageInput } from '../../../api/contract/chat';
+import type { ChatResyncAnswer, ChatSessionState } from '../../../api/contract/chat-resync';
 import { type LeaveMessageField, type LeaveMessageInput, leaveMessageSchema } from '../../../api/contract/leave-message';
 import type { TypingPayload } from '../../../api/contract/socket';
 import { ApiError } from '../../lib/api-client';
 import type { ChatRatingValue } from '../../../api/contract/chat-rating';
-import { fetchChatHistory, fetchRatingState, postChatMessage, postRating } from './api';
+import { fetchRatingState, postChatMessage, postRating } from './api';
 import { type ChatEntry, mergeMessages } from './messages';
-import { readOrCreateSessionId } from './session-id';
+import { cursorOf, fetchChatResync, fetchVisitorSessions, isNewerState } from './resync';
+import { readOrCreateSessionId, startNewSessionId, storeSessionId } from './session-id';
 import { ChatContinuity, takeChatLinkToken } from './continuity';
 import { type ChatStore, createChatStore } from './store';
 import { ChatRefusedError, type ChatTransport } from './transport';
@@ -98,6 +100,7 @@ export class ChatController {
       onRatingAsked: (sessionId) => {
         if (sessionId === this.state.sessionId) this.state.setRatingAsked(true);
       },
+      onSessionState: (state) => this.receiveState(state),
     });
   }
 
@@ -165,6 +168,62 @@ export class ChatController {
     return null;
   }
 
+  // ---------- past conversations ----------
+
+  /** The list of the visitor's conversations, read again each time it is shown. */
+  showConversations(): void {
+    this.state.setView('conversations');
+    void fetchVisitorSessions().then(
+      (sessions) => {
+        if (!this.disposed) this.state.setPastSessions(sessions);
+      },
+      (error: unknown) => {
+        console.error('Failed to load past conversations', error);
+        if (!this.disposed && this.state.pastSessions === null) this.state.setPastSessions([]);
+      },
+    );
+  }
+
+  showChat(): void {
+    this.state.setView('chat');
+  }
+
+  /** An earlier conversation becomes the current one: its messages load, and writing to it reopens it if closed. */
+  openConversation(sessionId: string): void {
+    this.state.setView('chat');
+    if (sessionId === this.state.sessionId) return;
+    storeSessionId(sessionId);
+    this.switchTo(sessionId, true);
+    void this.loadHistory();
+  }
+
+  /** A new conversation, once the current one is closed: a new id, and the welcome message. */
+  startNewConversation(): void {
+    this.switchTo(startNewSessionId(), false);
+    this.state.setView('chat');
+  }
+
+  /** Everything the panel held of the previous conversation goes; answers still on their way for it are dropped (receiveAnswer). */
+  private switchTo(sessionId: string, started: boolean): void {
+    this.stopTyping();
+    clearTimeout(this.staffTypingTimer);
+    this.state.setSessionId(sessionId);
+    this.state.setEntries([]);
+    this.state.setSession(null);
+    this.state.setStaffTyping(false);
+    this.state.setShowWelcome(!started);
+    // A new conversation has no history to load; its first message starts it, with the visit's pages.
+    this.historyLoaded = !started;
+    this.sessionStarted = false;
+    this.joinedConnection = 0;
+    this.firstLoad = null;
+    this.state.setLeftMessage(null);
+    this.state.setNotice('');
+    this.state.setTranscript({ state: 'idle', text: '' });
+    this.state.setRatingAsked(false);
+    this.state.setRating(null);
+  }
+
   /** The visitor's message appears at once; an empty or blank one is not sent. */
   sendMessage(text: string): boolean {
     const trimmed = text.trim();
@@ -214,6 +273,23 @@ export class ChatController {
     this.continuity.reportSeen();
   }
 
+  /** A resync's answer, unless the visitor has moved to another conversation meanwhile. */
+  private receiveAnswer(answer: ChatResyncAnswer, sessionId: string): void {
+    if (sessionId !== this.state.sessionId) return;
+    this.receive(answer.messages);
+    if (answer.session) this.receiveState(answer.session);
+  }
+
+  /** The session's whole state, kept unless an older one than held (pushes and answers can cross). */
+  private receiveState(state: ChatSessionState): void {
+    if (this.disposed || state.sessionId !== this.state.sessionId) return;
+    if (!isNewerState(this.state.session, state)) return;
+    this.state.setSession(state);
+    // A rating asked or given while the widget was away comes with the state, as its push would have.
+    if (state.ratingAsked) this.state.setRatingAsked(true);
+    if (state.rating) this.state.setRating(state.rating);
+  }
+
   private staffTyping(payload: TypingPayload): void {
     if (payload.sessionId !== this.state.sessionId) return;
     clearTimeout(this.staffTypingTimer);
@@ -222,15 +298,20 @@ export class ChatController {
     if (payload.typing) this.staffTypingTimer = setTimeout(() => this.state.setStaffTyping(false), timings.typingShownMaxMs);
   }
 
-  /** The history: by the socket's join when connected (which also subscribes), else by REST. */
-  private async fetchHistory(): Promise<ChatMessage[]> {
+  /**
+   * What the panel misses after its cursor, with the session's state: by the socket's resync when
+   * connected (which also subscribes), else by REST. The first load has no cursor yet; a mailed link
+   * being opened goes first, as it names the conversation to load.
+   */
+  private async fetchHistory(): Promise<ChatResyncAnswer> {
     await this.linkOpening;
-    const { sessionId } = this.state;
-    if (!this.transport.isConnected()) return fetchChatHistory(sessionId);
+    const { sessionId, entries } = this.state;
+    const afterSeq = this.historyLoaded ? cursorOf(entries) : 0;
+    if (!this.transport.isConnected()) return fetchChatResync(sessionId, afterSeq);
     const connection = this.connectionCount;
-    const messages = await this.transport.join(sessionId);
+    const answer = await this.transport.resync(sessionId, afterSeq);
     this.joinedConnection = connection;
-    return messages;
+    return answer;
   }
 
   /** Joined on the live connection after the history loaded: pushes have kept the list current since. */
@@ -243,32 +324,37 @@ export class ChatController {
     // "Loading messages..." only while the panel has nothing to show yet, never over a welcome or a list.
     const { open, showWelcome, entries } = this.state;
     if (open && !showWelcome && entries.length === 0) this.state.setLoading(true);
-    this.firstLoad ??= this.fetchHistory()
+    if (this.firstLoad) return this.firstLoad;
+    const { sessionId } = this.state;
+    const load: Promise<void> = this.fetchHistory()
       .then(
-        (messages) => {
-          this.receive(messages);
+        (answer) => {
+          if (sessionId !== this.state.sessionId) return;
+          this.receiveAnswer(answer, sessionId);
           this.historyLoaded = true;
-          this.state.setShowWelcome(messages.length === 0);
+          this.state.setShowWelcome(answer.messages.length === 0);
           // Asked while the widget was away (another page, a reload): the prompt shows again.
-          if (messages.length > 0) void this.loadRatingState();
+          if (answer.messages.length > 0) void this.loadRatingState();
         },
         (error: unknown) => {
           console.error('Failed to load chat messages', error);
-          this.state.setShowWelcome(this.state.entries.length === 0);
+          if (sessionId === this.state.sessionId) this.state.setShowWelcome(this.state.entries.length === 0);
         },
       )
       .finally(() => {
-        this.firstLoad = null;
+        if (this.firstLoad === load) this.firstLoad = null;
         this.state.setLoading(false);
       });
-    return this.firstLoad;
+    this.firstLoad = load;
+    return load;
   }
 
   /** Loads the history, or catches up on it after the first time. */
   private async loadHistory(): Promise<void> {
     if (!this.historyLoaded) return this.loadFirstHistory();
+    const { sessionId } = this.state;
     try {
-      this.receive(await this.fetchHistory());
+      this.receiveAnswer(await this.fetchHistory(), sessionId);
     } catch (error) {
       console.error('Failed to load chat messages', error);
     }
@@ -280,8 +366,9 @@ export class ChatController {
     const shouldPoll = open && !connected && !this.disposed;
     if (shouldPoll && this.pollTimer === undefined) {
       this.pollTimer = setInterval(() => {
-        fetchChatHistory(this.state.sessionId).then(
-          (messages) => this.receive(messages),
+        const { sessionId, entries } = this.state;
+        fetchChatResync(sessionId, cursorOf(entries)).then(
+          (answer) => this.receiveAnswer(answer, sessionId),
           (error: unknown) => console.error('Chat poll failed', error),
         );
       }, timings.chatPollMs);

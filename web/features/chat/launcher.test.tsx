@@ -31,7 +31,7 @@ beforeAll(async () => {
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
-  vi.stubGlobal('fetch', vi.fn(async () => new Response('[]', { status: 200 })));
+  vi.stubGlobal('fetch', vi.fn(async () => new Response('{"messages":[],"session":null}', { status: 200 })));
 });
 afterEach(() => {
   vi.useRealTimers();

@@ -23,11 +23,18 @@ export function readOrCreateSessionId(): string {
   return created;
 }
 
-/** Makes `sessionId` the visitor's conversation on this browser (a mailed link opened it). */
-export function rememberSessionId(sessionId: string): void {
+/** A new conversation id (the visitor starts a new conversation), kept as the current one. */
+export function startNewSessionId(): string {
+  const created = `session_${Date.now()}_${Math.random().toString(36).slice(2, 11)}`;
+  storeSessionId(created);
+  return created;
+}
+
+/** Makes `sessionId` the current conversation (an earlier one the visitor opened, or a mailed link). */
+export function storeSessionId(sessionId: string): void {
   try {
     localStorage.setItem(storageKeys.chatSessionId, sessionId);
   } catch {
-    // Storage may be blocked; the conversation then lasts as long as the page.
+    // Storage may be blocked; the choice then lasts as long as the page.
   }
 }

@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import type { ChatRating } from '../../../api/contract/chat-rating';
+import type { ChatSessionState, VisitorChatSessionSummary } from '../../../api/contract/chat-resync';
 import type { ChatEntry } from './messages';
 
 /** The leave-a-message form was sent: its message's entry, who left it, and the opening it was told of (null while open). */
@@ -27,6 +28,12 @@ export interface ChatState {
   unread: number;
   /** Optional address for a reply when nobody is online (sent as senderEmail). */
   email: string;
+  /** The conversation's state as the server last sent it (status...); null until it has, or for one not started. */
+  session: ChatSessionState | null;
+  /** The conversation, or the list of the visitor's conversations. */
+  view: 'chat' | 'conversations';
+  /** The visitor's conversations, newest first; null until loaded. */
+  pastSessions: VisitorChatSessionSummary[] | null;
   /** The visitor's name from the leave-a-message form (sent as senderName). */
   name: string;
   /** What the visitor is typing, in the composer or the leave-a-message form alike, so a switch between them keeps it. */
@@ -68,6 +75,9 @@ export interface ChatSetters {
   setNotice(notice: string): void;
   setRatingAsked(ratingAsked: boolean): void;
   setRating(rating: ChatRating | null): void;
+  setSession(session: ChatSessionState | null): void;
+  setView(view: 'chat' | 'conversations'): void;
+  setPastSessions(pastSessions: VisitorChatSessionSummary[] | null): void;
 }
 
 export type ChatStore = ChatState & ChatSetters;
@@ -93,6 +103,9 @@ export function createChatStore() {
     notice: '',
     ratingAsked: false,
     rating: null,
+    session: null,
+    view: 'chat',
+    pastSessions: null,
     setSessionId: (sessionId) => set({ sessionId }),
     setOpen: (open) => set({ open }),
     setEntries: (entries) => set({ entries }),
@@ -111,6 +124,9 @@ export function createChatStore() {
     setNotice: (notice) => set({ notice }),
     setRatingAsked: (ratingAsked) => set({ ratingAsked }),
     setRating: (rating) => set({ rating }),
+    setSession: (session) => set({ session }),
+    setView: (view) => set({ view }),
+    setPastSessions: (pastSessions) => set({ pastSessions }),
   }));
 }
 

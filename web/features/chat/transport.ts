@@ -1,5 +1,6 @@
 import type { ChatMessage, ChatMessageInput, ChatPageInput } from '../../../api/contract/chat';
 import type { ChatSeenInput } from '../../../api/contract/continuity';
+import type { ChatResyncAnswer, ChatSessionState } from '../../../api/contract/chat-resync';
 import type { AckAnswer, TypingPayload } from '../../../api/contract/socket';
 import { connectVisitorSocket } from '../../lib/socket';
 
@@ -11,6 +12,8 @@ export interface TransportHandlers {
   onPresence: (online: boolean) => void;
   /** Staff resolved the session, or their last reply waited: "How did we do?". */
   onRatingAsked: (sessionId: string) => void;
+  /** The session's whole state, pushed when staff change it (`chat:session`). */
+  onSessionState: (state: ChatSessionState) => void;
 }
 
 /** The realtime side of the widget: Socket.IO in the browser, a stand-in in component tests. */
@@ -20,6 +23,8 @@ export interface ChatTransport {
   isConnected(): boolean;
   /** The session's history; joins its room so replies are pushed here. */
   join(sessionId: string): Promise<ChatMessage[]>;
+  /** `chat:resync`: the messages after `afterSeq` and the session's state; joins its room like join. */
+  resync(sessionId: string, afterSeq: number): Promise<ChatResyncAnswer>;
   /** A visitor message, as `POST /api/chat-message` takes it too. */
   send(message: ChatMessageInput): Promise<ChatMessage>;
   typing(payload: TypingPayload): void;
@@ -45,6 +50,7 @@ export function socketTransport(): ChatTransport {
       socket.on('chat:typing', handlers.onTyping);
       socket.on('staff:presence', ({ online }) => handlers.onPresence(online));
       socket.on('chat:rating-asked', ({ sessionId }) => handlers.onRatingAsked(sessionId));
+      socket.on('chat:session', handlers.onSessionState);
     },
     stop() {
       socket?.removeAllListeners();
@@ -58,6 +64,12 @@ export function socketTransport(): ChatTransport {
       const answer = (await socket.timeout(ackTimeoutMs).emitWithAck('chat:join', { sessionId })) as AckAnswer<{ messages: ChatMessage[] }>;
       if (!answer.ok) throw new ChatRefusedError(answer.error);
       return answer.messages;
+    },
+    async resync(sessionId, afterSeq) {
+      if (!socket) throw new Error('not started');
+      const answer = (await socket.timeout(ackTimeoutMs).emitWithAck('chat:resync', { sessionId, afterSeq })) as AckAnswer<ChatResyncAnswer>;
+      if (!answer.ok) throw new ChatRefusedError(answer.error);
+      return { messages: answer.messages, session: answer.session };
     },
     async send(message) {
       if (!socket) throw new Error('not started');

@@ -1,6 +1,7 @@
 import type { AdminLoginInput, SessionInfo, adminLoginAnswerSchema } from '../../../../api/contract/auth';
 import type { z } from 'zod';
 import type { ChatSessionContext, ChatSessionPatch, ChatSessionStatus, ChatSessionSummary, StaffChatMessage } from '../../../../api/contract/chat';
+import type { StaffChatResyncAnswer } from '../../../../api/contract/chat-resync';
 import type { AdminCounts, LeadByKind, LeadKind, LeadPatch, LeadStatus } from '../../../../api/contract/leads';
 import { listLimitDefault } from '../../../../api/contract/leads';
 import { api, ApiError } from '../../../lib/api-client';
@@ -66,6 +67,12 @@ export const adminApi = {
   chatContext: (sessionId: string) => staffCall(() => api.get<ChatSessionContext>(pathTo(apiPaths.chatSessionContext, { sessionId }))),
   patchChatSession: (sessionId: string, patch: ChatSessionPatch) =>
     staffCall(() => api.patch<ChatSessionSummary>(pathTo(apiPaths.chatSession, { sessionId }), patch)),
+  /** A reconnect's chat catch-up: the sessions whose version moved since those held (api/contract/chat-resync.ts). */
+  resyncChats: (known: { id: string; version: number }[]) =>
+    staffCall(() => api.post<StaffChatResyncAnswer>(apiPaths.staffChatResync, { known })),
+  /** One conversation's messages after the seq held. */
+  chatMessagesAfter: (sessionId: string, afterSeq: number) =>
+    staffCall(() => api.get<StaffChatMessage[]>(withQuery(pathTo(apiPaths.chatHistory, { sessionId }), { afterSeq }))),
   reply: (sessionId: string, message: string) =>
     staffCall(() => api.post<StaffChatMessage>(apiPaths.staffReply, { sessionId, message })),
   /** Mails the conversation to the visitor's own stored email; answers that address. */

@@ -326,6 +326,7 @@ function provisionalRow(message: ChatMessage, unread: boolean): ChatSessionSumma
     unreadCount: unread ? 1 : 0,
     visitorSeenSeq: 0,
     status: 'open',
+    version: 0,
     pageUrl: null,
     referrer: null,
     userAgent: null,

@@ -178,6 +178,13 @@ class StoredData {
     }
     return row;
   }
+
+  /** `POST /api/chat-sessions/resync`: the rows whose version is not the one held (or not held at all), of those the list would show. */
+  resync(body: unknown): { sessions: ChatSessionSummary[] } {
+    const held = new Map(((body as { known?: { id: string; version: number }[] } | undefined)?.known ?? []).map((row) => [row.id, row.version]));
+    const rows = this.completeRead(new URL('/api/chat-sessions?limit=500', 'http://localhost'), this.scriptedSessions()) as ChatSessionSummary[];
+    return { sessions: rows.filter((row) => held.get(row.id) !== row.version) };
+  }
 }
 
 let current: StoredData | undefined;
@@ -231,7 +238,7 @@ export function fakeServer(options: { admin?: string | null; staffIdleMinutes?: 
       calls.push(`${method} ${url.pathname}${url.search}`);
       const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
       bodies.push({ call: key, body });
-      const handled = routes.get(key)?.({ url, method, body });
+      const handled = routes.get(key)?.({ url, method, body }) ?? (key === 'POST /api/chat-sessions/resync' ? { body: stored.resync(body) } : undefined);
       const sessionRead = method === 'GET' && /^\/api\/chat-sessions\/([^/]+)$/.exec(url.pathname);
       const storedSession = sessionRead ? stored.session(decodeURIComponent(sessionRead[1]!)) : undefined;
       const contextRead = method === 'GET' && /^\/api\/chat-sessions\/([^/]+)\/context$/.exec(url.pathname);
@@ -378,6 +385,8 @@ export function chatSession(overrides: Partial<ChatSessionSummary> = {}): ChatSe
     unreadCount: 1,
     visitorSeenSeq: 0,
     status: 'open',
+    // A test that changes a row says so with a higher version, as the server counts each change.
+    version: 0,
     pageUrl: 'http://localhost/pricing',
     referrer: null,
     userAgent: null,

@@ -66,7 +66,7 @@ describe('chat widget', () => {
     await renderWidget(new FakeTransport());
     await openPanel();
     expect(screen.getByText('Loading messages...')).toBeInTheDocument();
-    await act(async () => answer(jsonResponse([])));
+    await act(async () => answer(jsonResponse({ messages: [], session: null })));
     await advance(0);
     expect(screen.queryByText('Loading messages...')).not.toBeInTheDocument();
     expect(screen.getByText(welcomeText)).toBeInTheDocument();
@@ -283,7 +283,7 @@ describe('chat widget', () => {
     await openPanel();
     fetchMock.mockImplementation(async (_url, init) => {
       if (init?.method === 'POST') throw new TypeError('Failed to fetch');
-      return jsonResponse([]);
+      return jsonResponse({ messages: [], session: null });
     });
     typeAndEnter('Hello while offline');
     await advance(0);
@@ -296,7 +296,7 @@ describe('chat widget', () => {
         const body = JSON.parse(String(init.body)) as { clientId: string; message: string };
         return jsonResponse(row({ id: 9, message: body.message, clientId: body.clientId }), 201);
       }
-      return jsonResponse([row({ id: 9, message: 'Hello while offline', clientId: firstBody.clientId })]);
+      return jsonResponse({ messages: [row({ id: 9, message: 'Hello while offline', clientId: firstBody.clientId })], session: null });
     });
     fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
     await advance(0);

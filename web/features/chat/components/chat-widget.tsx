@@ -1,4 +1,4 @@
-import { MessageCircle, Send, X } from 'lucide-react';
+import { History, MessageCircle, Send, X } from 'lucide-react';
 import { type FormEvent, Fragment, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { brand, chatLimits, timings } from '../../../../api/contract/brand';
 import { LinkedText } from '../../../components/ui/linked-text';
@@ -8,6 +8,8 @@ import { availabilityOf, availabilityText, LeaveMessageForm, LeftMessageNote, of
 import { RatingPrompt } from './rating-prompt';
 import { type ChatTransport, socketTransport } from '../transport';
 import { TranscriptAction } from './transcript-action';
+import { ConversationClosed } from './conversation-closed';
+import { PastConversations } from './past-conversations';
 
 export const welcomeText = `Hi! I'm here to help you learn more about ${brand.product}. How can I assist you today?`;
 
@@ -45,12 +47,13 @@ function Bubble({ entry, onRetry }: { entry: Pick<ChatEntry, 'key' | 'text' | 'f
 
 function ChatPanel({ controller }: { controller: ChatController }) {
   const useChat = controller.store;
-  const { entries, loading, showWelcome, staffOnline, staffTyping, email, draft, leftMessage, askEmail, notice } = useChat();
+  const { entries, loading, showWelcome, staffOnline, staffTyping, email, draft, leftMessage, askEmail, notice, view } = useChat();
   const setDraft = (text: string) => controller.setDraft(text);
   const now = useHoursClock();
   const availability = availabilityOf(staffOnline, now);
   // Only before a conversation exists: once one does, it shows as usual and the visitor keeps writing.
-  const showLeaveMessage = offersLeaveMessage(staffOnline, availability) && !loading && entries.length === 0;
+  const showLeaveMessage = view === 'chat' && offersLeaveMessage(staffOnline, availability) && !loading && entries.length === 0;
+  const showChat = view === 'chat' && !showLeaveMessage;
   const panelRef = useRef<HTMLDivElement>(null);
   const listRef = useRef<HTMLOListElement>(null);
   const inputRef = useRef<HTMLInputElement>(null);
@@ -106,13 +109,25 @@ function ChatPanel({ controller }: { controller: ChatController }) {
             {availabilityText(availability, now)}
           </p>
         </div>
-        <button type="button" onClick={() => controller.closePanel()} aria-label="Close chat" className="rounded-full p-1.5 hover:bg-white/15">
-          <X aria-hidden="true" className="size-5" />
-        </button>
+        <div className="flex items-center gap-1">
+          <button
+            type="button"
+            onClick={() => (view === 'conversations' ? controller.showChat() : controller.showConversations())}
+            aria-label="Your conversations"
+            aria-pressed={view === 'conversations'}
+            className="rounded-full p-1.5 hover:bg-white/15 aria-pressed:bg-white/20"
+          >
+            <History aria-hidden="true" className="size-5" />
+          </button>
+          <button type="button" onClick={() => controller.closePanel()} aria-label="Close chat" className="rounded-full p-1.5 hover:bg-white/15">
+            <X aria-hidden="true" className="size-5" />
+          </button>
+        </div>
       </header>
 
+      {view === 'conversations' && <PastConversations controller={controller} />}
       {showLeaveMessage && <LeaveMessageForm controller={controller} availability={availability} />}
-      <ol ref={listRef} hidden={showLeaveMessage} role="log" aria-live="polite" aria-label="Chat messages" className="flex-1 space-y-3 overflow-y-auto px-4 py-3">
+      <ol ref={listRef} hidden={!showChat} role="log" aria-live="polite" aria-label="Chat messages" className="flex-1 space-y-3 overflow-y-auto px-4 py-3">
         {notice && (
           <li role="alert" className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900">
             {notice}
@@ -141,9 +156,9 @@ function ChatPanel({ controller }: { controller: ChatController }) {
         )}
       </ol>
 
-      {!showLeaveMessage && <TranscriptAction controller={controller} />}
-
-      <form onSubmit={submit} hidden={showLeaveMessage} className="border-t border-slate-200 p-3">
+      {showChat && <TranscriptAction controller={controller} />}
+      {view === 'chat' && <ConversationClosed controller={controller} />}
+      <form onSubmit={submit} hidden={!showChat} className="border-t border-slate-200 p-3">
         {((staffOnline === false && !leftMessage) || askEmail) && (
           <div className="mb-2">
             <label htmlFor={emailId} className="mb-1 block text-xs text-slate-600">

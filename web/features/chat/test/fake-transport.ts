@@ -1,5 +1,6 @@
 import type { ChatMessage, ChatMessageInput, ChatPageInput } from '../../../../api/contract/chat';
 import type { ChatSeenInput } from '../../../../api/contract/continuity';
+import type { ChatResyncAnswer, ChatSessionState } from '../../../../api/contract/chat-resync';
 import type { TypingPayload } from '../../../../api/contract/socket';
 import type { ChatTransport, TransportHandlers } from '../transport';
 
@@ -30,6 +31,10 @@ export class FakeTransport implements ChatTransport {
   /** `chat:seen` events, sent only while connected. */
   seens: ChatSeenInput[] = [];
   joins = 0;
+  /** The state a resync answers (null: a session not started yet). */
+  sessionState: ChatSessionState | null = null;
+  /** Every resync's cursor, in order. */
+  resyncCursors: number[] = [];
   /** When set, the next join is refused with it (as a timed-out or refused ack is). */
   joinError: Error | null = null;
   sendResult: ((message: ChatMessageInput) => Promise<ChatMessage>) | null = null;
@@ -50,6 +55,12 @@ export class FakeTransport implements ChatTransport {
     this.joinError = null;
     if (error) throw error;
     return this.history;
+  }
+  /** A join with a cursor: counted as a join, answering the history after it and the state. */
+  async resync(sessionId: string, afterSeq: number): Promise<ChatResyncAnswer> {
+    this.resyncCursors.push(afterSeq);
+    const messages = await this.join();
+    return { messages: messages.filter((message) => message.sessionId === sessionId && message.seq > afterSeq), session: this.sessionState };
   }
   async send(message: ChatMessageInput) {
     this.sent.push(message);
