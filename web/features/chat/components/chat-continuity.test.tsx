@@ -100,7 +100,12 @@ describe('seen receipts from the widget', () => {
   });
 
   it('by REST while the socket is down (the poll path)', async () => {
-    routes.push((url, init) => ((init?.method ?? 'GET') === 'GET' && url.includes('/api/chat-messages/') ? jsonResponse([row({ id: 1, message: 'Q' }), row({ id: 2, message: 'A', isFromUser: false })]) : undefined));
+    // The widget's REST catch-up (the resync's REST twin): the messages after its cursor.
+    routes.push((url, init) =>
+      (init?.method ?? 'GET') === 'GET' && url.includes('/api/chat-visitor/sessions/')
+        ? jsonResponse({ messages: new URL(url, 'http://x').searchParams.get('afterSeq') === '2' ? [] : [row({ id: 1, message: 'Q' }), row({ id: 2, message: 'A', isFromUser: false })], session: null })
+        : undefined,
+    );
     routes.push((url, init) => (init?.method === 'POST' && url.endsWith('/seen') ? jsonResponse({ visitorSeenSeq: 2 }) : undefined));
     const transport = new FakeTransport();
     await renderWidget(transport);

@@ -117,6 +117,8 @@ describe('past conversations in the widget', () => {
     await act(async () => transport.handlers.onSessionState(state({ status: 'open', lastSeq: 1, version: 2 })));
     expect(screen.getByRole('status')).toBeInTheDocument();
 
+    // Staff are online, so the new conversation is a live chat (nobody online: the leave-a-message form).
+    await act(async () => transport.handlers.onPresence(true));
     fireEvent.click(screen.getByRole('button', { name: 'start a new conversation' }));
     await advance(0);
     const fresh = localStorage.getItem('chatSessionId');
