@@ -162,8 +162,9 @@ export function prerenderPages(): Plugin {
       sequential: true,
       async handler() {
         if (skip) return;
-        // Inside the project whatever the outDir, so Node resolves the bundle's packages from node_modules.
-        const serverOut = resolve(root, '../dist/.prerender');
+        // Inside the project whatever the outDir, so Node resolves the bundle's packages from node_modules;
+        // one folder per build, so two builds at once (a test's and yours) do not share it.
+        const serverOut = resolve(root, `../dist/.prerender-${process.pid}`);
         await build({
           configFile: false,
           root,
