@@ -21,6 +21,7 @@ import mailModule from './modules/mail';
 import chatModule, { staffChatRoutes } from './modules/chat';
 import { apiPaths } from './contract/paths';
 import { requestLogFields } from './request-log';
+import { prerenderedPagesFolder, registerWebPages } from './web-pages';
 
 /** Largest request body accepted: a larger one gets 413 with a message. */
 export const bodyLimitBytes = 64 * 1024;
@@ -96,13 +97,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       index: false,
       // The build writes .br and .gz beside each asset (scripts/vite/precompress.ts).
       preCompressed: true,
+      // The prerendered pages are answered at their own paths (/about), never as /pages/about.html:
+      // only @fastify/static's own route for such a file is refused, not a page route's sendFile.
+      allowedPath: (_path, _root, request) => !request?.routeOptions.url?.startsWith(prerenderedPagesFolder),
       setHeaders(res, path) {
         // Hashed bundles never change; the HTML shell must always be fresh.
         res.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
-    app.decorate('sendSpa', (reply) => reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html'));
-    app.get('/', (_request, reply) => app.sendSpa(reply));
+    registerWebPages(app, { webRoot, publicUrl: config.publicUrl });
   }
 
   return app;

@@ -5,6 +5,7 @@ import proxyAddr from '@fastify/proxy-addr';
 import { z } from 'zod';
 import { privateFileMode, privateFolderMode } from '../db/files';
 import { defaultStaffIdleMinutes } from './contract/brand';
+import { defaultPublicUrl } from './contract/web-pages';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', ''])
@@ -72,7 +73,7 @@ export const configSchema = z
     NOTIFY_DIGEST_PER_MINUTE: z.coerce.number().int().min(0).max(10_000).default(10),
     // Internal: the digest's minute (tests shorten it).
     NOTIFY_DIGEST_WINDOW_SECONDS: z.coerce.number().positive().max(3600).default(60),
-    PUBLIC_URL: z.url().default('http://localhost:3000'),
+    PUBLIC_URL: z.url().default(defaultPublicUrl),
     STAFF_IDLE_MINUTES: z.coerce.number().positive().max(24 * 60).default(defaultStaffIdleMinutes),
     RATE_LIMIT_ALLOWLIST: z
       .string()

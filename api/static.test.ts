@@ -50,7 +50,7 @@ describe('static web app', () => {
     expect(plain.payload).toBe(script);
   });
 
-  it('answers an unknown page with the SPA so the app shows its 404', async () => {
+  it('without a page map from the build, answers an unknown page with the SPA shell', async () => {
     const response = await app.inject({ url: '/no-such-page', headers: { accept: 'text/html' } });
     expect(response.statusCode).toBe(200);
     expect(response.payload).toContain('<div id="root">');

@@ -6,8 +6,10 @@ test('the home page renders in Chromium', async ({ page }) => {
   await expect(page.getByRole('heading', { level: 1 })).toContainText('AI-powered dealer website');
 });
 
-test('an unknown route shows the 404 page', async ({ page }) => {
-  await page.goto('/no-such-page');
+test('an unknown route shows the 404 page, speaking to the visitor (DESIGN section 1)', async ({ page }) => {
+  const response = await page.goto('/no-such-page');
+  expect(response?.status()).toBe(404);
   await expect(page.getByText('404 Page Not Found')).toBeVisible();
-  await expect(page.getByText('Did you forget to add the page to the router?')).toBeVisible();
+  await expect(page.getByText("This page doesn't exist.", { exact: false })).toBeVisible();
+  await expect(page.getByText('Did you forget to add the page to the router?')).toHaveCount(0);
 });

@@ -1,10 +1,15 @@
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/App';
 import './styles.css';
 
-createRoot(document.getElementById('root')!).render(
+const container = document.getElementById('root')!;
+const app = (
   <StrictMode>
     <App />
-  </StrictMode>,
+  </StrictMode>
 );
+// A public page arrives prerendered (its HTML built by scripts/vite/prerender.ts) and is hydrated;
+// the client-only areas (/admin, the dealer area) arrive as the empty shell and are rendered here.
+if (container.firstElementChild) hydrateRoot(container, app);
+else createRoot(container).render(app);

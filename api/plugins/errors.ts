@@ -67,18 +67,13 @@ export default fp(
     });
 
     app.setNotFoundHandler((request, reply) => {
-      // Unknown API paths answer JSON; every other path is the SPA, which shows its own 404.
-      if (isApiUrl(request.url) || !app.hasDecorator('sendSpa')) {
+      // Unknown API paths answer JSON; every other path the 404 page (api/web-pages.ts).
+      if (isApiUrl(request.url) || !app.hasDecorator('sendNotFoundPage')) {
         return reply.code(404).send({ message: `Not found: ${request.method} ${request.url.split('?')[0]}` } satisfies ErrorBody);
       }
-      return app.sendSpa(reply);
+      return app.sendNotFoundPage(reply);
     });
   },
   { name: 'errors' },
 );
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    sendSpa(reply: FastifyReply): FastifyReply;
-  }
-}

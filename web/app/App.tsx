@@ -10,14 +10,23 @@ function RoutedChatLauncher() {
   return <ChatLauncher pathname={pathname} />;
 }
 
+/** The app inside a router: BrowserRouter in the browser, StaticRouter when the build prerenders a page. */
+export function AppContent() {
+  return (
+    <>
+      <Suspense fallback={null}>
+        <AppRoutes />
+      </Suspense>
+      <RoutedChatLauncher />
+    </>
+  );
+}
+
 export function App() {
   return (
     <>
       <BrowserRouter>
-        <Suspense fallback={null}>
-          <AppRoutes />
-        </Suspense>
-        <RoutedChatLauncher />
+        <AppContent />
       </BrowserRouter>
       <Toaster />
     </>

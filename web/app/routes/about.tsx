@@ -3,7 +3,6 @@ import { brand } from '../../../api/contract/brand';
 import { ButtonLink } from '../../components/ui/button';
 import { stats } from '../../features/marketing/content';
 import { PageHero } from '../../features/marketing/components/page-hero';
-import { PageTitle } from '../../components/ui/page-title';
 
 const values = [
   {
@@ -51,7 +50,6 @@ function initials(name: string) {
 export function AboutPage() {
   return (
     <>
-      <PageTitle title="About" />
       <PageHero eyebrow={`About ${brand.product}`} title="Helping independent dealers win online">
         <p>
           We build AI-powered websites that let pre-owned dealerships compete with the biggest groups in town, at a price

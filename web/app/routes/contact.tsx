@@ -2,12 +2,10 @@ import { Clock, Mail, Phone, ShieldCheck } from 'lucide-react';
 import { brand } from '../../../api/contract/brand';
 import { ContactForm } from '../../features/forms/components/contact-form';
 import { PageHero } from '../../features/marketing/components/page-hero';
-import { PageTitle } from '../../components/ui/page-title';
 
 export function ContactPage() {
   return (
     <>
-      <PageTitle title="Contact Us" />
       <PageHero title="Contact Us">
         <p>Questions about pricing, a demo or your current site? Our dealership specialists are ready to help.</p>
       </PageHero>

@@ -3,7 +3,6 @@ import { Link } from 'react-router-dom';
 import { brand } from '../../../api/contract/brand';
 import { buttonClasses } from '../../components/ui/button';
 import { DealerLoginCard } from '../../features/dealer/components/dealer-login-form';
-import { PageTitle } from '../../components/ui/page-title';
 
 const highlights = [
   { icon: BarChart3, title: 'Dashboard Analytics', text: 'Visitors, chats and conversions at a glance.' },
@@ -15,7 +14,6 @@ const highlights = [
 export function DealerLoginPage() {
   return (
     <div className="bg-slate-50">
-      <PageTitle title="Dealer Login" />
       <div className="mx-auto grid max-w-6xl gap-8 px-4 py-12 sm:px-6 sm:py-16 lg:grid-cols-2 lg:px-8">
         <div className="grid content-start gap-6">
           <div className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8">

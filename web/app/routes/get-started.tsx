@@ -1,7 +1,6 @@
 import { Rocket } from 'lucide-react';
 import { GetStartedForm } from '../../features/forms/components/get-started-form';
 import { PageHero } from '../../features/marketing/components/page-hero';
-import { PageTitle } from '../../components/ui/page-title';
 
 const steps = [
   { title: 'Submit Application', text: 'Tell us about your dealership and your goals. It takes about five minutes.' },
@@ -13,7 +12,6 @@ const steps = [
 export function GetStartedPage() {
   return (
     <>
-      <PageTitle title="Get Started" />
       <PageHero eyebrow="Get Started" title="Launch your AI-powered dealer website">
         <p>Complete the application below and our team will reach out within 24 hours to schedule your strategy call.</p>
       </PageHero>

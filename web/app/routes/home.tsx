@@ -5,7 +5,6 @@ import { Button, ButtonLink } from '../../components/ui/button';
 import { showTestimonials, stats } from '../../features/marketing/content';
 import { PricingSection } from '../../features/marketing/components/pricing-section';
 import { TestimonialsSection } from '../../features/marketing/components/testimonials-section';
-import { PageTitle } from '../../components/ui/page-title';
 
 const loadDemoDialog = () => import('../../features/forms/components/demo-request-dialog');
 const DemoRequestDialog = lazy(() => loadDemoDialog().then((module) => ({ default: module.DemoRequestDialog })));
@@ -24,7 +23,6 @@ export function HomePage() {
 
   return (
     <>
-      <PageTitle />
       <section className="relative overflow-hidden bg-slate-950 text-white">
         <div
           className="pointer-events-none absolute inset-0 bg-[radial-gradient(ellipse_at_top_right,rgba(51,51,153,0.75),transparent_55%),radial-gradient(ellipse_at_bottom_left,rgba(220,38,38,0.25),transparent_50%)]"

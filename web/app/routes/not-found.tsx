@@ -1,18 +1,23 @@
 import { ButtonLink } from '../../components/ui/button';
-import { PageTitle } from '../../components/ui/page-title';
 
+/** Any path the site does not have (the server answers it with status 404 and this page, prerendered). */
 export function NotFoundPage() {
   return (
     <section className="mx-auto max-w-xl px-4 py-24 text-center">
-      <PageTitle title="Page Not Found" />
       <p className="text-6xl font-extrabold text-brand">404</p>
       <h1 className="mt-4 text-2xl font-bold text-slate-900">404 Page Not Found</h1>
       <p className="mt-3 text-slate-600">
-        The page you're looking for doesn't exist. Did you forget to add the page to the router?
+        This page doesn't exist. It may have moved, or the link may be mistyped. Head back home, or contact us and we'll
+        help you find what you need.
       </p>
-      <ButtonLink to="/" variant="brand" className="mt-8">
-        Back to home
-      </ButtonLink>
+      <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
+        <ButtonLink to="/" variant="brand">
+          Back to home
+        </ButtonLink>
+        <ButtonLink to="/contact" variant="outline">
+          Contact us
+        </ButtonLink>
+      </div>
     </section>
   );
 }

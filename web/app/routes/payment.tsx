@@ -1,7 +1,6 @@
 import { CreditCard } from 'lucide-react';
 import { brand } from '../../../api/contract/brand';
 import { buttonClasses } from '../../components/ui/button';
-import { PageTitle } from '../../components/ui/page-title';
 import { storageKeys } from '../../lib/storage-keys';
 
 function savedApplication(): { firstName?: string; dealershipName?: string } | null {
@@ -18,7 +17,6 @@ export function PaymentPage() {
   const application = savedApplication();
   return (
     <section className="mx-auto max-w-2xl px-4 py-20 text-center sm:px-6">
-      <PageTitle title="Complete Your Setup" />
       <span className="mx-auto flex size-16 items-center justify-center rounded-full bg-brand-light text-brand">
         <CreditCard className="size-8" aria-hidden="true" />
       </span>

@@ -2,7 +2,6 @@ import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { buttonClasses } from '../../components/ui/button';
 import { ResetPasswordForm } from '../../features/dealer/components/reset-password-form';
-import { PageTitle } from '../../components/ui/page-title';
 
 export function ResetPasswordPage() {
   const [params] = useSearchParams();
@@ -17,7 +16,6 @@ export function ResetPasswordPage() {
   }, [addressHasToken, navigate]);
   return (
     <div className="bg-slate-50 px-4 py-16">
-      <PageTitle title="Reset Password" />
       <div className="mx-auto max-w-md rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8">
         <h1 className="text-2xl font-bold text-slate-900">Choose a New Password</h1>
         {token ? (

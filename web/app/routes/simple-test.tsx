@@ -5,7 +5,6 @@ import { Button } from '../../components/ui/button';
 import { Field, Input } from '../../components/ui/field';
 import { dealerLogin } from '../../features/dealer/api';
 import { ApiError } from '../../lib/api-client';
-import { PageTitle } from '../../components/ui/page-title';
 
 /** A bare login check kept from development: browser alerts, no styling beyond the basics. */
 export function SimpleTestPage() {
@@ -30,7 +29,6 @@ export function SimpleTestPage() {
 
   return (
     <section className="mx-auto max-w-sm px-4 py-16">
-      <PageTitle title="Simple Login Test" />
       <h1 className="text-xl font-bold text-slate-900">Simple Login Test</h1>
       <form onSubmit={(event) => void onSubmit(event)} className="mt-6 grid gap-4">
         <Field id="simple-username" label="Username">

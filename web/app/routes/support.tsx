@@ -4,12 +4,11 @@ import { buttonClasses } from '../../components/ui/button';
 import { SupportTicketForm } from '../../features/forms/components/support-ticket-form';
 import { openChat } from '../../features/chat';
 import { PageHero } from '../../features/marketing/components/page-hero';
-import { PageTitle } from '../../components/ui/page-title';
+import { supportFaqs } from '../../features/marketing/routes';
 
 export function SupportPage() {
   return (
     <>
-      <PageTitle title="Support Center" />
       <PageHero title="Support Center">
         <p>We're here 24/7 to keep your website selling. Reach us the way that suits you, or open a ticket below.</p>
       </PageHero>
@@ -40,6 +39,20 @@ export function SupportPage() {
             </a>
           </li>
         </ul>
+
+        <section aria-labelledby="faq-title" className="mx-auto mt-16 max-w-3xl">
+          <h2 id="faq-title" className="text-2xl font-bold text-slate-900">
+            Frequently asked questions
+          </h2>
+          <dl className="mt-6 divide-y divide-slate-200 border-y border-slate-200">
+            {supportFaqs.map((item) => (
+              <div key={item.question} className="py-5">
+                <dt className="font-semibold text-slate-900">{item.question}</dt>
+                <dd className="mt-2 text-slate-700">{item.answer}</dd>
+              </div>
+            ))}
+          </dl>
+        </section>
 
         <section aria-labelledby="ticket-title" className="mx-auto mt-16 max-w-3xl rounded-2xl border border-slate-200 p-6 shadow-sm sm:p-8">
           <h2 id="ticket-title" className="text-2xl font-bold text-slate-900">

@@ -1,15 +1,18 @@
 import { Link } from 'react-router-dom';
 import { buttonClasses } from '../../../components/ui/button';
+import { useHydrated } from '../../../lib/use-hydrated';
 import { useCookieConsent } from '../cookie-consent-store';
 
 /**
  * The consent banner the cookie policy describes: essential cookies always on; the visitor
- * accepts all or rejects the non-essential ones, and the choice is remembered.
+ * accepts all or rejects the non-essential ones, and the choice is remembered. The stored choice is
+ * the browser's: the banner appears after hydration, never in the prerendered HTML.
  */
 export function CookieBanner() {
   const bannerOpen = useCookieConsent((state) => state.bannerOpen);
   const choose = useCookieConsent((state) => state.choose);
-  if (!bannerOpen) return null;
+  const hydrated = useHydrated();
+  if (!bannerOpen || !hydrated) return null;
   return (
     <section
       aria-label="Cookie consent"

@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react';
 import { brand } from '../../../../api/contract/brand';
-import { PageTitle } from '../../../components/ui/page-title';
 
 export interface LegalSection {
   title: string;
@@ -11,7 +10,6 @@ export interface LegalSection {
 export function LegalPage({ title, intro, sections }: { title: string; intro: ReactNode; sections: readonly LegalSection[] }) {
   return (
     <article className="mx-auto max-w-3xl px-4 py-16 sm:px-6 lg:px-8">
-      <PageTitle title={title} />
       <h1 className="text-4xl font-extrabold tracking-tight text-slate-900">{title}</h1>
       <p className="mt-3 text-sm text-slate-600">Last updated {brand.legalLastUpdated}</p>
       <div className="mt-8 text-lg leading-8 text-slate-700">{intro}</div>

@@ -1,5 +1,6 @@
 import { Suspense, useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
+import { documentTitle, findSiteRoute, notFoundRoute } from '../routes';
 import { CookieBanner } from './cookie-banner';
 import { SiteFooter } from './site-footer';
 import { SiteHeader } from './site-header';
@@ -14,10 +15,17 @@ function ScrollToTop() {
   return null;
 }
 
+/** The tab's title, from the site's route list (React 19 hoists `<title>` into the head). */
+function RouteTitle() {
+  const { pathname } = useLocation();
+  return <title>{documentTitle(findSiteRoute(pathname) ?? notFoundRoute)}</title>;
+}
+
 /** Header, page and footer of every public page. */
 export function SiteLayout() {
   return (
     <div className="flex min-h-dvh flex-col">
+      <RouteTitle />
       <a
         href="#main"
         className="sr-only z-50 rounded-md bg-white px-4 py-2 font-semibold text-brand focus:not-sr-only focus:fixed focus:top-2 focus:left-2"

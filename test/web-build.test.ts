@@ -1,0 +1,127 @@
+// @vitest-environment jsdom
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { webPagesManifestFile, webPagesManifestSchema } from '../api/contract/web-pages';
+import { documentTitle, siteRoutes, supportFaqs } from '../web/features/marketing/routes';
+
+/**
+ * The production web build (`vite build`, with scripts/vite/prerender.ts), into a folder of its own,
+ * with PUBLIC_URL set as a deployer would: each public page has its own HTML with its head and content.
+ */
+const publicUrl = 'https://www.lotwise.example';
+
+/** A line of each public page's own content, there without JavaScript. */
+const pageText: Record<string, string> = {
+  '/': 'The AI-powered dealer website that sells more cars',
+  '/about': 'Helping independent dealers win online',
+  '/contact': 'Send us a Message',
+  '/support': 'Frequently asked questions',
+  '/get-started': 'Launch your AI-powered dealer website',
+  '/privacy-policy': 'Privacy Policy',
+  '/terms-of-service': 'Terms of Service',
+  '/cookie-policy': 'Cookie Policy',
+};
+
+/** Labels of each page's form, there without JavaScript. */
+const formLabels: Record<string, string[]> = {
+  '/contact': ['Full Name', 'Email Address', 'Message'],
+  '/support': ['Subject'],
+  '/get-started': ['Dealership Name'],
+};
+
+describe('web build', { timeout: 180_000 }, () => {
+  let outDir: string;
+  const read = (file: string) => readFileSync(join(outDir, file), 'utf8');
+  const parse = (file: string) => new DOMParser().parseFromString(read(file), 'text/html');
+  const meta = (doc: Document, selector: string) => doc.querySelector(`meta[${selector}]`)?.getAttribute('content');
+
+  beforeAll(() => {
+    outDir = mkdtempSync(join(tmpdir(), 'lotwise-build-'));
+    execFileSync('npx', ['vite', 'build', '--logLevel', 'error', '--outDir', outDir, '--emptyOutDir'], {
+      env: { ...process.env, PUBLIC_URL: `${publicUrl}/` },
+      stdio: 'pipe',
+    });
+  }, 180_000);
+
+  afterAll(() => {
+    rmSync(outDir, { recursive: true, force: true });
+  });
+
+  const publicRoutes = siteRoutes.filter((route) => route.kind === 'public');
+
+  it('covers every public page of the router', () => {
+    expect(publicRoutes.map((route) => route.path).sort()).toEqual(Object.keys(pageText).sort());
+  });
+
+  it.each(publicRoutes.map((route) => [route.path, route] as const))('writes %s with its own head and content', (path, route) => {
+    const manifest = webPagesManifestSchema.parse(JSON.parse(read(webPagesManifestFile)));
+    const file = manifest.pages.find((page) => page.path === path)?.file;
+    expect(file).toBeDefined();
+    const doc = parse(file!);
+
+    expect(doc.title).toBe(documentTitle(route));
+    expect(doc.querySelectorAll('title')).toHaveLength(1);
+    expect(meta(doc, 'name="description"')).toBe(route.description);
+    expect(doc.querySelector('link[rel="canonical"]')?.getAttribute('href')).toBe(`${publicUrl}${path}`);
+    expect(meta(doc, 'property="og:title"')).toBe(documentTitle(route));
+    expect(meta(doc, 'property="og:description"')).toBe(route.description);
+    expect(meta(doc, 'property="og:url"')).toBe(`${publicUrl}${path}`);
+    expect(meta(doc, 'property="og:image"')).toBe(`${publicUrl}/og-image.png`);
+    expect(meta(doc, 'name="twitter:card"')).toBe('summary_large_image');
+    expect(meta(doc, 'name="robots"')).toBeUndefined();
+
+    const jsonLd = [...doc.querySelectorAll('script[type="application/ld+json"]')].map((script) => JSON.parse(script.textContent ?? '') as { '@type': string });
+    expect(jsonLd.map((data) => data['@type'])).toEqual(route.faq ? ['Organization', 'FAQPage'] : ['Organization']);
+
+    // The content, links and labels are in the HTML, not left to JavaScript.
+    const root = doc.getElementById('root')!;
+    expect(root.textContent).toContain(pageText[path]);
+    expect(doc.querySelector('h1')).not.toBeNull();
+    expect(root.querySelector('a[href="/contact"]')).not.toBeNull();
+    const labels = [...root.querySelectorAll('label')].map((label) => label.textContent ?? '');
+    for (const label of formLabels[path] ?? []) expect(labels.some((text) => text.startsWith(label)), label).toBe(true);
+    // No inline script: the CSP (script-src 'self') would refuse it.
+    const scripts = [...doc.querySelectorAll('script')].filter((script) => script.getAttribute('type') !== 'application/ld+json');
+    expect(scripts.every((script) => script.hasAttribute('src'))).toBe(true);
+  });
+
+  it('gives the support page its questions as FAQPage data', () => {
+    const doc = parse('pages/support.html');
+    const faq = [...doc.querySelectorAll('script[type="application/ld+json"]')]
+      .map((script) => JSON.parse(script.textContent ?? '') as { '@type': string; mainEntity?: { name: string; acceptedAnswer: { text: string } }[] })
+      .find((data) => data['@type'] === 'FAQPage');
+    expect(faq?.mainEntity?.map((item) => [item.name, item.acceptedAnswer.text])).toEqual(supportFaqs.map((item) => [item.question, item.answer]));
+    for (const item of supportFaqs) expect(doc.getElementById('root')!.textContent).toContain(item.question);
+  });
+
+  it('writes the 404 page noindex, speaking to the visitor, and the SPA shell noindex and empty', () => {
+    const notFound = parse('pages/404.html');
+    expect(notFound.title).toBe('Page Not Found · Lotwise');
+    expect(meta(notFound, 'name="robots"')).toBe('noindex');
+    expect(notFound.querySelector('link[rel="canonical"]')).toBeNull();
+    expect(notFound.querySelector('h1')?.textContent).toBe('404 Page Not Found');
+    expect(notFound.getElementById('root')!.textContent).toContain("This page doesn't exist");
+    expect(notFound.querySelector('main a[href="/"]')).not.toBeNull();
+    expect(notFound.querySelector('main a[href="/contact"]')).not.toBeNull();
+
+    const shell = parse('index.html');
+    expect(meta(shell, 'name="robots"')).toBe('noindex');
+    expect(shell.getElementById('root')!.childElementCount).toBe(0);
+  });
+
+  it('writes robots.txt and sitemap.xml for PUBLIC_URL, and the 1200x630 preview image', () => {
+    expect(read('robots.txt')).toContain(`Sitemap: ${publicUrl}/sitemap.xml`);
+    expect(read('robots.txt')).toContain('Disallow: /admin\n');
+    const locations = [...read('sitemap.xml').matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1]);
+    expect(locations).toEqual(publicRoutes.map((route) => `${publicUrl}${route.path}`));
+    expect(webPagesManifestSchema.parse(JSON.parse(read(webPagesManifestFile))).publicUrl).toBe(publicUrl);
+
+    const png = readFileSync(join(outDir, 'og-image.png'));
+    // The PNG header's IHDR chunk: width and height, big-endian, at bytes 16 and 20.
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1200, 630]);
+    expect(existsSync(join(outDir, 'pages', 'index.html.br'))).toBe(true);
+  });
+});
