@@ -36,15 +36,17 @@ test.describe('email continuity: a visitor who left gets the reply by mail, and 
     const email = `dana.${Date.now()}@reyes-motors.example`;
     const question = `Can you feed our lot to CarGurus? ${Date.now()}`;
 
-    // The visitor writes while nobody is online, leaves an email, and closes the tab.
+    // The visitor writes while nobody is online (the leave-a-message form), and closes the tab.
     const visitorContext = await browser.newContext();
     const visitor = await visitorContext.newPage();
     await visitor.goto(`${server.baseURL}/`);
     await visitor.getByRole('button', { name: 'Open chat' }).click({ timeout: 10_000 });
-    await visitor.getByLabel('Your email (optional), so we can reply later').fill(email);
-    const input = visitor.getByPlaceholder('Type your message...');
-    await input.fill(question);
-    await input.press('Enter');
+    const chat = visitor.getByRole('dialog', { name: 'Chat With Us' });
+    await chat.getByRole('textbox', { name: 'Name', exact: true }).fill('Dana');
+    await chat.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
+    await chat.getByRole('textbox', { name: 'Message', exact: true }).fill(question);
+    await chat.getByRole('button', { name: 'Send message' }).click();
+    await expect(chat.getByRole('log').getByText(question)).toBeVisible();
     await expect(visitor.getByRole('button', { name: 'Email me this conversation' })).toBeVisible();
     await visitorContext.close();
 

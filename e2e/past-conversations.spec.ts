@@ -36,16 +36,18 @@ test('a returning visitor sees the earlier conversation, starts a new one, and w
   const question = `Do you handle inventory feeds? ${stamp}`;
   const answer = `Yes, all the major ones. ${stamp}`;
 
+  // Staff are online (with nobody online the widget offers the leave-a-message form instead).
+  await signIn(page);
+  await page.getByRole('tab', { name: /Chat Messages/ }).click();
+
   // A visitor asks; staff answer and resolve it.
   const visitorContext = await browser.newContext();
   const visitor = await visitorContext.newPage();
   await visitor.goto('/');
   let panel = await openWidget(visitor);
+  await expect(panel.getByText('Online now')).toBeVisible();
   await say(visitor, question);
-  await expect(panel.getByText(question)).toBeVisible();
-
-  await signIn(page);
-  await page.getByRole('tab', { name: /Chat Messages/ }).click();
+  await expect(panel.getByRole('log').getByText(question)).toBeVisible();
   const table = page.getByRole('table', { name: 'Chat Messages' });
   const firstSessionId = await visitor.evaluate(() => localStorage.getItem('chatSessionId'));
   // The row by its session: its last message changes as the conversation goes on.
