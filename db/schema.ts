@@ -152,6 +152,8 @@ export interface ChatSessionsTable {
   ratingAskedAt: OptionalText;
   /** When an unread visitor message was last mailed to NOTIFY_EMAIL. */
   escalatedAt: OptionalText;
+  /** The newest visitor message an escalation mail covered (db/migrations/2026-12-20T0500_chat_escalated_seq.ts). */
+  escalatedSeq: ColumnType<number, number | undefined, number>;
 }
 
 export type ChatRatingColumn = 'good' | 'bad';

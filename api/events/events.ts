@@ -14,9 +14,10 @@ export type DomainEvent =
   | { type: 'lead.updated'; kind: LeadKind; lead: Lead }
   /**
    * A chat message was stored (as staff see it: with its author). `startedBy` is the visitor whose message started the session;
-   * `fromSocket` is the socket that sent it (it has the ack, not the echo).
+   * `fromSocket` is the socket that sent it (it has the ack, not the echo). `opensUnread`: a visitor's
+   * message that is the first staff have neither read nor been mailed (it promises the escalation).
    */
-  | { type: 'chat.message.created'; message: StaffChatMessage; startedBy?: string; fromSocket?: string }
+  | { type: 'chat.message.created'; message: StaffChatMessage; startedBy?: string; fromSocket?: string; opensUnread?: true }
   /** Staff changed a chat session (its status, or read it). */
   | { type: 'chat.session.updated'; session: ChatSessionSummary }
   /** The visitor of a chat session was asked to rate it (chat.rating.ts): pushed to their widget. */

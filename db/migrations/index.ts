@@ -13,6 +13,7 @@ import * as jobsPendingIndex from './2026-12-12T0000_jobs_pending_index';
 import * as chatSessionVersion from './2026-12-20T0200_chat_session_version';
 import * as chatContinuity from './2026-12-20T0300_chat_continuity';
 import * as chatRating from './2026-12-20T0400_chat_rating';
+import * as chatEscalatedSeq from './2026-12-20T0500_chat_escalated_seq';
 
 /** Every migration, in order. Add new files here; never edit a landed one. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-20T0200_chat_session_version': chatSessionVersion,
   '2026-12-20T0300_chat_continuity': chatContinuity,
   '2026-12-20T0400_chat_rating': chatRating,
+  '2026-12-20T0500_chat_escalated_seq': chatEscalatedSeq,
 };

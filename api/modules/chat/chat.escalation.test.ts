@@ -69,6 +69,24 @@ describe('escalation of unread visitor messages', async () => {
     expect(mailsAbout(sink.accepted, sessionId)).toEqual([]);
   });
 
+  it('after staff read, the next unread message promises a job of its own and is mailed without what was read', async () => {
+    const sessionId = newSessionId();
+    const cookie = visitorCookie(app);
+    await send(cookie, sessionId, 'First question, read in time');
+    await markRead(sessionId);
+    await send(cookie, sessionId, 'Second question, left unread');
+    await send(cookie, sessionId, 'Third, also unread');
+    // The first message's job and the second's (the first unread after the read); the third adds none.
+    expect(await jobsOf(sessionId)).toHaveLength(2);
+    await sink.waitFor((accepted) => mailsAbout(accepted, sessionId).length > 0);
+    await settled(sessionId);
+    const mails = mailsAbout(sink.accepted, sessionId);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.text).toContain('Second question, left unread');
+    expect(mails[0]!.text).toContain('Third, also unread');
+    expect(mails[0]!.text).not.toContain('First question');
+  });
+
   it('adds one job for many messages, and mails one per session per 15 minutes', async () => {
     const sessionId = newSessionId();
     const cookie = visitorCookie(app);

@@ -72,21 +72,29 @@ export function escalateUnreadChats(app: FastifyInstance, config: Config): void 
       const spacedEnough = session.escalatedAt === null ? 0 : Date.parse(session.escalatedAt) + escalationSpacingMs;
       const dueAt = Math.max(unreadLongEnough, spacedEnough);
       if (dueAt > now) {
-        // Keyed by its time: a second look at the same moment adds nothing.
-        await app.write(async (tx) => tx.enqueue(escalation.request({ sessionId }, { runAt: dueAt, dedupeKey: `chat-escalation:${sessionId}:at:${dueAt}` })));
+        await app.write(async (tx) => tx.enqueue(escalationAt(sessionId, dueAt)));
         return;
       }
       const link = `${publicUrl}${pathTo(staffChatPage, { sessionId })}`;
       await app.mailer.send({ to: notifyEmail, ...escalationMail(session, unread, link, now), messageId: app.mailer.messageIdOf(context) });
       // After the send: a crash between the two sends again on retry, with the same Message-ID.
-      await app.write((tx) => markEscalated(tx.db, sessionId, new Date(now).toISOString()));
+      const mailedUpTo = unread.at(-1)!.seq;
+      await app.write(async (tx) => {
+        const lastSeq = await markEscalated(tx.db, sessionId, { at: new Date(now).toISOString(), upToSeq: mailedUpTo });
+        // A message stored after the look above was not the first unmailed one when it came (this mail
+        // was not recorded yet), so it promised nothing: this write's look at lastSeq, under the same
+        // row lock as its numbering, promises the next mail for it.
+        if (lastSeq !== undefined && lastSeq > mailedUpTo) tx.enqueue(escalationAt(sessionId, now + escalationSpacingMs));
+      });
     },
   });
+  // Keyed by the time it is due: a message's promise and a job's "come back then" for that same moment are one job.
+  const escalationAt = (sessionId: string, runAt: number) => escalation.request({ sessionId }, { runAt, dedupeKey: `chat-escalation:${sessionId}:at:${runAt}` });
 
-  app.events.react('chat.message.created', ({ message }) => {
-    if (!notifyEmail || message.kind !== 'visitor') return undefined;
-    const at = Date.parse(message.createdAt);
-    const window = Math.floor(at / escalationSpacingMs);
-    return escalation.request({ sessionId: message.sessionId }, { runAt: at + escalationDelayMs, dedupeKey: `chat-escalation:${message.sessionId}:${window}` });
+  // Only the first visitor message staff have neither read nor been mailed promises the job: the ones
+  // after it find it waiting (it mails every unread message when it runs), and add nothing to their write.
+  app.events.react('chat.message.created', ({ message, opensUnread }) => {
+    if (!notifyEmail || message.kind !== 'visitor' || !opensUnread) return undefined;
+    return escalationAt(message.sessionId, Date.parse(message.createdAt) + escalationDelayMs);
   });
 }

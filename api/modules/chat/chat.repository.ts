@@ -99,7 +99,7 @@ const numberVisitorMessage = (db: Updates, params: NumberingParams) =>
     // A resolved session is reopened by the slower path, which tells staff (chat.reopen.ts).
     .where('status', '=', 'open')
     .where((eb) => notStoredYet(eb, params.sessionId, params.clientId))
-    .returning('lastSeq');
+    .returning(['lastSeq', 'lastReadSeq', 'escalatedSeq']);
 // Staff replied: read up to the reply (both sides of `set` see the row as it was).
 const numberStaffMessage = (db: Updates, params: NumberingParams) =>
   db
@@ -107,7 +107,7 @@ const numberStaffMessage = (db: Updates, params: NumberingParams) =>
     .set((eb) => ({ lastSeq: eb('lastSeq', '+', 1), lastReadSeq: eb('lastSeq', '+', 1), lastMessageAt: params.lastMessageAt, version: eb('version', '+', 1) }))
     .where('id', '=', params.sessionId)
     .where((eb) => notStoredYet(eb, params.sessionId, params.clientId))
-    .returning('lastSeq');
+    .returning(['lastSeq', 'lastReadSeq', 'escalatedSeq']);
 
 const giveBackSeq = prepareQuery((db: Db, params: { id: string; seq: number }) =>
   db
@@ -142,7 +142,9 @@ const numberingStatements = (numbering: typeof numberVisitorMessage) => ({
             select.val(params.createdAt).as('createdAt'),
           ]),
       )
-      .returningAll(),
+      .returningAll()
+      // PostgreSQL only (the chained statement): whether staff had read or been mailed everything before it (opensUnread()).
+      .returning(sql<boolean>`(select numbered.last_seq - 1 <= greatest(numbered.last_read_seq, numbered.escalated_seq) from numbered)`.as('opensUnread')),
   ),
 });
 const statementsOf = { visitor: numberingStatements(numberVisitorMessage), staff: numberingStatements(numberStaffMessage) };
@@ -150,7 +152,16 @@ const statementsOf = { visitor: numberingStatements(numberVisitorMessage), staff
 /** Who wrote, and what their message changes on the session besides its order. */
 export type MessageAuthor = { by: 'visitor'; visitorId: string; senderEmail: string | null } | { by: 'staff' };
 
-export type StoredMessage = { row: ChatMessageRow; created: boolean };
+/**
+ * A new message, and whether it is the first of its session that staff have neither read nor been
+ * mailed (escalation, chat.escalation.ts): the message before it is at or below both pointers.
+ */
+export type AddedMessage = { row: ChatMessageRow; opensUnread: boolean };
+
+export type StoredMessage = { row: ChatMessageRow; created: boolean; opensUnread?: boolean };
+
+const opensUnread = (numbered: { lastSeq: number; lastReadSeq: number; escalatedSeq: number }) =>
+  numbered.lastSeq - 1 <= Math.max(numbered.lastReadSeq, numbered.escalatedSeq);
 
 const numberingOf = (message: Omit<NewChatMessage, 'seq'>, author: MessageAuthor): NumberingParams => ({
   sessionId: message.sessionId,
@@ -168,18 +179,19 @@ const numberingOf = (message: Omit<NewChatMessage, 'seq'>, author: MessageAuthor
  * trip instead of two; a copy committed by another connection a moment earlier fails it with a
  * unique violation, which ends the transaction: the caller runs its write again (chat.service.ts).
  */
-export async function addMessage(db: Db, message: Omit<NewChatMessage, 'seq'>, author: MessageAuthor): Promise<ChatMessageRow | undefined> {
+export async function addMessage(db: Db, message: Omit<NewChatMessage, 'seq'>, author: MessageAuthor): Promise<AddedMessage | undefined> {
   if (!chainsWrites(db)) return addNumbered(db, message, author);
-  return statementsOf[author.by].addAtOnce.first(db, { ...message, ...numberingOf(message, author) });
+  const row = await statementsOf[author.by].addAtOnce.first(db, { ...message, ...numberingOf(message, author) });
+  return row && { row, opensUnread: Boolean(row.opensUnread) };
 }
 
 /** addMessage() in two statements, which a transaction can run too (a failed statement would end PostgreSQL's). */
-async function addNumbered(db: Db, message: Omit<NewChatMessage, 'seq'>, author: MessageAuthor): Promise<ChatMessageRow | undefined> {
+async function addNumbered(db: Db, message: Omit<NewChatMessage, 'seq'>, author: MessageAuthor): Promise<AddedMessage | undefined> {
   const numbering = numberingOf(message, author);
   const numbered = await statementsOf[author.by].nextSeq.first(db, numbering);
   if (!numbered) return undefined;
   const inserted = await insertMessageOnce.first(db, { ...message, seq: numbered.lastSeq });
-  if (inserted) return inserted;
+  if (inserted) return { row: inserted, opensUnread: opensUnread(numbered) };
   // The same clientId committed by another process between the update's look and its lock: its
   // row stands, and the seq goes back (the session's activity stays touched: harmless).
   await giveBackSeq.run(db, { id: message.sessionId, seq: numbered.lastSeq });
@@ -200,7 +212,7 @@ export async function storeMessage(
   author: MessageAuthor,
 ): Promise<StoredMessage | undefined> {
   const added = await addNumbered(db, message, author);
-  if (added) return { row: added, created: true };
+  if (added) return { row: added.row, created: true, opensUnread: added.opensUnread };
   // Nothing was written: a retry of a stored message, or no such session (of this visitor's).
   const clientId = message.clientId ?? null;
   const stored = clientId === null ? undefined : await messageByClientId.first(db, { sessionId: message.sessionId, clientId });

@@ -164,8 +164,8 @@ export class ChatService {
     const author = { by: 'visitor', visitorId: visitor.visitorId, senderEmail: input.senderEmail ?? null } as const;
     // Most sends are a new message to the visitor's existing session: one statement, no read.
     const added = await this.writeMessage(async (tx) => {
-      const row = await repository.addMessage(tx.db, draft, author);
-      return row && this.created(tx, row, visitor, false);
+      const added = await repository.addMessage(tx.db, draft, author);
+      return added && this.created(tx, added, visitor, false);
     });
     if (added) return { message: added, created: true };
     // Nothing written: a session id nobody has used yet starts a session, counted before it is made.
@@ -173,16 +173,17 @@ export class ChatService {
     return this.writeMessage(async (tx) => {
       const result = await this.storeFirstOrRetried(tx, visitor, input, draft, author);
       const { row, created } = result.stored;
-      return { message: created ? this.created(tx, row, visitor, result.sessionCreated) : toChatMessage(row), created };
+      return { message: created ? this.created(tx, result.stored, visitor, result.sessionCreated) : toChatMessage(row), created };
     });
   }
 
   /** Says a visitor's message was stored: the chat's listeners push it (chat.pushes.ts). */
-  private created(tx: Tx, row: ChatMessageRow, visitor: VisitorContext, sessionCreated: boolean): ChatMessage {
-    const message = toChatMessage(row);
+  private created(tx: Tx, added: { row: ChatMessageRow; opensUnread?: boolean }, visitor: VisitorContext, sessionCreated: boolean): ChatMessage {
+    const message = toChatMessage(added.row);
     tx.emit({
       type: 'chat.message.created',
       message: { ...message, authorStaffId: null, authorName: null },
+      ...(added.opensUnread ? { opensUnread: true } : {}),
       ...(sessionCreated ? { startedBy: visitor.visitorId } : {}),
       ...(visitor.socketId ? { fromSocket: visitor.socketId } : {}),
     });
@@ -270,7 +271,7 @@ export class ChatService {
     return this.writeMessage(async (tx) => {
       const added = await repository.addMessage(tx.db, reply, { by: 'staff' });
       // Nothing written: a retried reply (answered as first stored, author and all), or no such session.
-      const stored = added ? { row: added, created: true } : await repository.storeMessage(tx.db, reply, { by: 'staff' });
+      const stored = added ? { row: added.row, created: true } : await repository.storeMessage(tx.db, reply, { by: 'staff' });
       if (!stored) throw new HttpError(404, chatSessionNotFoundMessage);
       const { authorStaffId } = stored.row;
       const message = toStaffChatMessage(stored.row, authorStaffId === null ? undefined : await repository.findStaffAuthor(tx.db, authorStaffId));
