@@ -1,15 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Db } from '../db/client';
 import { connectDatabase } from '../db/open';
 import { freshPostgresUrl, onPostgres } from '../test/support/database';
 import { type AppProcess, startAppProcess } from '../scripts/services/app-process';
+import { crashHarness } from '../test/support/crash-harness';
 import { contactSubmission } from '../test/support/factories';
-import { freshDatabaseEnv } from '../test/support/helper';
 import { type SinkMail, startSmtpSink, type SmtpSink } from '../test/support/smtp-sink';
 
 const notifyEmail = 'leads@lotwise.example';
@@ -40,30 +37,14 @@ const leadNotices = (db: Db) => db.selectFrom('jobs').selectAll().where('kind', 
 
 /** The real server process, as `npm start` runs it, on a database that outlives it; mail to a real SMTP server. */
 describe('a lead notice through a kill -9 while the SMTP server is down', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lotwise-mail-crash-'));
-  const sink = await startSmtpSink();
-  const env: Record<string, string> = {
-    DATABASE_PATH: join(dir, 'app.db'),
-    ...(await freshDatabaseEnv()),
-    DATA_DIR: dir,
-    RATE_LIMIT_ALLOWLIST: '127.0.0.1',
-    SMTP_URL: sink.url,
+  const { db, sink, start } = await crashHarness('mail-crash', {
     NOTIFY_EMAIL: notifyEmail,
     JOBS_RETRY_BASE_SECONDS: '0.2',
-  };
-  const db = connectDatabase({ url: env.DATABASE_URL, path: env.DATABASE_PATH!, poolSize: 1 });
-  const nodes: AppProcess[] = [];
-  afterAll(async () => {
-    await Promise.all(nodes.map((node) => node.stop()));
-    await db.destroy();
-    await sink.down();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('arrives once when the SMTP server and a new process are back', async () => {
     await sink.down();
-    const first = await startAppProcess(env);
-    nodes.push(first);
+    const first = await start();
     await postLead(first, 'Crash Carla');
     // The process tried to send and failed: the notice lives in the database only now.
     await until('a failed try', async () => (await leadNotices(db)).some((job) => job.attempts >= 1 && job.lastError !== null));
@@ -72,8 +53,7 @@ describe('a lead notice through a kill -9 while the SMTP server is down', async 
     expect(sink.accepted).toEqual([]);
 
     await sink.up();
-    const second = await startAppProcess(env);
-    nodes.push(second);
+    await start();
     await sink.waitFor((accepted) => mailsAbout(accepted, 'Crash Carla').length > 0);
     await until('the notice job done', async () => (await leadNotices(db)).every((job) => job.state === 'done'));
     // A moment more for a second copy, if there were one to come.

@@ -1,15 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../contract/chat';
 import { apiPaths, pathTo } from '../../contract/paths';
 import { signInNewStaff, type StaffSignIn } from '../../../test/support/factories';
-import { connectDatabase } from '../../../db/open';
-import { type AppProcess, startAppProcess } from '../../../scripts/services/app-process';
-import { buildTestServer, freshDatabaseEnv } from '../../../test/support/helper';
+import { crashHarness } from '../../../test/support/crash-harness';
+import { buildTestServer } from '../../../test/support/helper';
 import { type SinkMail, startSmtpSink } from '../../../test/support/smtp-sink';
 import { visitorCookie } from '../../../test/support/visitor-socket';
 import { chatLinkToken, unsubscribeToken } from './chat.links';
@@ -289,31 +285,15 @@ describe('email continuity, the next mail after the spacing', async () => {
 
 /** The real server process, as `npm start` runs it, on a database that outlives it. */
 describe('a continuity mail promised before a kill -9', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lotwise-continuity-crash-'));
-  const sink = await startSmtpSink();
-  const env: Record<string, string> = {
-    DATABASE_PATH: join(dir, 'app.db'),
-    ...(await freshDatabaseEnv()),
-    DATA_DIR: dir,
-    RATE_LIMIT_ALLOWLIST: '127.0.0.1',
-    SMTP_URL: sink.url,
+  const { env, db, sink, start } = await crashHarness('continuity-crash', {
     ADMIN_EMAIL: 'crash-staff@lotwise.example',
     ADMIN_PASSWORD: 'crash-staff-password',
     CONTINUITY_DELAY_SECONDS: '2',
     SESSION_SECRET: 'crash-test-session-secret-long-enough-0123456789',
-  };
-  const db = connectDatabase({ url: env.DATABASE_URL, path: env.DATABASE_PATH!, poolSize: 1 });
-  const nodes: AppProcess[] = [];
-  afterAll(async () => {
-    await Promise.all(nodes.map((node) => node.stop()));
-    await db.destroy();
-    await sink.down();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('is sent once by the next process', async () => {
-    const first = await startAppProcess(env);
-    nodes.push(first);
+    const first = await start();
     const email = newEmail();
     const sessionId = newSessionId();
     const post = (path: string, body: unknown, cookie?: string) =>
@@ -329,8 +309,7 @@ describe('a continuity mail promised before a kill -9', async () => {
     expect(pending).toHaveLength(1);
     expect(sink.accepted).toEqual([]);
 
-    const second = await startAppProcess(env);
-    nodes.push(second);
+    await start();
     await sink.waitFor((mails) => mailsTo(mails, email).length > 0);
     await sleep(1000);
     expect(mailsTo(sink.accepted, email)).toHaveLength(1);

@@ -1,12 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import { connectDatabase } from '../../../db/open';
-import { type AppProcess, startAppProcess } from '../../../scripts/services/app-process';
+import { crashHarness } from '../../../test/support/crash-harness';
 import { signInNewStaff } from '../../../test/support/factories';
-import { buildTestServer, freshDatabaseEnv } from '../../../test/support/helper';
+import { buildTestServer } from '../../../test/support/helper';
 import { type SinkMail, startSmtpSink } from '../../../test/support/smtp-sink';
 import { visitorCookie } from '../../../test/support/visitor-socket';
 
@@ -132,30 +128,14 @@ describe('escalation without NOTIFY_EMAIL', async () => {
 
 /** The real server process, killed -9 while the escalation waits, on a database that outlives it. */
 describe('an escalation through a kill -9', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lotwise-escalation-crash-'));
-  const sink = await startSmtpSink();
-  const env: Record<string, string> = {
-    DATABASE_PATH: join(dir, 'app.db'),
-    ...(await freshDatabaseEnv()),
-    DATA_DIR: dir,
-    RATE_LIMIT_ALLOWLIST: '127.0.0.1',
-    SMTP_URL: sink.url,
+  const { db, sink, start } = await crashHarness('escalation-crash', {
     NOTIFY_EMAIL: notifyEmail,
     ESCALATION_DELAY_SECONDS: '2',
     JOBS_POLL_MS: '100',
-  };
-  const db = connectDatabase({ url: env.DATABASE_URL, path: env.DATABASE_PATH!, poolSize: 1 });
-  const nodes: AppProcess[] = [];
-  afterAll(async () => {
-    await Promise.all(nodes.map((node) => node.stop()));
-    await db.destroy();
-    await sink.down();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('is mailed once by the next process', async () => {
-    const first = await startAppProcess(env);
-    nodes.push(first);
+    const first = await start();
     const sessionId = newSessionId();
     const sent = await fetch(`${first.url}/api/chat-message`, {
       method: 'POST',
@@ -168,8 +148,7 @@ describe('an escalation through a kill -9', async () => {
     const [job] = await db.selectFrom('jobs').selectAll().where('kind', '=', 'chat-escalation').execute();
     expect(job).toMatchObject({ state: 'pending', attempts: 0 });
 
-    const second = await startAppProcess(env);
-    nodes.push(second);
+    await start();
     await sink.waitFor((accepted) => mailsAbout(accepted, sessionId).length > 0);
     await sleep(300);
     expect(mailsAbout(sink.accepted, sessionId)).toHaveLength(1);
