@@ -167,14 +167,3 @@ export function findTranscriptRequest(db: Db, id: number) {
   return db.selectFrom('chatTranscriptRequests').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** Every message of the session, oldest first, with the staff authors' names. */
-export function transcriptMessages(db: Db, sessionId: string) {
-  return db
-    .selectFrom('chatMessages')
-    .leftJoin('admins', 'admins.id', 'chatMessages.authorStaffId')
-    .selectAll('chatMessages')
-    .select(['admins.email as authorEmail', 'admins.displayName as authorDisplayName'])
-    .where('chatMessages.sessionId', '=', sessionId)
-    .orderBy('chatMessages.seq')
-    .execute();
-}

@@ -96,7 +96,7 @@ const numberVisitorMessage = (db: Updates, params: NumberingParams) =>
     }))
     .where('id', '=', params.sessionId)
     .where('visitorId', '=', params.visitorId)
-    // A resolved session is reopened by the slower path, which tells staff (chat.reopen.ts).
+    // A resolved session is reopened by the slower path, which tells staff (chat.service.ts, reopenWith).
     .where('status', '=', 'open')
     .where((eb) => notStoredYet(eb, params.sessionId, params.clientId))
     .returning(['lastSeq', 'lastReadSeq', 'escalatedSeq']);
@@ -222,7 +222,8 @@ export async function storeMessage(
 /** A message with its staff author's account (null fields for a visitor's, and for an author whose account is gone), for staff. */
 export type AuthoredMessageRow = ChatMessageRow & { authorEmail: string | null; authorDisplayName: string | null };
 
-const withAuthor = (db: Executor) =>
+/** Messages with their staff author's account, for staff (listSessionMessages, the resync's listAuthoredMessagesAfter). */
+export const withAuthor = (db: Executor) =>
   db
     .selectFrom('chatMessages')
     .leftJoin('admins', 'admins.id', 'chatMessages.authorStaffId')

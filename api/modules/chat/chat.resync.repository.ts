@@ -1,7 +1,7 @@
 import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../../../db/client';
 import type { ChatMessageRow, Database } from '../../../db/schema';
-import { type AuthoredMessageRow, type ChatSessionSummaryRow, summaryQuery } from './chat.repository';
+import { type AuthoredMessageRow, type ChatSessionSummaryRow, summaryQuery, withAuthor } from './chat.repository';
 
 type Executor = Pick<Db, 'selectFrom' | 'insertInto' | 'updateTable' | 'deleteFrom'>;
 
@@ -46,11 +46,7 @@ export function listMessagesAfter(db: Executor, sessionId: string, afterSeq: num
 
 /** listMessagesAfter() with each staff message's author, for staff. */
 export function listAuthoredMessagesAfter(db: Executor, sessionId: string, afterSeq: number): Promise<AuthoredMessageRow[]> {
-  return db
-    .selectFrom('chatMessages')
-    .leftJoin('admins', 'admins.id', 'chatMessages.authorStaffId')
-    .selectAll('chatMessages')
-    .select(['admins.email as authorEmail', 'admins.displayName as authorDisplayName'])
+  return withAuthor(db)
     .where('chatMessages.sessionId', '=', sessionId)
     .where('chatMessages.seq', '>', afterSeq)
     .orderBy('chatMessages.seq')

@@ -417,6 +417,9 @@ describe('chat over Socket.IO', async () => {
       );
       expect(acks.every((ack) => ack.ok)).toBe(true);
       await allArrived;
+      // The other tabs' copies travel apart from staff's (a push each, after it): under load they may
+      // come a while later. Wait for them all (a lost one fails the wait), then a moment for any extra.
+      await expect.poll(() => visitors.every(({ inOtherTab }) => inOtherTab.length >= perVisitor), { timeout: 10_000 }).toBe(true);
       await pause(100);
       expect(atStaff).toHaveLength(total);
       expect(new Set(atStaff.map((row) => row.id)).size).toBe(total);

@@ -23,10 +23,9 @@ import {
   isUnsubscribed,
   lastTranscriptOfSession,
   lockSession,
-  transcriptMessages,
 } from './chat.continuity.repository';
 import { type MailedMessage, mailTime, transcriptMail } from './chat.mail-text';
-import { findSession } from './chat.repository';
+import { findSession, listSessionMessages } from './chat.repository';
 
 const dayMs = 24 * 60 * 60 * 1000;
 
@@ -45,7 +44,7 @@ export function chatTranscripts(app: FastifyInstance): { request(asker: Transcri
       const request = await findTranscriptRequest(app.db, requestId);
       const session = request && (await findSession(app.db, request.sessionId));
       if (!request || !session) return;
-      const rows = await transcriptMessages(app.db, session.id);
+      const rows = await listSessionMessages(app.db, session.id);
       const messages: MailedMessage[] = rows.map((row) => ({
         from:
           row.kind === 'visitor'
