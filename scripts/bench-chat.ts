@@ -9,7 +9,8 @@
  * BENCH_IDLE (10000; 0 skips), BENCH_LIMITS (1: the full app counts the visitors' limits, as it does for
  * anyone off RATE_LIMIT_ALLOWLIST; the visitors connect from many loopback addresses, a few to each,
  * well within the per-address limits), BENCH_SERVER_FLAGS (extra node flags for the server, e.g. "--trace-gc" or
- * "--cpu-prof --cpu-prof-dir=DIR").
+ * "--cpu-prof --cpu-prof-dir=DIR"), BENCH_ALLOC_PROFILE=FILE (where the full server's bytes are allocated, freed ones
+ * included; BENCH_ALLOC_MINOR=0 keeps only what outlived a young collection), NOTIFY_EMAIL (passed to the full server).
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { resolve } from 'node:path';
