@@ -3,7 +3,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { type SmtpSink, startSmtpSink } from '../test/support/smtp-sink';
 import { conversationPane, type OwnServer, signIn, startOwnServer } from './support/admin';
 
-const shots = '/work/shots/continuity';
+const shots = process.env.SHOTS_DIR ?? 'test-results/screenshots/continuity';
 
 /** The same page at a phone's width and a desktop's, saved for a person to look at. */
 async function shoot(page: Page, name: string): Promise<void> {

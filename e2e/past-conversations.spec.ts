@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
 import { conversationPane, signIn } from './support/admin';
 
-const shots = '/work/shots/resync';
+const shots = process.env.SHOTS_DIR ?? 'test-results/screenshots/resync';
 
 /** The visitor's widget panel, opened. */
 async function openWidget(visitor: Page) {

@@ -3,7 +3,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { ratingLinkToken } from '../api/modules/chat/chat.rating-link';
 import { conversationPane, newChatSessionId, signIn } from './support/admin';
 
-const shots = '/work/shots/rating';
+const shots = process.env.SHOTS_DIR ?? 'test-results/screenshots/rating';
 
 /** Screenshots of the page at a phone's width and a desktop's. */
 async function shoot(page: Page, name: string): Promise<void> {
