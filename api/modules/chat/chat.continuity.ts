@@ -25,6 +25,16 @@ import { findSession } from './chat.repository';
 /** The page a person opens from a mail's unsubscribe link (and a mail client POSTs to, RFC 8058). */
 export const unsubscribePath = '/unsubscribe';
 
+/** A visitor mail's unsubscribe link, signed with the address it stops (every mail to a visitor carries it). */
+export function unsubscribeLinkFor(config: Config, email: string): string {
+  return `${config.publicUrl}${unsubscribePath}?token=${unsubscribeToken(config.sessionSecret, email)}`;
+}
+
+/** The headers of a mail to a visitor: its unsubscribe link, and one-click unsubscribe (RFC 8058). */
+export function unsubscribeHeaders(link: string): Record<string, string> {
+  return { 'List-Unsubscribe': `<${link}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
+}
+
 const continuityPayload = z.object({ sessionId: z.string().min(1).max(100) });
 
 /**
@@ -45,7 +55,6 @@ export function mailChatContinuity(app: FastifyInstance, config: Config): void {
   const secret = config.sessionSecret;
 
   const linkTo = (sessionId: string, now: number) => `${config.publicUrl}/?${chatLinkQueryParam}=${chatLinkToken(secret, sessionId, now + chatLinkLifetimeMs)}`;
-  const unsubscribeLinkFor = (email: string) => `${config.publicUrl}${unsubscribePath}?token=${unsubscribeToken(secret, email)}`;
 
   // Every key names one job for good (a reply's seq, a moment): a finished job's key taken over
   // would run as the same job id again, whose Message-ID and claim are that earlier mail's.
@@ -78,12 +87,12 @@ export function mailChatContinuity(app: FastifyInstance, config: Config): void {
       at: mailTime(reply.createdAt, session.timeZone),
       text: reply.message,
     }));
-    const unsubscribeLink = unsubscribeLinkFor(email);
+    const unsubscribeLink = unsubscribeLinkFor(config, email);
     const mail = continuityMail({ replies: mailed, link: linkTo(sessionId, now), unsubscribeLink });
     await app.mailer.send({
       to: email,
       ...mail,
-      headers: { 'List-Unsubscribe': `<${unsubscribeLink}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+      headers: unsubscribeHeaders(unsubscribeLink),
       messageId: app.mailer.messageIdOf(context),
     });
   }

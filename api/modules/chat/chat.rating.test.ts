@@ -7,6 +7,7 @@ import { closeClients, collect, nextEvent } from '../../../test/support/sockets'
 import { connectStaffSocket } from '../../../test/support/staff-socket';
 import { startSmtpSink } from '../../../test/support/smtp-sink';
 import { pause, visitorClient, visitorCookie } from '../../../test/support/visitor-socket';
+import { unsubscribeLinkFor } from './chat.continuity';
 import { ratingLinkToken } from './chat.rating-link';
 
 let sessionCounter = 0;
@@ -54,8 +55,10 @@ describe('rating a conversation', async () => {
     app.db.selectFrom('chatSessions').select(['rating', 'ratingComment', 'ratedAt', 'ratingAskedAt']).where('id', '=', sessionId).executeTakeFirstOrThrow();
   const staffSummary = async (sessionId: string) =>
     (await app.inject({ method: 'GET', url: `/api/chat-sessions/${sessionId}`, headers: { cookie: staff.cookie } })).json<ChatSessionSummary>();
-  const askJobs = (sessionId: string) =>
-    app.db.selectFrom('jobs').selectAll().where('kind', '=', 'chat-rating-ask').where('payload', 'like', `%${sessionId}%`).execute();
+  const jobsOf = (kind: string) => (sessionId: string) =>
+    app.db.selectFrom('jobs').selectAll().where('kind', '=', kind).where('payload', 'like', `%${sessionId}%`).execute();
+  const askJobs = jobsOf('chat-rating-ask');
+  const mailJobs = jobsOf('chat-rating-mail');
 
   it('asks the visitor when staff resolve; the rating is stored and pushed to staff', async () => {
     const sessionId = newSessionId();
@@ -151,6 +154,8 @@ describe('rating a conversation', async () => {
     const [mail] = mails;
     expect(mail!.subject).toBe('How did we do?');
     expect(mail!.html).toContain('Good');
+    expect(mail!.headers['list-unsubscribe']).toMatch(/^<http:\/\/localhost:3000\/unsubscribe\?token=/);
+    expect(mail!.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
     const goodLink = /Good: (\S+)/.exec(mail!.text)![1]!;
     const badLink = /Bad: (\S+)/.exec(mail!.text)![1]!;
     expect(goodLink).toMatch(/^http:\/\/localhost:3000\/rate\?token=[^&]+&rating=good$/);
@@ -179,6 +184,20 @@ describe('rating a conversation', async () => {
     expect(rated.statusCode).toBe(200);
     expect((await staffSummary(sessionId)).rating).toMatchObject({ rating: 'bad', comment: 'Nobody called.' });
     expect((await byLink({ token, rating: 'good' })).statusCode).toBe(409);
+  });
+
+  it('mails no question to an address that unsubscribed from our chat mail', async () => {
+    const sessionId = newSessionId();
+    const email = `unsubscribed-${sessionCounter}@dealer.example`;
+    await sendOverRest(visitorCookie(app), sessionId, 'No more mail, please', email);
+    // Its one-click unsubscribe, as a mail client would POST it (chat.continuity.ts).
+    const unsubscribe = new URL(unsubscribeLinkFor(config, email));
+    expect((await app.inject({ method: 'POST', url: unsubscribe.pathname + unsubscribe.search, payload: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).statusCode).toBe(200);
+    await reply(sessionId, 'Understood');
+    await setStatus(sessionId, 'resolved');
+    await expect.poll(async () => (await mailJobs(sessionId)).length > 0 && (await mailJobs(sessionId)).every((job) => job.state === 'done'), { timeout: 5000 }).toBe(true);
+    await pause(200);
+    expect(sink.accepted.filter((mail) => mail.to === email)).toEqual([]);
   });
 
   it('mails nobody who left without an email, and asks a resolved session only once', async () => {

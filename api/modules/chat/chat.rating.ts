@@ -19,6 +19,8 @@ import * as repository from './chat.repository';
 import { checkRatingLinkToken, ratingLinkToken, ratingLinkValidMs } from './chat.rating-link';
 import { ratingOf } from './chat.rating-record';
 import { markRatingAsked, saveRating } from './chat.rating.repository';
+import { unsubscribeHeaders, unsubscribeLinkFor } from './chat.continuity';
+import { isUnsubscribed } from './chat.continuity.repository';
 import { toSummary } from './chat.service';
 
 /** Who rates: the visitor of the widget (their cookie's identity), or whoever holds a mailed link's token. */
@@ -112,10 +114,16 @@ export function askForRatings(app: FastifyInstance, config: Config): void {
     payload: z.object({ sessionId: z.string() }),
     async handle({ sessionId }, context) {
       const session = await repository.findSession(app.db, sessionId);
-      if (!session?.senderEmail || session.rating !== null) return;
+      // Nobody to ask, rated already, or an address that asked for no more of our mail.
+      if (!session?.senderEmail || session.rating !== null || (await isUnsubscribed(app.db, session.senderEmail))) return;
       // The link's expiry comes from the job, so every retry sends the same mail.
       const token = ratingLinkToken(config.sessionSecret, sessionId, context.dueAt + ratingLinkValidMs);
-      await app.mailer.send({ to: session.senderEmail, ...ratingMail(ratingLinks(config.publicUrl, token)), messageId: app.mailer.messageIdOf(context) });
+      await app.mailer.send({
+        to: session.senderEmail,
+        ...ratingMail(ratingLinks(config.publicUrl, token)),
+        headers: unsubscribeHeaders(unsubscribeLinkFor(config, session.senderEmail)),
+        messageId: app.mailer.messageIdOf(context),
+      });
     },
   });
 
