@@ -300,11 +300,9 @@ export class ChatController {
 
   /**
    * What the panel misses after its cursor, with the session's state: by the socket's resync when
-   * connected (which also subscribes), else by REST. The first load has no cursor yet; a mailed link
-   * being opened goes first, as it names the conversation to load.
+   * connected (which also subscribes), else by REST. The first load has no cursor yet.
    */
   private async fetchHistory(): Promise<ChatResyncAnswer> {
-    await this.linkOpening;
     const { sessionId, entries } = this.state;
     const afterSeq = this.historyLoaded ? cursorOf(entries) : 0;
     if (!this.transport.isConnected()) return fetchChatResync(sessionId, afterSeq);
@@ -349,8 +347,12 @@ export class ChatController {
     return load;
   }
 
-  /** Loads the history, or catches up on it after the first time. */
+  /**
+   * Loads the history, or catches up on it after the first time. A mailed link being opened goes
+   * first: it names the conversation to load (a load begun for the id before it would be dropped).
+   */
   private async loadHistory(): Promise<void> {
+    await this.linkOpening;
     if (!this.historyLoaded) return this.loadFirstHistory();
     const { sessionId } = this.state;
     try {

@@ -8,7 +8,7 @@ let sessionId = '';
 const row = (fields: Partial<ChatMessage> & { id: number; message: string }): ChatMessage => chatRow({ sessionId, ...fields });
 const jsonResponse = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
-type Route = (url: string, init: RequestInit | undefined) => Response | undefined;
+type Route = (url: string, init: RequestInit | undefined) => Response | Promise<Response> | undefined;
 let routes: Route[] = [];
 let fetchMock: ReturnType<typeof vi.fn<typeof fetch>>;
 const posts = (path: string) =>
@@ -174,6 +174,27 @@ describe('the mailed link', () => {
     await advance(0);
     expect(screen.getByText('Our answer')).toBeInTheDocument();
     expect(transport.seens).toEqual([{ sessionId: linked, upTo: 2 }]);
+  });
+
+  it('with no socket yet, the conversation loads by REST once the link has opened (a load begun before it is not the one shown)', async () => {
+    const linked = 'session_1766000000000_slowlink';
+    window.history.replaceState(null, '', '/?chat=slow-token');
+    let release: () => void = () => {};
+    const opened = new Promise<Response>((resolve) => (release = () => resolve(jsonResponse({ sessionId: linked }))));
+    routes.push((url, init) => (init?.method === 'POST' && url === '/api/chat-links' ? opened : undefined));
+    routes.push((url) =>
+      url.startsWith(`/api/chat-visitor/sessions/${linked}`)
+        ? jsonResponse({ messages: [chatRow({ id: 1, sessionId: linked, message: 'From my desk' }), chatRow({ id: 2, sessionId: linked, message: 'Our answer', isFromUser: false })], session: null })
+        : undefined,
+    );
+    const transport = new FakeTransport();
+    const { rerender } = render(<ChatWidget transport={transport} />);
+    rerender(<ChatWidget transport={transport} openRequests={1} />);
+    await advance(0);
+    // The panel is open and the link still opening: nothing of the conversation is read yet.
+    release();
+    await advance(0);
+    expect(screen.getByText('Our answer')).toBeInTheDocument();
   });
 
   it('a link that does not open says why, and leaves the visitor’s own conversation', async () => {
