@@ -237,6 +237,19 @@ export interface ChatTranscriptRequestsTable {
   requestedAt: number;
 }
 
+/** One staff action (api/modules/audit): who, what, on which thing, when; never the data itself. */
+export interface AuditLogTable {
+  id: Id;
+  /** Epoch milliseconds. */
+  at: number;
+  /** The staff account that acted; null: the app itself (a scheduled job). */
+  actorId: number | null;
+  action: string;
+  subjectKind: string | null;
+  subjectId: string | null;
+  detail: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   admins: AdminsTable;
@@ -255,6 +268,7 @@ export interface Database {
   chatSessionGrants: ChatSessionGrantsTable;
   emailUnsubscribes: EmailUnsubscribesTable;
   chatTranscriptRequests: ChatTranscriptRequestsTable;
+  auditLog: AuditLogTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -59,6 +59,8 @@ export const resetPasswordFormSchema = resetPasswordSchema
 
 export const invalidCredentialsMessage = 'Invalid username or password';
 export const notAuthenticatedMessage = 'Not authenticated';
+/** A staff route only admins may call (an agent's 403). */
+export const adminsOnlyMessage = 'Only admins can do this';
 
 /** What a staff member may do: an admin everything; an agent works the inbox (the team inbox draws the line). */
 export const staffRoles = ['admin', 'agent'] as const;

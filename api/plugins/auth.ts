@@ -1,13 +1,15 @@
 import type { FastifyReply, FastifyRequest, RouteOptions, Session } from 'fastify';
 import fp from 'fastify-plugin';
 import { staffSignInFields } from '../../db/session-store';
-import { notAuthenticatedMessage } from '../contract/auth';
+import { adminsOnlyMessage, notAuthenticatedMessage } from '../contract/auth';
 import { HttpError } from './errors';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** onRequest hook: 401 unless the request carries a live staff session; a live one is refreshed. */
     requireStaff: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    /** onRequest hook: as `requireStaff`, then 403 unless the signed-in account is an admin (its role read now, so a change holds at once). */
+    requireAdmin: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
     /** onRequest hook: 401 unless the request carries a dealer session. */
     requireDealer: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
     staffIdleMs: number;
@@ -55,6 +57,12 @@ export default fp(
       session.staffLastActiveAt = Date.now();
     });
 
+    app.decorate('requireAdmin', async (request: FastifyRequest, reply: FastifyReply) => {
+      await app.requireStaff(request, reply);
+      const account = await app.db.selectFrom('admins').select('role').where('id', '=', signedInStaffId(request.session)).executeTakeFirst();
+      if (account?.role !== 'admin') throw new HttpError(403, adminsOnlyMessage);
+    });
+
     app.decorate('requireDealer', async (request: FastifyRequest) => {
       if (!request.session.dealerId) throw new HttpError(401, notAuthenticatedMessage);
     });
@@ -64,7 +72,7 @@ export default fp(
      * 401, never a 400 that tells a stranger what the route accepts. A route that hooks it later
      * stops the server at start rather than answer in the wrong order.
      */
-    const signInChecks: unknown[] = [app.requireStaff, app.requireDealer];
+    const signInChecks: unknown[] = [app.requireStaff, app.requireAdmin, app.requireDealer];
     app.addHook('onRoute', (route: RouteOptions) => {
       for (const stage of ['preValidation', 'preHandler'] as const) {
         const hooks: unknown[] = [route[stage] ?? []].flat();
@@ -74,5 +82,5 @@ export default fp(
       }
     });
   },
-  { name: 'auth', dependencies: ['session'] },
+  { name: 'auth', dependencies: ['session', 'db'] },
 );

@@ -1,0 +1,2 @@
+/** The audit log (DESIGN.md 11): modules record their staff actions in the action's own write. */
+export { type AuditAction, type AuditEntry, recordAudit } from './audit';
