@@ -11,15 +11,6 @@ export interface Transactions {
   run<T>(work: (db: Db) => Promise<T>): Promise<T>;
 }
 
-/** An ordinary transaction per write: PostgreSQL runs many at once, each on its pool connection. */
-export class TransactionPerWrite implements Transactions {
-  constructor(private readonly db: Db) {}
-
-  run<T>(work: (db: Db) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute(work);
-  }
-}
-
 /** A write waiting for the next group commit. */
 interface PendingWrite {
   work: (db: Db) => Promise<unknown>;
@@ -31,24 +22,15 @@ interface PendingWrite {
 const maxWritesPerTransaction = 200;
 
 /**
- * Group commit, SQLite's side of Transactions: every write that arrives in the same turn of the event
- * loop is committed in one transaction. A commit (its WAL frames written to the file) costs more than
- * the statements before it, so under load the batches grow and the cost per write falls instead of
- * a queue building up. Each write still resolves only once its transaction is committed, so nothing
- * is acknowledged before it is stored.
- *
- * A batch holds SQLite's one connection (db/prepared's directTransaction): its writes run one after
- * the other, their prepared queries straight on the connection, and no other query interleaves. Each
- * write runs under a savepoint of its own: one that fails (a refusal, a broken constraint, a bug) is
- * undone and rejected alone, and the other writes of its batch commit as if it had never run.
+ * Group commit: every write that arrives while the previous batch commits waits for the next one, and
+ * a batch is committed as one transaction. A commit (its WAL written and flushed) costs more than the
+ * statements before it, so under load the batches grow and the cost per write falls instead of a queue
+ * building up. Each write still resolves only once its transaction is committed, so nothing is
+ * acknowledged before it is stored. The dialects differ in how a batch keeps one write's failure its own.
  */
-export class GroupCommit implements Transactions {
+abstract class GroupCommit implements Transactions {
   private pendingWrites: PendingWrite[] = [];
   private flushScheduled = false;
-
-  constructor(private readonly db: Db) {
-    if (!supportsDirectQueries(db)) throw new Error('Group commit needs the SQLite database opened by db/client.ts');
-  }
 
   run<T>(work: (db: Db) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
@@ -69,7 +51,32 @@ export class GroupCommit implements Transactions {
     });
   };
 
-  private async commit(batch: PendingWrite[]): Promise<void> {
+  /** Commits the batch and settles each of its writes; never rejects. */
+  protected abstract commit(batch: PendingWrite[]): Promise<void>;
+}
+
+function settle(batch: PendingWrite[], outcomes: { ok: boolean; value: unknown }[]): void {
+  batch.forEach((item, index) => {
+    const outcome = outcomes[index]!;
+    if (outcome.ok) item.resolve(outcome.value);
+    else item.reject(outcome.value);
+  });
+}
+
+/**
+ * SQLite's group commit. A batch holds SQLite's one connection (db/prepared's directTransaction): its
+ * writes run one after the other, their prepared queries straight on the connection, and no other
+ * query interleaves. Each write runs under a savepoint of its own: one that fails (a refusal, a broken
+ * constraint, a bug) is undone and rejected alone, and the other writes of its batch commit as if it
+ * had never run. A savepoint costs nothing but a few instructions here.
+ */
+export class SqliteGroupCommit extends GroupCommit {
+  constructor(private readonly db: Db) {
+    super();
+    if (!supportsDirectQueries(db)) throw new Error('Group commit needs the SQLite database opened by db/client.ts');
+  }
+
+  protected async commit(batch: PendingWrite[]): Promise<void> {
     // Each write's outcome: its value, or the error it failed with.
     const outcomes: { ok: boolean; value: unknown }[] = [];
     try {
@@ -92,15 +99,52 @@ export class GroupCommit implements Transactions {
       for (const item of batch) item.reject(error);
       return;
     }
-    batch.forEach((item, index) => {
-      const outcome = outcomes[index]!;
-      if (outcome.ok) item.resolve(outcome.value);
-      else item.reject(outcome.value);
-    });
+    settle(batch, outcomes);
   }
 }
 
-/** The transactions of `db`: group commit on SQLite, a transaction per write elsewhere. */
+/**
+ * PostgreSQL's group commit: one batch at a time per process, on one pooled connection, so a batch of
+ * writes costs one BEGIN, its statements and one COMMIT (one WAL flush) instead of three round trips
+ * and a flush each; reads keep the rest of the pool. A savepoint would cost two more round trips a
+ * write, so a batch runs without them, optimistically: when one of its writes fails (a refusal, a
+ * broken constraint, a deadlock with another node), the batch is rolled back and each of its writes
+ * runs again in a transaction of its own, so the failure is its write's alone and the others commit
+ * as if it had never run. A write's work is its statements and what it tells `tx` (which starts afresh
+ * each run), so running it again repeats nothing. A failure of the COMMIT itself is not retried: whether
+ * it was applied is unknown, so each write of the batch is answered with it, as a lone write would be.
+ */
+export class PostgresGroupCommit extends GroupCommit {
+  constructor(private readonly db: Db) {
+    super();
+  }
+
+  private alone(item: PendingWrite): Promise<void> {
+    return this.db.transaction().execute(item.work).then(item.resolve, item.reject);
+  }
+
+  protected async commit(batch: PendingWrite[]): Promise<void> {
+    if (batch.length === 1) return this.alone(batch[0]!);
+    const outcomes: { ok: boolean; value: unknown }[] = [];
+    let worked = false;
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        for (const item of batch) outcomes.push({ ok: true, value: await item.work(trx) });
+        worked = true;
+      });
+    } catch (error) {
+      if (worked) {
+        for (const item of batch) item.reject(error);
+        return;
+      }
+      await Promise.all(batch.map((item) => this.alone(item)));
+      return;
+    }
+    settle(batch, outcomes);
+  }
+}
+
+/** The transactions of `db`: group commit, in the way of its dialect. */
 export function transactionsFor(db: Db): Transactions {
-  return supportsDirectQueries(db) ? new GroupCommit(db) : new TransactionPerWrite(db);
+  return supportsDirectQueries(db) ? new SqliteGroupCommit(db) : new PostgresGroupCommit(db);
 }
