@@ -23,7 +23,7 @@ export default defineConfig({
           // hold for both dialects.
           name: 'server-scaled',
           environment: 'node',
-          include: ['api/**/*.test.ts', 'db/writes.test.ts', 'db/migrations.test.ts'],
+          include: ['api/**/*.test.ts', 'db/writes.test.ts', 'db/migrations.test.ts', 'scripts/backup.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
           globalSetup: ['test/setup/postgres.ts', 'test/setup/redis.ts'],

@@ -18,12 +18,13 @@ describe('data files are private to the server user', async () => {
   const dataDir = join(dir, 'fresh', 'data');
   const server = await buildTestServer({ DATABASE_PATH: join(dataDir, 'app.db'), DATA_DIR: dataDir, NOTIFY_EMAIL: 'staff@lotwise.example' });
 
-  it.skipIf(onPostgres)('creates the database folder 0700 and the database, its WAL and shared memory 0600 (SQLite: the PostgreSQL run has no file)', async () => {
+  it.skipIf(onPostgres)('creates the database folder 0700 and the database, its WAL, shared memory and pid file 0600 (SQLite: the PostgreSQL run has no file)', async () => {
     const created = await server.app.inject({ method: 'POST', url: '/api/contact-submission', payload: validInput.contact() });
     expect(created.statusCode).toBe(201);
     expect(statSync(dataDir).mode & 0o777).toBe(0o700);
     const files = readdirSync(dataDir).filter((name) => name.startsWith('app.db'));
-    expect(files.sort()).toEqual(['app.db', 'app.db-shm', 'app.db-wal']);
+    // app.db.pid: this server's process id, so a restore is refused while it runs (db/backup.ts).
+    expect(files.sort()).toEqual(['app.db', 'app.db-shm', 'app.db-wal', 'app.db.pid']);
     for (const name of files) expect(othersBits(join(dataDir, name))).toBe(0);
   });
 

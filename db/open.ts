@@ -1,3 +1,4 @@
+import { claimDatabaseFile } from './backup';
 import { startCheckpointer } from './checkpointer';
 import { createDb, createPostgresDb, type Db } from './client';
 import { migrateToLatest } from './migrate';
@@ -33,7 +34,7 @@ export function connectDatabase(location: DatabaseLocation): Db {
 
 /**
  * Opens and migrates the app's database, with its write path; on SQLite also the WAL checkpointer
- * (db/checkpointer.ts).
+ * (db/checkpointer.ts), and the file's mark that a server uses it (db/backup.ts).
  */
 export async function openDatabase(location: DatabaseLocation): Promise<OpenDatabase> {
   const sqlite = location.url ? undefined : createDb(location.path);
@@ -44,13 +45,17 @@ export async function openDatabase(location: DatabaseLocation): Promise<OpenData
     await db.destroy();
     throw error;
   }
-  const checkpointer = sqlite && location.path !== ':memory:' ? startCheckpointer(sqlite.sqlite, location.path) : null;
+  const onFile = sqlite && location.path !== ':memory:';
+  const checkpointer = onFile ? startCheckpointer(sqlite.sqlite, location.path) : null;
+  // A restore (db/backup.ts) is refused while this process has the file open.
+  const release = onFile ? claimDatabaseFile(location.path) : undefined;
   return {
     db,
     transactions: transactionsFor(db),
     async close() {
       await checkpointer?.stop();
       await db.destroy();
+      release?.();
     },
   };
 }

@@ -7,6 +7,7 @@ import { connectDatabase } from '../db/open';
 import { migrateToLatest } from '../db/migrate';
 import { ConfigError, parseConfig } from '../api/config';
 import { AccountError } from '../api/modules/auth/accounts';
+import { BackupError } from '../db/backup';
 
 /** Options of the account CLIs: `--email`, `--username`, `--password` (else read from stdin). */
 export function cliOptions(names: readonly string[]): Record<string, string | undefined> {
@@ -51,7 +52,7 @@ export function runCli(main: () => Promise<void>): void {
   main().then(
     () => process.exit(0),
     (error: unknown) => {
-      if (error instanceof AccountError || error instanceof ConfigError || (error instanceof TypeError && 'code' in error)) {
+      if (error instanceof AccountError || error instanceof ConfigError || error instanceof BackupError || (error instanceof TypeError && 'code' in error)) {
         console.error(error.message);
       } else {
         console.error(error);
