@@ -14,7 +14,7 @@ import { PastConversations } from './past-conversations';
 export const welcomeText = `Hi! I'm here to help you learn more about ${brand.product}. How can I assist you today?`;
 
 /** Under a message that waits for the connection: it goes on its own, in order, once the connection is back. */
-export const pendingText = 'Waiting for connection. Sends when you’re back online.';
+export const pendingText = 'Sends when you’re back online';
 
 const timeFormat = new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit' });
 
@@ -30,7 +30,7 @@ function Bubble({ entry, onRetry }: { entry: Pick<ChatEntry, 'key' | 'text' | 'f
       <p
         className={`max-w-[85%] whitespace-pre-wrap break-words rounded-2xl px-3 py-2 text-sm ${
           entry.fromUser ? 'rounded-br-sm bg-brand text-white' : 'rounded-bl-sm bg-slate-100 text-slate-900'
-        } ${entry.status === 'sending' ? 'opacity-70' : ''}`}
+        } ${entry.status === 'sending' || entry.status === 'pending' ? 'opacity-70' : ''}`}
       >
         <LinkedText text={entry.text} />
       </p>
@@ -42,9 +42,9 @@ function Bubble({ entry, onRetry }: { entry: Pick<ChatEntry, 'key' | 'text' | 'f
           </button>
         </span>
       ) : entry.status === 'pending' ? (
-        <span className="mt-1 flex flex-wrap items-center justify-end gap-x-2 text-xs text-amber-800">
+        <span className="mt-1 flex max-w-[85%] flex-wrap items-center justify-end gap-x-2 text-right text-xs text-amber-800">
           <span className="inline-flex items-center gap-1">
-            <Clock aria-hidden="true" className="size-3" />
+            <Clock aria-hidden="true" className="size-3 shrink-0" />
             {pendingText}
           </span>
           <button type="button" className="font-semibold underline" onClick={onRetry}>
