@@ -87,18 +87,21 @@ function isTimeZone(name: string): boolean {
 const pageAtMessage = "A page's at must be a UTC timestamp such as 2025-01-31T12:00:00.000Z";
 const pagesMessage = `pages must be a list of at most ${chatLimits.pagesPerVisit} pages`;
 
+/** The visitor's optional email on a message: the widget checks it by this too, and leaves out one that fails. */
+export const chatSenderEmailSchema = z
+  .string({ error: emailMessage })
+  .trim()
+  .max(254, emailMessage)
+  .pipe(z.union([z.literal(''), z.email({ error: emailMessage })]))
+  .optional()
+  .transform((value) => value || undefined);
+
 /** `POST /api/chat-message` and the socket's `chat:send`: always the visitor's own words. */
 export const chatMessageInputSchema = z
   .object({
     sessionId: chatSessionIdSchema,
     message: chatMessageTextSchema,
-    senderEmail: z
-      .string({ error: emailMessage })
-      .trim()
-      .max(254, emailMessage)
-      .pipe(z.union([z.literal(''), z.email({ error: emailMessage })]))
-      .optional()
-      .transform((value) => value || undefined),
+    senderEmail: chatSenderEmailSchema,
     senderName: optionalLine(100, 'Name'),
     isFromUser: z.literal(true, { error: 'Visitors can only send their own messages' }).default(true),
     clientId: clientIdSchema.optional(),

@@ -1,6 +1,7 @@
 import { timings } from '../../../api/contract/brand';
 import { hoursAt } from '../../../api/contract/business-hours';
-import type { ChatMessage, ChatMessageInput } from '../../../api/contract/chat';
+import { type ChatMessage, type ChatMessageInput, chatSenderEmailSchema } from '../../../api/contract/chat';
+import { emailMessage } from '../../../api/contract/common';
 import type { ChatResyncAnswer, ChatSessionState } from '../../../api/contract/chat-resync';
 import { type LeaveMessageField, type LeaveMessageInput, leaveMessageSchema } from '../../../api/contract/leave-message';
 import type { TypingPayload } from '../../../api/contract/socket';
@@ -11,6 +12,7 @@ import { type ChatEntry, mergeMessages } from './messages';
 import { cursorOf, fetchChatResync, fetchVisitorSessions, isNewerState } from './resync';
 import { readOrCreateSessionId, startNewSessionId, storeSessionId } from './session-id';
 import { ChatContinuity, takeChatLinkToken } from './continuity';
+import { ChatOutbox, type DeliveryOutcome, type OutgoingMessage } from './outbox';
 import { type ChatStore, createChatStore } from './store';
 import { ChatRefusedError, type ChatTransport } from './transport';
 import { addVisitPage, visitorTimeZone, visitPages } from './visit-pages';
@@ -22,6 +24,11 @@ function failureText(error: unknown): string {
     return fieldMessage ?? error.body.message;
   }
   return 'Not sent';
+}
+
+/** The server answered no (too many, too long...): sending the same again would not help. Anything else may pass later. */
+function isRefusal(error: unknown): boolean {
+  return error instanceof ChatRefusedError || (error instanceof ApiError && error.status < 500);
 }
 
 function newClientId(): string {
@@ -59,6 +66,13 @@ export class ChatController {
   /** A mailed link being opened: the history waits for it, to load the conversation it names. */
   private linkOpening: Promise<void> | null = null;
   private readonly onVisibilityChange = () => this.continuity.reportSeen();
+  /** The visitor's messages on their way, one at a time in the order written (outbox.ts). */
+  private readonly outbox = new ChatOutbox(
+    (message) => this.deliver(message),
+    (messages) => this.markPending(messages),
+  );
+  /** The browser is back online: what waits goes now, by REST if the socket is not back yet. */
+  private readonly onOnline = () => this.outbox.resume();
 
   constructor(private readonly transport: ChatTransport) {
     this.continuity = new ChatContinuity(this.store, transport);
@@ -71,6 +85,7 @@ export class ChatController {
   start(): void {
     this.state.setSessionId(readOrCreateSessionId());
     document.addEventListener('visibilitychange', this.onVisibilityChange);
+    window.addEventListener('online', this.onOnline);
     const token = takeChatLinkToken();
     if (!token) return this.startTransport();
     // A mailed link: its conversation first, then the socket joins that one.
@@ -86,6 +101,7 @@ export class ChatController {
         this.connectionCount += 1;
         this.state.setConnected(true);
         this.syncPolling();
+        this.outbox.resume();
         // Joining subscribes this socket to the session's replies and catches up on what was missed.
         void this.loadHistory();
       },
@@ -108,6 +124,8 @@ export class ChatController {
   dispose(): void {
     this.disposed = true;
     document.removeEventListener('visibilitychange', this.onVisibilityChange);
+    window.removeEventListener('online', this.onOnline);
+    this.outbox.stop();
     this.transport.stop();
     clearInterval(this.pollTimer);
     this.pollTimer = undefined;
@@ -133,6 +151,23 @@ export class ChatController {
 
   setEmail(email: string): void {
     this.state.setEmail(email);
+    // Its flag goes once the visitor changes it, and comes back only on the next check.
+    if (this.state.emailError) this.state.setEmailError('');
+  }
+
+  /** The email field was left: an address that would be left out of the messages is flagged now. */
+  checkEmail(): void {
+    this.senderEmail();
+  }
+
+  /**
+   * The email to send with a message: none when empty, and none when invalid, which is flagged at its
+   * field instead of holding the message back (the server would refuse the whole message for it).
+   */
+  private senderEmail(): string | undefined {
+    const parsed = chatSenderEmailSchema.safeParse(this.state.email);
+    this.state.setEmailError(parsed.success ? '' : (parsed.error.issues[0]?.message ?? emailMessage));
+    return parsed.success ? parsed.data : undefined;
   }
 
   setName(name: string): void {
@@ -224,24 +259,36 @@ export class ChatController {
     this.state.setRating(null);
   }
 
-  /** The visitor's message appears at once; an empty or blank one is not sent. */
+  /** The visitor's message appears at once and joins the outbox; an empty or blank one is not sent. */
   sendMessage(text: string): boolean {
     const trimmed = text.trim();
     if (!trimmed) return false;
     this.stopTyping();
     const clientId = newClientId();
-    const entry: ChatEntry = { key: clientId, clientId, text: trimmed, fromUser: true, createdAt: new Date().toISOString(), status: 'sending' };
+    const status = this.outbox.isHeld() ? 'pending' : 'sending';
+    const entry: ChatEntry = { key: clientId, clientId, text: trimmed, fromUser: true, createdAt: new Date().toISOString(), status };
     this.state.setEntries([...this.state.entries, entry]);
-    void this.deliver(entry);
+    this.outbox.add(this.outgoing(entry.key, clientId, trimmed));
     return true;
   }
 
-  /** Sends a failed message again, with the same clientId so the server stores it at most once. */
+  /**
+   * Retry: messages waiting for the connection are tried now; a refused one joins the outbox again,
+   * with the same clientId so the server stores it at most once.
+   */
   retryMessage(key: string): void {
     const entry = this.state.entries.find((candidate) => candidate.key === key);
-    if (!entry || entry.status !== 'failed') return;
-    this.updateEntry(key, { status: 'sending', error: undefined });
-    void this.deliver({ ...entry, status: 'sending' });
+    if (entry?.status === 'pending') return this.outbox.resume();
+    if (entry?.status !== 'failed' || !entry.clientId) return;
+    this.updateEntry(key, { status: this.outbox.isHeld() ? 'pending' : 'sending', error: undefined });
+    this.outbox.add(this.outgoing(key, entry.clientId, entry.text));
+  }
+
+  /** A message as written now: to this conversation, with the visitor's name and (valid) email. */
+  private outgoing(key: string, clientId: string, text: string): OutgoingMessage {
+    const { sessionId, name } = this.state;
+    const senderEmail = this.senderEmail();
+    return { key, sessionId, clientId, text, ...(senderEmail ? { senderEmail } : {}), ...(name.trim() ? { senderName: name.trim() } : {}) };
   }
 
   /** The page shown now joins the visit's pages; once the conversation exists, staff hear of it at once. */
@@ -383,23 +430,41 @@ export class ChatController {
   // ---------- sending ----------
 
   private updateEntry(key: string, change: Partial<ChatEntry>): void {
+    // A message of a conversation no longer shown has no entry to change.
+    if (!this.state.entries.some((entry) => entry.key === key)) return;
     this.state.setEntries(this.state.entries.map((entry) => (entry.key === key ? { ...entry, ...change } : entry)));
   }
 
-  /** Over the socket when connected, else by REST; a send the socket may have missed is retried by REST with the same clientId. */
-  private async deliver(entry: ChatEntry): Promise<void> {
-    const { sessionId, email, name } = this.state;
+  /** Messages of the outbox that wait for the connection; one stored meanwhile stays as it is. */
+  private markPending(messages: OutgoingMessage[]): void {
+    if (this.disposed) return;
+    const keys = new Set(messages.map((message) => message.key));
+    const waiting = (entry: ChatEntry) => keys.has(entry.key) && entry.id === undefined;
+    if (!this.state.entries.some(waiting)) return;
+    this.state.setEntries(this.state.entries.map((entry) => (waiting(entry) ? { ...entry, status: 'pending', error: undefined } : entry)));
+  }
+
+  /**
+   * Sends one message of the outbox: over the socket when connected, else by REST; a send the socket
+   * may have missed is retried by REST with the same clientId. Says whether it was stored, refused,
+   * or could not reach the server (then the outbox holds it, and the ones after it, for later).
+   */
+  private async deliver(message: OutgoingMessage): Promise<DeliveryOutcome> {
+    const shown = message.sessionId === this.state.sessionId;
+    // Stored already (its answer was lost, and a resync brought the row): nothing to send again.
+    if (shown && this.state.entries.some((entry) => entry.key === message.key && entry.id !== undefined)) return 'stored';
+    this.updateEntry(message.key, { status: 'sending', error: undefined });
     const outgoing: ChatMessageInput = {
-      sessionId,
-      message: entry.text,
-      clientId: entry.clientId,
-      ...(email.trim() ? { senderEmail: email.trim() } : {}),
-      ...(name.trim() ? { senderName: name.trim() } : {}),
+      sessionId: message.sessionId,
+      message: message.text,
+      clientId: message.clientId,
+      ...(message.senderEmail ? { senderEmail: message.senderEmail } : {}),
+      ...(message.senderName ? { senderName: message.senderName } : {}),
       // Not the query or fragment: a page such as the reset link's carries a secret there.
       pageUrl: `${window.location.origin}${window.location.pathname}`,
       ...(document.referrer ? { referrer: document.referrer } : {}),
       // The visit so far, until the conversation exists: the server keeps it with the first message only.
-      ...(this.sessionStarted ? {} : { pages: visitPages(), timeZone: visitorTimeZone() }),
+      ...(this.sessionStarted || !shown ? {} : { pages: visitPages(), timeZone: visitorTimeZone() }),
     };
     try {
       let stored: ChatMessage;
@@ -414,8 +479,11 @@ export class ChatController {
         stored = await postChatMessage(outgoing);
       }
       this.receive([stored]);
+      return 'stored';
     } catch (error) {
-      if (!this.disposed) this.updateEntry(entry.key, { status: 'failed', error: failureText(error) });
+      if (!isRefusal(error)) return 'unreachable';
+      if (!this.disposed) this.updateEntry(message.key, { status: 'failed', error: failureText(error) });
+      return 'refused';
     }
   }
 

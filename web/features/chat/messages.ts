@@ -10,7 +10,8 @@ export interface ChatEntry {
   text: string;
   fromUser: boolean;
   createdAt: string;
-  status: 'sending' | 'sent' | 'failed';
+  /** `pending`: not sent yet for want of a connection, and sent on its own once it is back; `failed`: refused, sent again by Retry. */
+  status: 'sending' | 'pending' | 'sent' | 'failed';
   error?: string;
 }
 

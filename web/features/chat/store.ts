@@ -28,6 +28,8 @@ export interface ChatState {
   unread: number;
   /** Optional address for a reply when nobody is online (sent as senderEmail). */
   email: string;
+  /** Why the email is left out of the messages sent ('' while it is valid or empty): shown at its field. */
+  emailError: string;
   /** The conversation's state as the server last sent it (status...); null until it has, or for one not started. */
   session: ChatSessionState | null;
   /** The conversation, or the list of the visitor's conversations. */
@@ -67,6 +69,7 @@ export interface ChatSetters {
   setStaffTyping(staffTyping: boolean): void;
   setUnread(unread: number): void;
   setEmail(email: string): void;
+  setEmailError(emailError: string): void;
   setName(name: string): void;
   setDraft(draft: string): void;
   setLeftMessage(leftMessage: LeftMessage | null): void;
@@ -95,6 +98,7 @@ export function createChatStore() {
     staffTyping: false,
     unread: 0,
     email: '',
+    emailError: '',
     name: '',
     draft: '',
     leftMessage: null,
@@ -116,6 +120,7 @@ export function createChatStore() {
     setStaffTyping: (staffTyping) => set({ staffTyping }),
     setUnread: (unread) => set({ unread }),
     setEmail: (email) => set({ email }),
+    setEmailError: (emailError) => set({ emailError }),
     setName: (name) => set({ name }),
     setDraft: (draft) => set({ draft }),
     setLeftMessage: (leftMessage) => set({ leftMessage }),

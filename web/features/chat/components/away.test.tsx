@@ -147,7 +147,7 @@ describe('leave a message', () => {
     expect(screen.getByRole('status')).toHaveTextContent(`Thanks, Pat. We're back ${formatOpening(mondayOpening, sunday)}; we'll reply to pat@dealer.example then.`);
   });
 
-  it('shows no thanks for a message that failed, and its Retry', async () => {
+  it('shows no thanks for a message that could not go yet, and its Retry', async () => {
     const transport = await openWidgetAt(tuesdayMorning, false);
     transport.sendResult = () => Promise.reject(new Error('socket gone'));
     vi.mocked(fetch).mockRejectedValue(new TypeError('Failed to fetch'));

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ChatMessage } from '../../../../api/contract/chat';
 import { chatRow, FakeTransport } from '../test/fake-transport';
 import { ChatRefusedError } from '../transport';
-import { ChatWidget, welcomeText } from './chat-widget';
+import { ChatWidget, pendingText, welcomeText } from './chat-widget';
 
 let sessionId = '';
 const row = (fields: Partial<ChatMessage> & { id: number; message: string }): ChatMessage => chatRow({ sessionId, ...fields });
@@ -277,7 +277,7 @@ describe('chat widget', () => {
     expect(postCalls()).toHaveLength(0);
   });
 
-  it('sends by REST while disconnected, marks a failed send with Retry, and a retry stores it once with the same clientId', async () => {
+  it('sends by REST while disconnected, marks a send that could not go as waiting with Retry, and a retry stores it once with the same clientId', async () => {
     const transport = new FakeTransport();
     await renderWidget(transport);
     await openPanel();
@@ -288,7 +288,7 @@ describe('chat widget', () => {
     typeAndEnter('Hello while offline');
     await advance(0);
     expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument();
-    expect(screen.getByText('Not sent')).toBeInTheDocument();
+    expect(screen.getByText(pendingText)).toBeInTheDocument();
 
     const firstBody = JSON.parse(String(postCalls()[0]![1]!.body)) as { clientId: string };
     fetchMock.mockImplementation(async (_url, init) => {

@@ -1,4 +1,4 @@
-import { History, MessageCircle, Send, X } from 'lucide-react';
+import { Clock, History, MessageCircle, Send, X } from 'lucide-react';
 import { type FormEvent, Fragment, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { brand, chatLimits, timings } from '../../../../api/contract/brand';
 import { LinkedText } from '../../../components/ui/linked-text';
@@ -12,6 +12,9 @@ import { ConversationClosed } from './conversation-closed';
 import { PastConversations } from './past-conversations';
 
 export const welcomeText = `Hi! I'm here to help you learn more about ${brand.product}. How can I assist you today?`;
+
+/** Under a message that waits for the connection: it goes on its own, in order, once the connection is back. */
+export const pendingText = 'Sends when you’re back online';
 
 const timeFormat = new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit' });
 
@@ -27,13 +30,23 @@ function Bubble({ entry, onRetry }: { entry: Pick<ChatEntry, 'key' | 'text' | 'f
       <p
         className={`max-w-[85%] whitespace-pre-wrap break-words rounded-2xl px-3 py-2 text-sm ${
           entry.fromUser ? 'rounded-br-sm bg-brand text-white' : 'rounded-bl-sm bg-slate-100 text-slate-900'
-        } ${entry.status === 'sending' ? 'opacity-70' : ''}`}
+        } ${entry.status === 'sending' || entry.status === 'pending' ? 'opacity-70' : ''}`}
       >
         <LinkedText text={entry.text} />
       </p>
       {entry.status === 'failed' ? (
         <span className="mt-1 flex items-center gap-2 text-xs text-red-700" role="alert">
           {entry.error ?? 'Not sent'}
+          <button type="button" className="font-semibold underline" onClick={onRetry}>
+            Retry
+          </button>
+        </span>
+      ) : entry.status === 'pending' ? (
+        <span className="mt-1 flex max-w-[85%] flex-wrap items-center justify-end gap-x-2 text-right text-xs text-amber-800">
+          <span className="inline-flex items-center gap-1">
+            <Clock aria-hidden="true" className="size-3 shrink-0" />
+            {pendingText}
+          </span>
           <button type="button" className="font-semibold underline" onClick={onRetry}>
             Retry
           </button>
@@ -47,7 +60,7 @@ function Bubble({ entry, onRetry }: { entry: Pick<ChatEntry, 'key' | 'text' | 'f
 
 function ChatPanel({ controller }: { controller: ChatController }) {
   const useChat = controller.store;
-  const { entries, loading, showWelcome, staffOnline, staffTyping, email, draft, leftMessage, askEmail, notice, view } = useChat();
+  const { entries, loading, showWelcome, staffOnline, staffTyping, email, emailError, draft, leftMessage, askEmail, notice, view } = useChat();
   const setDraft = (text: string) => controller.setDraft(text);
   const now = useHoursClock();
   const availability = availabilityOf(staffOnline, now);
@@ -158,7 +171,8 @@ function ChatPanel({ controller }: { controller: ChatController }) {
 
       {showChat && <TranscriptAction controller={controller} />}
       {view === 'chat' && <ConversationClosed controller={controller} />}
-      <form onSubmit={submit} hidden={!showChat} className="border-t border-slate-200 p-3">
+      {/* noValidate: an invalid optional email is flagged below and never stops the message. */}
+      <form noValidate onSubmit={submit} hidden={!showChat} className="border-t border-slate-200 p-3">
         {((staffOnline === false && !leftMessage) || askEmail) && (
           <div className="mb-2">
             <label htmlFor={emailId} className="mb-1 block text-xs text-slate-600">
@@ -171,9 +185,17 @@ function ChatPanel({ controller }: { controller: ChatController }) {
               value={email}
               maxLength={254}
               onChange={(event) => controller.setEmail(event.target.value)}
+              onBlur={() => controller.checkEmail()}
               placeholder="you@dealership.com"
-              className="w-full rounded-lg border border-slate-300 px-3 py-2 text-base"
+              aria-invalid={emailError ? true : undefined}
+              aria-describedby={emailError ? `${emailId}-error` : undefined}
+              className={`w-full rounded-lg border px-3 py-2 text-base ${emailError ? 'border-red-600' : 'border-slate-300'}`}
             />
+            {emailError && (
+              <p id={`${emailId}-error`} className="mt-1 text-xs text-red-700">
+                {emailError}. Your messages still go, without it.
+              </p>
+            )}
           </div>
         )}
         <div className="flex items-center gap-2">
