@@ -105,6 +105,14 @@ describe('web pages', () => {
     }
   });
 
+  it('redirects a public path with a trailing slash to the page, keeping the query', async () => {
+    const plain = await app.inject({ url: '/about/' });
+    expect(plain.statusCode).toBe(301);
+    expect(plain.headers.location).toBe('/about');
+    const withQuery = await app.inject({ url: '/about/?utm_source=mail&plan=pro' });
+    expect(withQuery.headers.location).toBe('/about?utm_source=mail&plan=pro');
+  });
+
   it('answers an unknown path 404 with the 404 page, an unknown API path 404 with JSON', async () => {
     for (const path of ['/no-such-page', '/about/team', '/administrator', '/pages/about.html']) {
       const response = await app.inject({ url: path, headers: { accept: 'text/html' } });

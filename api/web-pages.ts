@@ -32,7 +32,16 @@ export function registerWebPages(app: FastifyInstance, options: { webRoot: strin
       `The web app was built for PUBLIC_URL=${manifest.publicUrl} but the server runs with ${options.publicUrl}: canonical links, the sitemap and link previews name the build's. Run \`npm run build\` with this PUBLIC_URL.`,
     );
   }
-  for (const page of manifest.pages) app.get(page.path, (_request, reply) => sendHtml(reply, page.file));
+  for (const page of manifest.pages) {
+    app.get(page.path, (_request, reply) => sendHtml(reply, page.file));
+    // `/about/` is the same page: a permanent redirect to the one address search engines should keep.
+    if (page.path !== '/') {
+      app.get(`${page.path}/`, (request, reply) => {
+        const query = request.url.indexOf('?');
+        return reply.redirect(query === -1 ? page.path : `${page.path}${request.url.slice(query)}`, 301);
+      });
+    }
+  }
   for (const area of manifest.clientOnly) {
     app.get(area.path, (_request, reply) => sendShell(reply));
     if (area.prefix) app.get(`${area.path}/*`, (_request, reply) => sendShell(reply));
