@@ -293,6 +293,7 @@ export interface Database {
 
 export type UserRow = Selectable<UsersTable>;
 export type AdminRow = Selectable<AdminsTable>;
+export type CannedReplyRow = Selectable<CannedRepliesTable>;
 export type PasswordResetRow = Selectable<PasswordResetsTable>;
 export type DemoRequestRow = Selectable<DemoRequestsTable>;
 export type ContactSubmissionRow = Selectable<ContactSubmissionsTable>;
