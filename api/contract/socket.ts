@@ -2,7 +2,7 @@ import type { ChatMessage, ChatMessageInput, ChatPageInput, ChatSessionSummary, 
 import type { ChatSeenInput } from './continuity';
 import type { ChatResyncAnswer, ChatResyncInput, ChatSessionState } from './chat-resync';
 import type { Lead, LeadByKind, LeadKind } from './leads';
-import type { ChatNote, ConversationViewers, StaffTypingReply } from './team-inbox-notes';
+import type { ChatNote, ConversationViewer, ConversationViewers, StaffTypingReply } from './team-inbox-notes';
 
 /** What an acknowledged event answers: `{ ok: true, ... }`, or `{ ok: false, error }` with a sentence to show. */
 export type AckAnswer<T extends object = object> = ({ ok: true } & T) | { ok: false; error: string };
@@ -45,7 +45,7 @@ export interface StaffClientToServerEvents {
   'chat:reply': (payload: { sessionId: string; message: string; clientId?: string }, ack: Ack<{ message: StaffChatMessage }>) => void;
   'chat:typing': (payload: TypingPayload) => void;
   /** Collision: the conversation this socket shows now (null: none); answers who views it. */
-  'chat:viewing': (payload: { sessionId: string | null }, ack?: Ack<ConversationViewers>) => void;
+  'chat:viewing': (payload: { sessionId: string | null }, ack?: Ack<{ viewers: ConversationViewer[] }>) => void;
   /** Collision: typing in a conversation's reply box (staff only; the visitor's `chat:typing` is apart). */
   'chat:typing-reply': (payload: { sessionId: string; typing: boolean }) => void;
   /** Collision: who views each conversation now, and this socket's own staff id (to leave out of "who else"). */

@@ -20,6 +20,7 @@ import { chatLinkRoutes, mailChatContinuity, unsubscribeRoutes } from './chat.co
 import { seenRoutes, seenSocketEvents } from './chat.seen';
 import { chatTranscripts, transcriptRoutes } from './chat.transcript';
 import { pushChatNotes } from './chat.notes';
+import { shareConversationViewing } from './chat.collision';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -59,6 +60,7 @@ export default fp(
     }
     capChatRoomsPerSocket(app.visitorSockets);
     chatSocketEvents(app, chat);
+    shareConversationViewing(app);
     chatResyncSocketEvents(app);
     expireIdleStaffSockets(app);
     // The visitor is never lost (DESIGN.md 10): seen receipts, email continuity, transcripts.
