@@ -45,6 +45,7 @@ export const apiPaths = {
   chatNotes: '/api/chat-sessions/:sessionId/notes',
   /** The team's canned replies: any staff read them; admins change them. */
   cannedReplies: '/api/canned-replies',
+  /** PATCH (title and text) or DELETE one canned reply. */
   cannedReply: '/api/canned-replies/:id',
   lead: '/api/leads/:kind/:id',
   adminCounts: '/api/admin/counts',

@@ -22,7 +22,7 @@ export async function cannedReplyRoutes(instance: FastifyInstance): Promise<void
     async (request, reply) => reply.code(201).send(await replies.create(signedInStaffId(request.session), request.body)),
   );
 
-  app.put(
+  app.patch(
     apiPaths.cannedReply,
     { onRequest: app.requireAdmin, schema: { params: cannedReplyParamsSchema, body: cannedReplyInputSchema, response: { 200: cannedReplyRecord, ...errors } } },
     async (request) => replies.update(signedInStaffId(request.session), request.params.id, request.body),

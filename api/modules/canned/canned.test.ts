@@ -12,7 +12,7 @@ describe('canned replies', async () => {
   const create = (payload: unknown, cookie = admin.cookie) =>
     app.inject({ method: 'POST', url: apiPaths.cannedReplies, headers: { cookie }, payload: payload as Record<string, unknown> });
   const update = (id: number | string, payload: unknown, cookie = admin.cookie) =>
-    app.inject({ method: 'PUT', url: pathTo(apiPaths.cannedReply, { id }), headers: { cookie }, payload: payload as Record<string, unknown> });
+    app.inject({ method: 'PATCH', url: pathTo(apiPaths.cannedReply, { id }), headers: { cookie }, payload: payload as Record<string, unknown> });
   const remove = (id: number | string, cookie = admin.cookie) => app.inject({ method: 'DELETE', url: pathTo(apiPaths.cannedReply, { id }), headers: { cookie } });
   const list = async (cookie = agent.cookie) => {
     const answer = await app.inject({ method: 'GET', url: apiPaths.cannedReplies, headers: { cookie } });
