@@ -250,6 +250,24 @@ export interface AuditLogTable {
   detail: string | null;
 }
 
+/** A private note in a conversation: staff only, apart from its messages (db/migrations/2026-12-21T0300_notes_canned.ts). */
+export interface ChatNotesTable {
+  id: Id;
+  sessionId: string;
+  text: string;
+  authorStaffId: OptionalId;
+  createdAt: string;
+}
+
+/** One of the team's canned replies: a title and a text with `{name}` / `{email}` placeholders. */
+export interface CannedRepliesTable {
+  id: Id;
+  title: string;
+  text: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
 export interface Database {
   users: UsersTable;
   admins: AdminsTable;
@@ -269,10 +287,13 @@ export interface Database {
   emailUnsubscribes: EmailUnsubscribesTable;
   chatTranscriptRequests: ChatTranscriptRequestsTable;
   auditLog: AuditLogTable;
+  chatNotes: ChatNotesTable;
+  cannedReplies: CannedRepliesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
 export type AdminRow = Selectable<AdminsTable>;
+export type CannedReplyRow = Selectable<CannedRepliesTable>;
 export type PasswordResetRow = Selectable<PasswordResetsTable>;
 export type DemoRequestRow = Selectable<DemoRequestsTable>;
 export type ContactSubmissionRow = Selectable<ContactSubmissionsTable>;

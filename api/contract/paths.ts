@@ -41,6 +41,12 @@ export const apiPaths = {
   visitorChatResync: '/api/chat-visitor/sessions/:sessionId',
   /** A reconnecting dashboard's resync: the sessions changed since the versions it holds. */
   staffChatResync: '/api/chat-sessions/resync',
+  /** A conversation's private notes (staff only). */
+  chatNotes: '/api/chat-sessions/:sessionId/notes',
+  /** The team's canned replies: any staff read them; admins change them. */
+  cannedReplies: '/api/canned-replies',
+  /** PATCH (title and text) or DELETE one canned reply. */
+  cannedReply: '/api/canned-replies/:id',
   lead: '/api/leads/:kind/:id',
   adminCounts: '/api/admin/counts',
 } as const;

@@ -2,6 +2,7 @@ import type { ChatMessage, ChatMessageInput, ChatPageInput, ChatSessionSummary, 
 import type { ChatSeenInput } from './continuity';
 import type { ChatResyncAnswer, ChatResyncInput, ChatSessionState } from './chat-resync';
 import type { Lead, LeadByKind, LeadKind } from './leads';
+import type { ChatNote, ConversationViewer, ConversationViewers, StaffTypingReply } from './team-inbox-notes';
 
 /** What an acknowledged event answers: `{ ok: true, ... }`, or `{ ok: false, error }` with a sentence to show. */
 export type AckAnswer<T extends object = object> = ({ ok: true } & T) | { ok: false; error: string };
@@ -43,6 +44,12 @@ export interface VisitorServerToClientEvents {
 export interface StaffClientToServerEvents {
   'chat:reply': (payload: { sessionId: string; message: string; clientId?: string }, ack: Ack<{ message: StaffChatMessage }>) => void;
   'chat:typing': (payload: TypingPayload) => void;
+  /** Collision: the conversation this socket shows now (null: none); answers who views it. */
+  'chat:viewing': (payload: { sessionId: string | null }, ack?: Ack<{ viewers: ConversationViewer[] }>) => void;
+  /** Collision: typing in a conversation's reply box (staff only; the visitor's `chat:typing` is apart). */
+  'chat:typing-reply': (payload: { sessionId: string; typing: boolean }) => void;
+  /** Collision: who views each conversation now, and this socket's own staff id (to leave out of "who else"). */
+  'chat:viewers': (ack: Ack<{ staffId: number; sessions: ConversationViewers[] }>) => void;
 }
 
 export interface StaffServerToClientEvents {
@@ -52,6 +59,11 @@ export interface StaffServerToClientEvents {
   'lead:updated': (payload: { kind: LeadKind; item: Lead }) => void;
   'chat-session:updated': (session: ChatSessionSummary) => void;
   'session:expired': () => void;
+  /** Who views a conversation now, after someone opened, left or dropped it. */
+  'chat:viewers': (payload: ConversationViewers) => void;
+  'chat:typing-reply': (payload: StaffTypingReply) => void;
+  /** A private note: to staff only (the `/admin` namespace). */
+  'chat:note': (note: ChatNote) => void;
 }
 
 /** Room names: pushes go to rooms, never to lists of sockets held in memory, so another process's sockets get them too. */
@@ -61,6 +73,8 @@ export const rooms = {
   staffSession: (sessionId: string) => `staff-session:${sessionId}`,
   /** Every socket of one visitor identity, so a session's owner can be told apart from the others in its room. */
   visitor: (visitorId: string) => `visitor:${visitorId}`,
+  /** Staff sockets that show one conversation now (collision): the adapter holds who is in it, on every node. */
+  staffViewing: (sessionId: string) => `staff-viewing:${sessionId}`,
 } as const;
 
 export const socketLimits = {

@@ -1,5 +1,6 @@
 import type { ChatSessionSummary, StaffChatMessage } from '../contract/chat';
 import type { Lead, LeadKind } from '../contract/leads';
+import type { ChatNote } from '../contract/team-inbox-notes';
 
 /**
  * What happened, as the writes that made it happen record it (`tx.emit`). Live listeners get the
@@ -20,6 +21,8 @@ export type DomainEvent =
   | { type: 'chat.message.created'; message: StaffChatMessage; startedBy?: string; fromSocket?: string; opensUnread?: true }
   /** Staff changed a chat session (its status, or read it). */
   | { type: 'chat.session.updated'; session: ChatSessionSummary }
+  /** Staff wrote a private note in a conversation: pushed to staff only. */
+  | { type: 'chat.note.created'; note: ChatNote }
   /** The visitor of a chat session was asked to rate it (chat.rating.ts): pushed to their widget. */
   | { type: 'chat.rating.asked'; sessionId: string }
   /** A dealer asked for a password reset and a link is to be mailed (the reset row's id). */

@@ -21,7 +21,10 @@ export type AuditAction =
   | 'webhook.changed'
   | 'data.exported'
   | 'data.erased'
-  | 'retention.erased';
+  | 'retention.erased'
+  | 'canned-reply.created'
+  | 'canned-reply.updated'
+  | 'canned-reply.deleted';
 
 export interface AuditEntry {
   /** The staff account that acted; null for the app itself (a scheduled job). */

@@ -25,7 +25,16 @@ class TokenBucket implements EventBudget {
   }
 }
 
-const unlimited: EventBudget = { take: () => true };
+/**
+ * No limit. A class, not an object holding a function of its own: a socket's data crosses nodes
+ * (`fetchSockets` through the Redis adapter encodes it), and a function cannot be encoded.
+ */
+class Unlimited implements EventBudget {
+  take(): boolean {
+    return true;
+  }
+}
+const unlimited: EventBudget = new Unlimited();
 
 /** A new socket's budget: addresses of RATE_LIMIT_ALLOWLIST skip every limit, this one too (a load test on loopback). */
 export function eventBudgetFor(address: string | undefined, allowlist: readonly string[]): EventBudget {

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Socket } from 'socket.io';
 import { notAuthenticatedMessage } from '../../contract/auth';
+import type { ConversationViewer } from '../../contract/team-inbox-notes';
 import type {
   StaffClientToServerEvents,
   StaffServerToClientEvents,
@@ -25,6 +26,9 @@ export interface StaffSocketData {
   /** The cookie session's id: logout and expiry find the socket by it. */
   sid: string;
   budget: EventBudget;
+  /** Collision (chat.collision.ts): who the staff member is, once asked, and the conversation this socket shows. */
+  viewer?: ConversationViewer;
+  viewing?: string;
 }
 export type VisitorSocket = Socket<VisitorClientToServerEvents, VisitorServerToClientEvents, Record<string, never>, VisitorSocketData>;
 export type StaffSocket = Socket<StaffClientToServerEvents, StaffServerToClientEvents, Record<string, never>, StaffSocketData>;

@@ -23,6 +23,7 @@ import { messagesAfter } from './chat.resync';
 import { staffResyncRoutes } from './chat.resync.routes';
 import { afterSeqQuerySchema } from '../../contract/chat-resync';
 import { apiPaths } from '../../contract/paths';
+import { chatNoteRoutes } from './chat.notes';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema };
 
@@ -112,4 +113,5 @@ export async function staffChatRoutes(instance: FastifyInstance, options: { chat
   );
 
   await instance.register(staffResyncRoutes);
+  await instance.register(chatNoteRoutes);
 }

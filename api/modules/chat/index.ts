@@ -19,6 +19,8 @@ import { expireIdleStaffSockets } from './chat.staff-expiry';
 import { chatLinkRoutes, mailChatContinuity, unsubscribeRoutes } from './chat.continuity';
 import { seenRoutes, seenSocketEvents } from './chat.seen';
 import { chatTranscripts, transcriptRoutes } from './chat.transcript';
+import { pushChatNotes } from './chat.notes';
+import { shareConversationViewing } from './chat.collision';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -38,6 +40,7 @@ export default fp(
     const limits = chatSendLimits(app, options.config.rateLimitAllowlist);
     const chat = new ChatService(app.db, app.write, limits);
     pushChatEvents(app);
+    pushChatNotes(app);
     app.decorate('chat', chat);
     await app.register(visitorChatRoutes, { chat });
     await app.register(chatRatingRoutes, { ratings: new ChatRatings(app, app.write, options.config.sessionSecret) });
@@ -57,6 +60,7 @@ export default fp(
     }
     capChatRoomsPerSocket(app.visitorSockets);
     chatSocketEvents(app, chat);
+    shareConversationViewing(app);
     chatResyncSocketEvents(app);
     expireIdleStaffSockets(app);
     // The visitor is never lost (DESIGN.md 10): seen receipts, email continuity, transcripts.

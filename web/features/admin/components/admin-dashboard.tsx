@@ -1,6 +1,6 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useEffectEvent, useRef } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useEffectEvent, useRef } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { type LeadKind, leadKinds } from '../../../../api/contract/leads';
 import { connectAdminSocket, setCurrentAdminSocket } from '../api/admin-socket';
@@ -11,6 +11,8 @@ import { pruneDrafts } from '../lib/drafts';
 import { type AdminTab, chatPath, firstTab, leadPath, matchChatPath, matchLeadPath, tabParam, tabPath } from '../lib/admin-paths';
 import { leadKindNames } from '../lib/lead-fields';
 import { bindAdminSocket } from '../realtime';
+import { bindCollision } from '../collision';
+import { cannedRepliesPath } from '../lib/team-inbox-paths';
 import { useChatUi } from '../stores/chat-ui-store';
 import { useListFilters } from '../stores/list-filters-store';
 import { useIdleLogout } from '../use-idle-logout';
@@ -22,6 +24,8 @@ import { DashboardHeader } from './dashboard-header';
 import { IdleWarningDialog } from './idle-warning-dialog';
 import { LeadDetail } from './lead-detail';
 import { LeadTable } from './lead-table';
+
+const CannedRepliesScreen = lazy(() => import('./canned-replies-screen').then((module) => ({ default: module.CannedRepliesScreen })));
 
 const leadTabs = leadKinds.map((kind) => ({ kind, title: leadKindNames[kind].list }));
 const chatTab = 'chat';
@@ -65,7 +69,9 @@ function useInboxLive(openConversation: (sessionId: string) => void): void {
     const socket = connectAdminSocket();
     setCurrentAdminSocket(socket);
     const unbind = bindAdminSocket(socket, inbox, firstLoad);
+    const unbindCollision = bindCollision(socket, queryClient);
     return () => {
+      unbindCollision();
       unbind();
       inbox.dispose();
       setCurrentAdminSocket(null);
@@ -144,13 +150,19 @@ export function AdminDashboard() {
   const phoneChatHidden = openChatId !== undefined ? 'max-lg:hidden' : '';
   usePageTitle(unread);
   useEffect(() => pruneDrafts(), []);
+  const { pathname } = useLocation();
 
   return (
     <div className="min-h-screen bg-slate-50">
       <DashboardHeader />
       <main className="mx-auto max-w-7xl space-y-6 px-4 py-6 sm:px-6">
+        {pathname === cannedRepliesPath ? (
+          <Suspense fallback={<p className="text-sm text-slate-500">Loading...</p>}>
+            <CannedRepliesScreen />
+          </Suspense>
+        ) : null}
         {openLead ? <LeadDetail kind={openLead.kind} id={openLead.id} /> : null}
-        <div hidden={openLead !== undefined} className="space-y-6">
+        <div hidden={openLead !== undefined || pathname === cannedRepliesPath} className="space-y-6">
           <div className={phoneChatHidden}>
             <CountCards
               onShow={(card) => {

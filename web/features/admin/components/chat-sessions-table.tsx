@@ -5,6 +5,7 @@ import { useAdminCounts, useChatSessionList, useSetChatStatus } from '../api/que
 import { chatPath } from '../lib/admin-paths';
 import { formatDate, shortSessionId } from '../lib/format';
 import { Badge, UnreadBadge } from './badges';
+import { ViewersMark } from './collision-notice';
 import { RatingBadge } from './rating-badge';
 import { ResolveUnreadDialog } from './resolve-unread-dialog';
 import { SearchBox } from './search-box';
@@ -76,6 +77,7 @@ function chatColumns(onStatusChange: StatusChange): Column<ChatSessionSummary>[]
         <span className="inline-flex max-w-full items-center gap-1.5">
           <span className={`truncate ${session.unreadCount > 0 ? 'font-semibold text-slate-900' : ''}`}>{chatSenderLabel(session)}</span>
           {session.hasCustomerMessage ? <Badge className="bg-blue-100 text-blue-800">Customer</Badge> : null}
+          <ViewersMark sessionId={session.id} />
         </span>
       ),
     },

@@ -1,5 +1,5 @@
-import { ArrowLeft, Send, X } from 'lucide-react';
-import { type FormEvent, Fragment, useEffect, useId, useRef } from 'react';
+import { ArrowLeft, Lock, Send, X } from 'lucide-react';
+import { type FormEvent, Fragment, useEffect, useId, useRef, useState } from 'react';
 import { chatLimits } from '../../../../api/contract/brand';
 import { chatSenderLabel, type StaffChatMessage } from '../../../../api/contract/chat';
 import { LinkedText } from '../../../components/ui/linked-text';
@@ -11,6 +11,12 @@ import { formatDate, formatTime } from '../lib/format';
 import { ConversationRating } from './rating-badge';
 import { useDraft } from '../use-draft';
 import { lastSeenReplyId, SeenMark, SendTranscriptButton } from './continuity-marks';
+import { replyTypingTimings } from '../../../../api/contract/team-inbox-notes';
+import { useAddNote, useCannedReplies, useChatNotes } from '../api/team-inbox-queries';
+import { emitReplyTyping } from '../collision';
+import { chatNoteDraftSubject, withNotes } from '../lib/team-inbox-notes';
+import { useCannedPicker } from './canned-picker';
+import { CollisionNotice, NoteBubble } from './collision-notice';
 
 /** Staff stop showing as typing to the visitor this long after their last keystroke. */
 const staffTypingIdleMs = 2000;
@@ -56,6 +62,23 @@ export function ConversationPane({ onClose }: { onClose: () => void }) {
   const titleId = useId();
   const seenReplyId = lastSeenReplyId(openChat?.messages ?? [], session?.visitorSeenSeq);
   const paneRef = useRef<HTMLElement>(null);
+  // Reply (to the visitor) or Note (staff only): each with its own draft; a newly opened conversation starts on Reply.
+  const [composer, setComposer] = useState<{ sessionId: string | undefined; mode: 'reply' | 'note' }>({ sessionId: undefined, mode: 'reply' });
+  const mode = composer.sessionId === sessionId ? composer.mode : 'reply';
+  const [noteDraft, setNoteDraft] = useDraft(sessionId ? chatNoteDraftSubject(sessionId) : null);
+  const noteText = noteDraft ?? '';
+  const notes = useChatNotes(openSessionId);
+  const { add: addNote, adding } = useAddNote(openSessionId);
+  const replyTypingAt = useRef(0);
+  const cannedReplies = useCannedReplies(mode === 'reply');
+  const picker = useCannedPicker({
+    value: reply,
+    onChange: (value) => setDraft(value === '' ? null : value),
+    replies: cannedReplies.data ?? [],
+    visitor: { name: session?.senderName ?? null, email: session?.senderEmail ?? null },
+    textareaRef: replyBox,
+    enabled: mode === 'reply',
+  });
 
   // Opening a conversation moves keyboard and screen reader users to it, as opening a lead does.
   useEffect(() => paneRef.current?.focus(), [sessionId]);
@@ -78,27 +101,48 @@ export function ConversationPane({ onClose }: { onClose: () => void }) {
     () => () => {
       clearTimeout(typingTimer.current);
       if (sessionId) emitStaffTyping(sessionId, false);
+      if (sessionId && replyTypingAt.current > 0) emitReplyTyping(sessionId, false);
+      replyTypingAt.current = 0;
     },
     [sessionId],
   );
 
   const onReplyChange = (value: string) => {
+    if (mode === 'note') {
+      // A note is nobody's business but the staff's: the visitor sees no typing for it.
+      setNoteDraft(value === '' ? null : value);
+      return;
+    }
     setDraft(value === '' ? null : value);
     if (!sessionId) return;
     if (typingTimer.current === undefined) emitStaffTyping(sessionId, true);
+    // The other staff see "is typing a reply" for a few seconds after each of these.
+    if (Date.now() - replyTypingAt.current >= replyTypingTimings.announceEveryMs) {
+      replyTypingAt.current = Date.now();
+      emitReplyTyping(sessionId, true);
+    }
     clearTimeout(typingTimer.current);
     typingTimer.current = setTimeout(() => {
       typingTimer.current = undefined;
       emitStaffTyping(sessionId, false);
+      replyTypingAt.current = 0;
+      emitReplyTyping(sessionId, false);
     }, staffTypingIdleMs);
   };
 
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();
+    if (mode === 'note') {
+      if (sessionId && noteText.trim() && (await addNote(noteText))) setNoteDraft(null);
+      replyBox.current?.focus();
+      return;
+    }
     if (!sessionId || !reply.trim()) return;
     clearTimeout(typingTimer.current);
     typingTimer.current = undefined;
     emitStaffTyping(sessionId, false);
+    replyTypingAt.current = 0;
+    emitReplyTyping(sessionId, false);
     // The setter of the conversation it was sent in, even if another is open by now.
     if (await sendReply(reply)) setDraft(null);
     // The send button was disabled while sending, which drops focus: give it back to the box.
@@ -136,16 +180,21 @@ export function ConversationPane({ onClose }: { onClose: () => void }) {
           <X className="size-5" aria-hidden="true" />
         </button>
       </div>
+      <CollisionNotice sessionId={openSessionId} />
       <ConversationRating rating={session?.rating} />
       <ol aria-label="Conversation" aria-live="polite" className="min-h-0 flex-1 space-y-3 overflow-y-auto px-4 py-4">
         {openChat?.loading && messageCount === 0 ? <li className="text-center text-sm text-slate-500">Loading messages...</li> : null}
         {openChat && !openChat.loading && messageCount === 0 ? <li className="text-center text-sm text-slate-500">No messages in this conversation.</li> : null}
-        {openChat?.messages.map((message) => (
-          <Fragment key={message.id}>
-            <MessageBubble message={message} />
-            {message.id === seenReplyId ? <SeenMark /> : null}
-          </Fragment>
-        ))}
+        {withNotes(openChat?.messages ?? [], notes).map((entry) =>
+          entry.note ? (
+            <NoteBubble key={`note-${entry.note.id}`} note={entry.note} />
+          ) : (
+            <Fragment key={entry.message.id}>
+              <MessageBubble message={entry.message} />
+              {entry.message.id === seenReplyId ? <SeenMark /> : null}
+            </Fragment>
+          ),
+        )}
         {visitorTyping ? (
           <li className="text-sm text-slate-500 italic" data-testid="visitor-typing">
             Visitor is typing...
@@ -153,35 +202,81 @@ export function ConversationPane({ onClose }: { onClose: () => void }) {
         ) : null}
         <li ref={listEnd} aria-hidden="true" />
       </ol>
-      <form onSubmit={(event) => void submit(event)} className="flex items-end gap-2 border-t border-slate-200 px-4 py-3">
-        <label className="sr-only" htmlFor="admin-reply">
-          Reply
-        </label>
-        <textarea
-          id="admin-reply"
-          ref={replyBox}
-          rows={chatLimits.adminReplyRows}
-          value={reply}
-          maxLength={chatLimits.messageMaxLength}
-          onChange={(event) => onReplyChange(event.target.value)}
-          onKeyDown={(event) => {
-            // Enter sends, Shift+Enter starts a new line, as in the visitor widget.
-            if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
-              event.preventDefault();
-              void submit();
-            }
-          }}
-          placeholder="Type your reply..."
-          className="min-w-0 flex-1 resize-none rounded-md border border-slate-300 px-3 py-2 text-sm focus:border-brand focus:ring-2 focus:ring-brand/30 focus:outline-none"
-        />
-        <button
-          type="submit"
-          disabled={!reply.trim() || sending}
-          className="inline-flex items-center gap-1.5 rounded-md bg-brand px-4 py-2 text-sm font-semibold text-white hover:bg-brand-dark disabled:cursor-not-allowed disabled:opacity-50"
-        >
-          <Send className="size-4" aria-hidden="true" />
-          {sending ? 'Sending...' : 'Send'}
-        </button>
+      <form
+        onSubmit={(event) => void submit(event)}
+        className={`relative flex flex-col gap-2 border-t px-4 py-3 ${mode === 'note' ? 'border-amber-300 bg-amber-50' : 'border-slate-200'}`}
+      >
+        {picker.picker}
+        <div role="group" aria-label="Compose as" className="flex gap-1 text-sm">
+          {(['reply', 'note'] as const).map((each) => (
+            <button
+              key={each}
+              type="button"
+              aria-pressed={mode === each}
+              onClick={() => {
+                setComposer({ sessionId, mode: each });
+                replyBox.current?.focus();
+              }}
+              className={`inline-flex items-center gap-1 rounded-md px-2.5 py-1 font-medium ${
+                mode === each ? (each === 'note' ? 'bg-amber-200 text-amber-950' : 'bg-brand/10 text-brand') : 'text-slate-600 hover:bg-slate-100'
+              }`}
+            >
+              {each === 'note' ? <Lock className="size-3.5" aria-hidden="true" /> : null}
+              {each === 'note' ? 'Note' : 'Reply'}
+            </button>
+          ))}
+          {mode === 'note' ? <span className="self-center text-xs text-amber-900">Only staff see notes</span> : null}
+        </div>
+        <div className="flex items-end gap-2">
+          <label className="sr-only" htmlFor="admin-reply">
+            {mode === 'note' ? 'Private note' : 'Reply'}
+          </label>
+          <textarea
+            id="admin-reply"
+            ref={replyBox}
+            rows={chatLimits.adminReplyRows}
+            value={mode === 'note' ? noteText : reply}
+            maxLength={chatLimits.messageMaxLength}
+            {...picker.inputProps}
+            onChange={(event) => {
+              onReplyChange(event.target.value);
+              picker.track(event.target);
+            }}
+            onClick={(event) => picker.track(event.currentTarget)}
+            onKeyUp={(event) => {
+              if (event.key.startsWith('Arrow') || event.key === 'Home' || event.key === 'End') picker.track(event.currentTarget);
+            }}
+            onKeyDown={(event) => {
+              if (picker.onKeyDown(event)) return;
+              // Enter sends, Shift+Enter starts a new line, as in the visitor widget.
+              if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+                event.preventDefault();
+                void submit();
+              }
+            }}
+            placeholder={mode === 'note' ? 'Write a private note for the team...' : 'Type your reply... (/ for canned replies)'}
+            className="min-w-0 flex-1 resize-none rounded-md border border-slate-300 bg-white px-3 py-2 text-sm focus:border-brand focus:ring-2 focus:ring-brand/30 focus:outline-none"
+          />
+          {mode === 'note' ? (
+            <button
+              type="submit"
+              disabled={!noteText.trim() || adding}
+              className="inline-flex items-center gap-1.5 rounded-md bg-amber-600 px-4 py-2 text-sm font-semibold whitespace-nowrap text-white hover:bg-amber-700 disabled:cursor-not-allowed disabled:opacity-50"
+            >
+              <Lock className="size-4" aria-hidden="true" />
+              {adding ? 'Adding...' : 'Add note'}
+            </button>
+          ) : (
+            <button
+              type="submit"
+              disabled={!reply.trim() || sending}
+              className="inline-flex items-center gap-1.5 rounded-md bg-brand px-4 py-2 text-sm font-semibold text-white hover:bg-brand-dark disabled:cursor-not-allowed disabled:opacity-50"
+            >
+              <Send className="size-4" aria-hidden="true" />
+              {sending ? 'Sending...' : 'Send'}
+            </button>
+          )}
+        </div>
       </form>
     </section>
   );
