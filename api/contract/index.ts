@@ -10,3 +10,5 @@ export * from './socket';
 export * from './paths';
 export * from './business-hours';
 export * from './leave-message';
+export * from './plans';
+export * from './after-submit';

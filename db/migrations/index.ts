@@ -14,6 +14,7 @@ import * as chatSessionVersion from './2026-12-20T0200_chat_session_version';
 import * as chatContinuity from './2026-12-20T0300_chat_continuity';
 import * as chatRating from './2026-12-20T0400_chat_rating';
 import * as chatEscalatedSeq from './2026-12-20T0500_chat_escalated_seq';
+import * as getStartedPlan from './2026-12-21T0100_get_started_plan';
 
 /** Every migration, in order. Add new files here; never edit a landed one. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-20T0300_chat_continuity': chatContinuity,
   '2026-12-20T0400_chat_rating': chatRating,
   '2026-12-20T0500_chat_escalated_seq': chatEscalatedSeq,
+  '2026-12-21T0100_get_started_plan': getStartedPlan,
 };
