@@ -79,7 +79,7 @@ export function FormGuide({
   return (
     <div ref={anchor} role="alert" aria-labelledby={`${form}-error-summary-title`} className={className}>
       {count > 0 ? (
-        <div className="rounded-xl border-2 border-red-700 bg-red-50 p-5" data-testid="error-summary">
+        <div className="scroll-mt-24 rounded-xl border-2 border-red-700 bg-red-50 p-5" data-testid="error-summary">
           <h2 id={`${form}-error-summary-title`} className="text-base font-semibold text-red-800">
             {title} ({count} {count === 1 ? 'problem' : 'problems'})
           </h2>

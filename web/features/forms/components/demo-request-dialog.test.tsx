@@ -30,7 +30,7 @@ describe('demo request dialog', { timeout: 20_000 }, () => {
     expect(network.calls).toHaveLength(0);
   });
 
-  it('is disabled and says Submitting... while pending, then the thank-you with the reference in the dialog until Close', async () => {
+  it('is disabled and says Submitting... while pending, then the thank-you with the reference in the dialog until Done', async () => {
     const network = stubNetwork();
     const { user, onOpenChange } = renderDialog();
     await fillValid(user);
@@ -51,7 +51,7 @@ describe('demo request dialog', { timeout: 20_000 }, () => {
     expect(within(thankYou).getByText("We'll contact you within 24 hours to schedule your demo.")).toBeVisible();
     expect(within(thankYou).getByTestId('lead-reference')).toHaveTextContent('LW-D-1');
     expect(onOpenChange).not.toHaveBeenCalled();
-    await user.click(within(thankYou).getByRole('button', { name: 'Close' }));
+    await user.click(within(thankYou).getByRole('button', { name: 'Done' }));
     expect(onOpenChange).toHaveBeenCalledWith(false);
   });
 

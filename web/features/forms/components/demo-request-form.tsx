@@ -13,7 +13,7 @@ import { HoneypotField, SubmitButton, TextareaField, TextField } from '../../../
 
 const initialValues: DemoRequestInput = { name: '', email: '', company: '', phone: '', message: '', _gotcha: '' };
 
-/** The home page's demo request (name, email, company; phone and message optional); its thank-you offers to close the dialog. */
+/** The home page's demo request (name, email, company; phone and message optional); its thank-you closes the dialog with Done. */
 export function DemoRequestForm({ onClose }: { onClose: () => void }) {
   const [requested, setRequested] = useState<{ answer: LeadCreatedAnswer; email: string } | null>(null);
   if (requested) {
@@ -21,7 +21,7 @@ export function DemoRequestForm({ onClose }: { onClose: () => void }) {
       <div className="mt-6">
         <ThankYou kind="demo" answer={requested.answer} email={requested.email} heading="h3">
           <button type="button" className={buttonClasses('brand', 'md')} onClick={onClose}>
-            Close
+            Done
           </button>
         </ThankYou>
       </div>

@@ -147,8 +147,8 @@ export function GetStartedForm() {
     >
       {({ isSubmitting, values }) => (
         <Form noValidate className="relative grid gap-8" aria-label="Get started application">
-          {/* Empty, it cancels its row's gap. */}
-          <FormGuide form="gs" summary title="Please correct the following in your application" className="empty:-mb-8" />
+          {/* Empty, it takes no row (and no gap) of the grid, yet stays in the page as a live region. */}
+          <FormGuide form="gs" summary title="Please correct the following in your application" className="empty:absolute" />
           <PlanFromQuery />
           <Section title="Your Plan" description="All plans include every feature. Not sure yet? We'll help you choose on your strategy call.">
             <SelectField

@@ -68,7 +68,7 @@ export function ThankYou({ kind, answer, email, plan, heading: Heading = 'h2', c
         </dl>
       ) : null}
       <p className="text-sm text-slate-700">
-        We&apos;ve sent a confirmation to <strong className="break-all">{email}</strong>
+        We&apos;ve sent a confirmation to <strong className="[overflow-wrap:anywhere]">{email}</strong>
         {reference ? ' with your reference' : ''}.
       </p>
       <div>
