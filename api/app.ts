@@ -20,6 +20,7 @@ import leadsModule, { staffLeadRoutes } from './modules/leads';
 import mailModule from './modules/mail';
 import chatModule, { staffChatRoutes } from './modules/chat';
 import { cannedReplyRoutes } from './modules/canned';
+import leadConfirmationModule from './modules/lead-confirmation';
 import { apiPaths } from './contract/paths';
 import { requestLogFields } from './request-log';
 import { prerenderedPagesFolder, registerWebPages } from './web-pages';
@@ -82,6 +83,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // The public form posts, the visitor's chat calls and the sockets need no cookie session.
   await app.register(leadsModule, { config });
   await app.register(chatModule, { config });
+  await app.register(leadConfirmationModule, { config });
   // Everything that reads or writes a sign-in runs in this scope, with @fastify/session's hooks.
   await app.register(async (signedIn) => {
     await signedIn.register(cookieSessions, { config });

@@ -21,6 +21,9 @@ const postLead = async (node: AppProcess, name: string) => {
   expect(response.status).toBe(201);
 };
 
+/** The mails to staff (NOTIFY_EMAIL): each lead's submitter gets a confirmation of their own besides. */
+const staffMails = (mails: readonly SinkMail[]) => mails.filter((mail) => mail.to === notifyEmail);
+
 /** The mails that name the lead `name`. */
 const mailsAbout = (mails: readonly SinkMail[], name: string) => mails.filter((mail) => mail.text.includes(`Name: ${name}\n`));
 
@@ -59,7 +62,7 @@ describe('a lead notice through a kill -9 while the SMTP server is down', async 
     // A moment more for a second copy, if there were one to come.
     await sleep(300);
     expect(mailsAbout(sink.accepted, 'Crash Carla')).toHaveLength(1);
-    expect(sink.accepted).toHaveLength(1);
+    expect(staffMails(sink.accepted)).toHaveLength(1);
   }, 60_000);
 });
 
@@ -114,12 +117,12 @@ describe.skipIf(!onPostgres || !redisUrl)('lead notices from two nodes on Postgr
     await until('every notice job done', async () => (await leadNotices(db)).every((job) => job.state === 'done'));
     await sleep(300);
     for (const name of names) expect(mailsAbout(sink.accepted, name)).toHaveLength(1);
-    expect(sink.accepted).toHaveLength(names.length);
-    expect(new Set(sink.accepted.map((mail) => mail.messageId)).size).toBe(names.length);
+    expect(staffMails(sink.accepted)).toHaveLength(names.length);
+    expect(new Set(staffMails(sink.accepted).map((mail) => mail.messageId)).size).toBe(names.length);
   }, 60_000);
 
   it('a node killed -9 in the middle of sending: the other node sends its notices, once each', async () => {
-    const before = sink.accepted.length;
+    const before = staffMails(sink.accepted).length;
     // The SMTP server takes each message and does not answer: the sends hang, their jobs claimed.
     sink.setMode('hold');
     const names = ['Held Hana', 'Held Ivo', 'Held Jo'];
@@ -138,7 +141,7 @@ describe.skipIf(!onPostgres || !redisUrl)('lead notices from two nodes on Postgr
     await until('every notice job done', async () => (await leadNotices(db)).every((job) => job.state === 'done'));
     await sleep(300);
     for (const name of names) expect(mailsAbout(sink.accepted, name)).toHaveLength(1);
-    expect(sink.accepted.length - before).toBe(names.length);
+    expect(staffMails(sink.accepted).length - before).toBe(names.length);
     // Node A's claims were taken over after their lease and done by node B.
     const doneByB = await db.selectFrom('jobs').select('id').where('id', 'in', claimedByA.map((job) => job.id)).where('state', '=', 'done').execute();
     expect(doneByB).toHaveLength(claimedByA.length);

@@ -112,6 +112,8 @@ export interface GetStartedRequestsTable extends LeadColumns {
   additionalFeedDestinations: string | null;
   additionalInfo: string | null;
   allowMarketing: SqlBoolean;
+  /** The pricing plan picked on a card (`pricingPlanIds`), or null. */
+  plan: string | null;
 }
 
 export interface TrialSignupsTable {

@@ -6,7 +6,7 @@ async function dismissCookieBanner(page: Page) {
 
 const toast = (page: Page) => page.getByTestId('toast');
 
-test('demo request: errors under the fields, then requested, closed and reset', async ({ page }) => {
+test('demo request: errors under the fields, then the thank-you in the dialog, closed and reset', async ({ page }) => {
   await page.goto('/');
   await dismissCookieBanner(page);
   await page.getByRole('button', { name: 'Request Demo' }).first().click();
@@ -25,8 +25,10 @@ test('demo request: errors under the fields, then requested, closed and reset', 
   await dialog.getByLabel('Phone (optional)').fill('(512) 555-0100');
   await dialog.getByRole('button', { name: 'Request Demo' }).click();
 
-  await expect(toast(page).getByText('Demo Requested!')).toBeVisible();
-  await expect(toast(page).getByText("We'll contact you within 24 hours to schedule your demo.")).toBeVisible();
+  await expect(dialog.getByRole('heading', { name: 'Demo Requested!' })).toBeFocused();
+  await expect(dialog.getByText("We'll contact you within 24 hours to schedule your demo.")).toBeVisible();
+  await expect(dialog.getByTestId('lead-reference')).toHaveText(/^LW-D-\d+$/);
+  await dialog.getByRole('button', { name: 'Done' }).click();
   await expect(dialog).toHaveCount(0);
 
   // Opened again, the dialog starts empty.
@@ -34,7 +36,7 @@ test('demo request: errors under the fields, then requested, closed and reset', 
   await expect(page.getByRole('dialog', { name: 'Request a Demo' }).getByLabel('Full Name')).toHaveValue('');
 });
 
-test('contact: errors under the fields, then sent and reset', async ({ page }) => {
+test('contact: errors under the fields, then a thank-you with the reference, and another message from an empty form', async ({ page }) => {
   await page.goto('/contact');
   await dismissCookieBanner(page);
   await expect(page.getByText('Monday-Friday 8:00 AM-6:00 PM CST')).toBeVisible();
@@ -62,13 +64,16 @@ test('contact: errors under the fields, then sent and reset', async ({ page }) =
   await form.getByLabel('Message').fill('We would like to talk about a referral partnership.');
   await form.getByRole('button', { name: 'Send Message' }).click();
 
-  await expect(toast(page).getByText('Message sent successfully!')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Message sent successfully!' })).toBeFocused();
+  await expect(page.getByTestId('lead-reference')).toHaveText(/^LW-C-\d+$/);
+  await expect(toast(page)).toHaveCount(0);
+  await page.getByRole('button', { name: 'Send another message' }).click();
   await expect(form.getByLabel('Full Name')).toHaveValue('');
   await expect(form.getByLabel('Subject')).toHaveValue('');
   await expect(form.getByText('Name must be at least 2 characters', { exact: true })).toHaveCount(0);
 });
 
-test('support ticket: errors under the fields, then created and reset', async ({ page }) => {
+test('support ticket: errors under the fields, then a thank-you with the reference', async ({ page }) => {
   await page.goto('/support');
   await dismissCookieBanner(page);
   for (const card of ['Live Chat', 'Phone Support', 'Email Support']) {
@@ -97,8 +102,9 @@ test('support ticket: errors under the fields, then created and reset', async ({
   await form.getByLabel('Description').fill('Our card was charged twice for the July invoice, please refund one.');
   await form.getByRole('button', { name: 'Submit Ticket' }).click();
 
-  await expect(toast(page).getByText('Support ticket created!')).toBeVisible();
-  await expect(form.getByLabel('Description')).toHaveValue('');
+  await expect(page.getByRole('heading', { name: 'Support ticket created!' })).toBeFocused();
+  await expect(page.getByTestId('lead-reference')).toHaveText(/^LW-S-\d+$/);
+  await expect(form).toHaveCount(0);
 });
 
 test('support: Start Live Chat opens the chat panel', async ({ page }) => {
@@ -108,7 +114,7 @@ test('support: Start Live Chat opens the chat panel', async ({ page }) => {
   await expect(page.getByText('Chat With Us')).toBeVisible();
 });
 
-test('get started: errors, then submitted, saved locally and on to /payment', async ({ page }) => {
+test('get started: errors, then submitted, saved locally, a thank-you with the reference, and on to /payment', async ({ page }) => {
   await page.goto('/get-started');
   await dismissCookieBanner(page);
   for (const step of ['Submit Application', 'Strategy Call', 'Custom Setup', 'Launch & Training']) {
@@ -118,9 +124,10 @@ test('get started: errors, then submitted, saved locally and on to /payment', as
   const form = page.getByRole('form', { name: 'Get started application' });
 
   await form.getByRole('button', { name: 'Submit Application' }).click();
-  await expect(form.getByText('First name must be at least 2 characters')).toBeVisible();
-  await expect(form.getByText('Please select at least one goal')).toBeVisible();
-  await expect(form.getByText('You must agree to the terms')).toBeVisible();
+  // Under each field (and, as links, in the summary at the top).
+  await expect(form.locator('#gs-firstName-error')).toHaveText('First name must be at least 2 characters');
+  await expect(form.locator('#gs-primaryGoals-error')).toHaveText('Please select at least one goal');
+  await expect(form.locator('#gs-agreeToTerms-error')).toHaveText('You must agree to the terms');
 
   await form.getByLabel('First Name').fill('Maria');
   await form.getByLabel('Last Name').fill('Delgado');
@@ -140,7 +147,9 @@ test('get started: errors, then submitted, saved locally and on to /payment', as
   await form.getByLabel(/I agree to the/).check();
   await form.getByRole('button', { name: 'Submit Application' }).click();
 
-  await expect(toast(page).getByText('Application submitted successfully!')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Application submitted successfully!' })).toBeFocused();
+  await expect(page.getByTestId('lead-reference')).toHaveText(/^LW-G-\d+$/);
+  await page.getByRole('link', { name: 'Continue to payment' }).click();
   await expect(page).toHaveURL(/\/payment$/);
   await expect(page.getByText(/payment processing is being configured/)).toBeVisible();
   await expect(page.getByText('Hill Country Motors')).toBeVisible();

@@ -9,15 +9,15 @@ test.describe('home page', () => {
   test('shows the three plans with the shared features and no testimonials', async ({ page }) => {
     await page.goto('/');
     const pricing = page.locator('#pricing');
-    for (const [plan, price] of [
-      ['Starter', '$99'],
-      ['Professional', '$199'],
-      ['Enterprise', '$299'],
+    for (const [plan, price, planId] of [
+      ['Starter', '$99', 'starter'],
+      ['Professional', '$199', 'professional'],
+      ['Enterprise', '$299', 'enterprise'],
     ] as const) {
       const card = pricing.getByRole('listitem').filter({ has: page.getByRole('heading', { name: plan }) });
       await expect(card.getByText(price)).toBeVisible();
       await expect(card.getByText('No extra plugin costs')).toBeVisible();
-      await expect(card.getByRole('link', { name: `Get Started with ${plan}` })).toHaveAttribute('href', '/get-started');
+      await expect(card.getByRole('link', { name: `Get Started with ${plan}` })).toHaveAttribute('href', `/get-started?plan=${planId}`);
     }
     await expect(pricing.getByText('Most Popular')).toBeVisible();
     await expect(page.getByText('Dealers who made the switch')).toHaveCount(0);

@@ -11,3 +11,5 @@ export * from './paths';
 export * from './business-hours';
 export * from './leave-message';
 export * from './team-inbox-notes';
+export * from './plans';
+export * from './after-submit';

@@ -16,6 +16,7 @@ import {
   rowIdMessage,
   rowIdParam,
 } from './common';
+import { pricingPlanIds, unknownPlanMessage } from './plans';
 
 // ---------- option lists of the forms ----------
 
@@ -112,6 +113,15 @@ export const supportTicketSchema = z.object({
 });
 export type SupportTicketInput = z.input<typeof supportTicketSchema>;
 
+/**
+ * The plan of an application: optional; `''` (the form's "Not decided yet") is no plan; any other
+ * text that is not a plan id is refused with a 400, never stored.
+ */
+const planField = z
+  .union([z.enum(pricingPlanIds), z.literal('')], { error: unknownPlanMessage })
+  .optional()
+  .transform((value) => (value ? value : undefined));
+
 const goalMessage = 'Please select at least one goal';
 export const getStartedRequestSchema = z.object({
   firstName: requiredText(2, 'First name must be at least 2 characters', 100, 'First name'),
@@ -141,6 +151,8 @@ export const getStartedRequestSchema = z.object({
   additionalInfo: optionalText(5000, 'Additional information', { multiline: true }),
   allowMarketing: z.boolean({ error: 'Marketing consent must be true or false' }).default(false),
   agreeToTerms: z.literal(true, { error: 'You must agree to the terms' }),
+  /** The pricing card's plan, carried by `/get-started?plan=` (optional; an unknown plan is a 400). */
+  plan: planField,
   _gotcha: honeypotField,
 });
 export type GetStartedRequestInput = z.input<typeof getStartedRequestSchema>;
@@ -158,6 +170,8 @@ export const leadStatusLabels: Record<LeadStatus, string> = {
 
 const leadMeta = {
   id: rowId,
+  /** `LW-` + kind letter + id (after-submit.ts): the submitter's thank-you and mail show it. */
+  reference: z.string(),
   status: leadStatusSchema,
   note: z.string(),
   createdAt: isoDate,
@@ -219,6 +233,7 @@ export const getStartedRequestRecord = z.object({
   additionalFeedDestinations: z.string().nullable(),
   additionalInfo: z.string().nullable(),
   allowMarketing: z.boolean(),
+  plan: z.string().nullable(),
 });
 export type GetStartedRequest = z.infer<typeof getStartedRequestRecord>;
 

@@ -20,6 +20,7 @@ import {
   supportTicketSchema,
 } from '../../contract/leads';
 import type { AdminCounts } from '../../contract/leads';
+import { leadReference } from '../../contract/after-submit';
 import { toCsv } from './leads.csv';
 import * as repository from './leads.repository';
 import type { LeadFilter, LeadRowByKind, NewLeadRowByKind } from './leads.repository';
@@ -55,11 +56,12 @@ function jsonList(text: string): string[] {
 // ---------- rows to API objects (the service boundary) ----------
 
 const toApi: { [K in LeadKind]: (row: LeadRowByKind[K]) => LeadByKind[K] } = {
-  contact: (row): ContactSubmission => ({ ...row, status: status(row.status) }),
-  support: (row): SupportTicket => ({ ...row, status: status(row.status) }),
-  demo: (row): DemoRequest => ({ ...row, status: status(row.status) }),
+  contact: (row): ContactSubmission => ({ ...row, reference: leadReference('contact', row.id), status: status(row.status) }),
+  support: (row): SupportTicket => ({ ...row, reference: leadReference('support', row.id), status: status(row.status) }),
+  demo: (row): DemoRequest => ({ ...row, reference: leadReference('demo', row.id), status: status(row.status) }),
   'get-started': (row): GetStartedRequest => ({
     ...row,
+    reference: leadReference('get-started', row.id),
     status: status(row.status),
     primaryGoals: jsonList(row.primaryGoals),
     feedExportDestinations: jsonList(row.feedExportDestinations),
@@ -91,6 +93,7 @@ function newRow<K extends LeadKind>(kind: K, input: LeadInputByKind[K], now: str
       primaryGoals: JSON.stringify(primaryGoals),
       feedExportDestinations: JSON.stringify(feedExportDestinations),
       allowMarketing: allowMarketing ? 1 : 0,
+      plan: rest.plan ?? null,
       ...stamps,
     };
     return row as NewLeadRowByKind[K];

@@ -223,7 +223,7 @@ describe('paging, search, CSV and lead updates', async () => {
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(response.headers['content-disposition']).toMatch(/^attachment; filename="contact-submissions-\d{4}-\d\d-\d\d\.csv"$/);
     const lines = response.body.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
-    expect(lines[0]).toBe('"id","status","note","createdAt","updatedAt","name","email","company","phone","subject","message"');
+    expect(lines[0]).toBe('"id","reference","status","note","createdAt","updatedAt","name","email","company","phone","subject","message"');
     expect(lines).toHaveLength(names.length + 1);
     expect(response.body).toContain('"Dee O""Neil"');
     expect(response.body).toContain(`"'=HYPERLINK(""http://evil.example"")"`);

@@ -16,7 +16,7 @@ export function GetStartedPage() {
         <p>Complete the application below and our team will reach out within 24 hours to schedule your strategy call.</p>
       </PageHero>
       <div className="mx-auto grid max-w-7xl gap-10 px-4 py-16 sm:px-6 lg:grid-cols-[1.7fr_1fr] lg:px-8">
-        <div className="rounded-2xl border border-slate-200 p-6 shadow-sm sm:p-8">
+        <div className="rounded-2xl border border-slate-200 p-6 shadow-sm sm:p-8 lg:self-start">
           <GetStartedForm />
         </div>
         <aside className="grid content-start gap-6 lg:sticky lg:top-24 lg:self-start">

@@ -68,16 +68,18 @@ export function TextareaField({ form, name, label, required, hint, className, ro
 type SelectFieldProps = BaseProps & {
   options: readonly { value: string; label: string }[];
   placeholder: string;
+  /** The placeholder is a choice of its own (an optional field's "none"), not only a prompt. */
+  placeholderSelectable?: boolean;
 };
 
-export function SelectField({ form, name, label, required, hint, className, options, placeholder }: SelectFieldProps) {
+export function SelectField({ form, name, label, required, hint, className, options, placeholder, placeholderSelectable }: SelectFieldProps) {
   const [field] = useField<string>(name);
   const error = useFieldError(name);
   const id = `${form}-${name}`;
   return (
     <Field id={id} label={label} error={error} hint={hint} required={required} className={className}>
       <Select {...field} onBlur={blurUnlessSubmitting(field.onBlur)} value={field.value ?? ''} {...fieldAria(id, error, Boolean(hint))} aria-required={required}>
-        <option value="" disabled>
+        <option value="" disabled={!placeholderSelectable}>
           {placeholder}
         </option>
         {options.map((option) => (

@@ -152,11 +152,13 @@ const everyField: { kind: LeadKind; lead: Lead; sender: string; title: string; p
       additionalFeedDestinations: 'OfferUp',
       additionalInfo: 'We also sell boats.',
       allowMarketing: true,
+      plan: 'professional',
     }),
     sender: 'Ava Stone',
     title: 'Get started request #3',
     page: 'Get Started page (/get-started)',
     fields: {
+      Plan: 'Professional ($199/month)',
       'First Name': 'Ava',
       'Last Name': 'Stone',
       'Email Address': 'ava@stone.example',

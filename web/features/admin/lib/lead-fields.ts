@@ -6,6 +6,7 @@ import {
   type LeadKind,
   supportCategories,
 } from '../../../../api/contract/leads';
+import { planLabel, pricingPlanOf } from '../../../../api/contract/plans';
 import { optionLabel } from './format';
 
 /** How each kind of lead is named: one of them, and the dashboard tab that lists them. */
@@ -55,6 +56,11 @@ const paragraph = (value: string | null): LeadFieldValue => ({ type: 'paragraph'
 const email = (value: string): LeadFieldValue => ({ type: 'email', text: value });
 const phone = (value: string | null): LeadFieldValue => ({ type: 'phone', text: value });
 const list = (items: string[]): LeadFieldValue => ({ type: 'list', items });
+/** The pricing plan an application was started from, as the pricing cards name it; none when not picked. */
+function planText(planId: string | null): string | null {
+  const plan = pricingPlanOf(planId);
+  return plan ? planLabel(plan) : null;
+}
 
 /** Who sent a lead, as lists and headings name them. */
 export function leadSender(lead: LeadByKind[LeadKind]): string {
@@ -100,6 +106,10 @@ export const leadSections: { [K in LeadKind]: (lead: LeadByKind[K]) => LeadSecti
     },
   ],
   'get-started': (lead) => [
+    {
+      title: 'Your Plan',
+      fields: [{ label: 'Plan', value: text(planText(lead.plan)) }],
+    },
     {
       title: 'Personal Information',
       fields: [

@@ -2,6 +2,7 @@ import { vi } from 'vitest';
 import { type SessionInfo, staffDisplayName } from '../../../../api/contract/auth';
 import type { ChatSessionContext, ChatSessionSummary, StaffChatMessage } from '../../../../api/contract/chat';
 import type { AdminCounts, ContactSubmission, DemoRequest, GetStartedRequest, Lead, LeadKind, SupportTicket } from '../../../../api/contract/leads';
+import { leadReference } from '../../../../api/contract/after-submit';
 
 type Handler = (request: { url: URL; method: string; body: unknown }) => { status?: number; body?: unknown } | undefined;
 
@@ -288,11 +289,14 @@ export function emptyCounts(overrides: Partial<AdminCounts> = {}): AdminCounts {
 }
 
 let nextId = 1;
-const meta = (createdAt: string) => ({ id: nextId++, status: 'new' as const, note: '', createdAt, updatedAt: createdAt });
+const meta = (createdAt: string, kind: LeadKind) => {
+  const id = nextId++;
+  return { id, reference: leadReference(kind, id), status: 'new' as const, note: '', createdAt, updatedAt: createdAt };
+};
 
 export function contactRow(overrides: Partial<ContactSubmission> = {}): ContactSubmission {
   return {
-    ...meta('2026-11-20T15:30:00.000Z'),
+    ...meta('2026-11-20T15:30:00.000Z', 'contact'),
     name: 'Jane Doe',
     email: 'jane@dealer.example',
     company: 'Doe Motors',
@@ -305,7 +309,7 @@ export function contactRow(overrides: Partial<ContactSubmission> = {}): ContactS
 
 export function ticketRow(overrides: Partial<SupportTicket> = {}): SupportTicket {
   return {
-    ...meta('2026-11-20T16:00:00.000Z'),
+    ...meta('2026-11-20T16:00:00.000Z', 'support'),
     name: 'Sam Support',
     email: 'sam@dealer.example',
     company: 'Sam Autos',
@@ -319,7 +323,7 @@ export function ticketRow(overrides: Partial<SupportTicket> = {}): SupportTicket
 
 export function demoRow(overrides: Partial<DemoRequest> = {}): DemoRequest {
   return {
-    ...meta('2026-11-20T17:45:00.000Z'),
+    ...meta('2026-11-20T17:45:00.000Z', 'demo'),
     name: 'Dee Demo',
     email: 'dee@demo-cars.example',
     company: 'Demo Cars',
@@ -331,7 +335,7 @@ export function demoRow(overrides: Partial<DemoRequest> = {}): DemoRequest {
 
 export function getStartedRow(overrides: Partial<GetStartedRequest> = {}): GetStartedRequest {
   return {
-    ...meta('2026-11-19T09:05:00.000Z'),
+    ...meta('2026-11-19T09:05:00.000Z', 'get-started'),
     firstName: 'Ava',
     lastName: 'Stone',
     email: 'ava@stone.example',
@@ -352,6 +356,7 @@ export function getStartedRow(overrides: Partial<GetStartedRequest> = {}): GetSt
     additionalFeedDestinations: null,
     additionalInfo: null,
     allowMarketing: false,
+    plan: null,
     ...overrides,
   };
 }

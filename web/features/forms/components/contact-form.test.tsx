@@ -43,20 +43,39 @@ describe('contact form', { timeout: 20_000 }, () => {
     expect(network.calls).toHaveLength(0);
   });
 
-  it('says Sending... while pending, then toasts and resets', async () => {
+  it('says Sending... while pending, then a lasting thank-you with the reference in place of the form', async () => {
     const network = stubNetwork();
     const { user } = renderWithRouter(<ContactForm />);
     await fillValid(user);
     await user.click(screen.getByRole('button', { name: 'Send Message' }));
     expect(await screen.findByRole('button', { name: 'Sending...' })).toBeDisabled();
     expect(network.calls[0]).toMatchObject({ url: '/api/contact-submission', body: { subject: 'pricing', phone: '(512) 555-0100' } });
-    network.respond(201, { id: 7 });
-    const toast = await screen.findByTestId('toast');
-    expect(within(toast).getByText('Message sent successfully!')).toBeVisible();
-    expect(within(toast).getByText("We'll get back to you within 24 hours.")).toBeVisible();
-    await waitFor(() => expect(screen.getByLabelText(/Full Name/)).toHaveValue(''));
+    network.respond(201, { id: 1042, reference: 'LW-C-1042' });
+    const heading = await screen.findByRole('heading', { name: 'Message sent successfully!' });
+    expect(heading).toHaveFocus();
+    const thankYou = screen.getByTestId('thank-you');
+    expect(within(thankYou).getByText("We'll get back to you within 24 hours.")).toBeVisible();
+    expect(within(thankYou).getByTestId('lead-reference')).toHaveTextContent('LW-C-1042');
+    expect(within(thankYou).getByText('james@whitfield.example')).toBeVisible();
+    expect(within(thankYou).getByRole('heading', { name: 'What happens next' })).toBeVisible();
+    expect(screen.queryByRole('form', { name: 'Send us a message' })).not.toBeInTheDocument();
+    // Lasting: no toast that fades, no timer that brings the form back.
+    expect(screen.queryByTestId('toast')).not.toBeInTheDocument();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(screen.getByTestId('thank-you')).toBeVisible();
+
+    await user.click(screen.getByRole('button', { name: 'Send another message' }));
+    expect(screen.getByLabelText(/Full Name/)).toHaveValue('');
     expect(screen.getByLabelText(/Subject/)).toHaveValue('');
-    expect(screen.getByRole('button', { name: 'Send Message' })).toBeEnabled();
+  });
+
+  it('moves focus to the first invalid field after an invalid submit', async () => {
+    stubNetwork();
+    const { user } = renderWithRouter(<ContactForm />);
+    await user.type(screen.getByLabelText(/Full Name/), 'James Whitfield');
+    await user.type(screen.getByLabelText(/Email Address/), 'james@whitfield.example');
+    await user.click(screen.getByRole('button', { name: 'Send Message' }));
+    await waitFor(() => expect(screen.getByLabelText(/Dealership Name/)).toHaveFocus());
   });
 
   it('keeps what was typed and shows the failure toast on a network error', async () => {

@@ -30,7 +30,7 @@ describe('demo request dialog', { timeout: 20_000 }, () => {
     expect(network.calls).toHaveLength(0);
   });
 
-  it('is disabled and says Submitting... while pending, then toasts, closes and resets', async () => {
+  it('is disabled and says Submitting... while pending, then the thank-you with the reference in the dialog until Done', async () => {
     const network = stubNetwork();
     const { user, onOpenChange } = renderDialog();
     await fillValid(user);
@@ -45,12 +45,22 @@ describe('demo request dialog', { timeout: 20_000 }, () => {
       body: { name: 'Maria Delgado', email: 'maria@hillcountry.example', company: 'Hill Country Motors' },
     });
 
-    network.respond(201, { id: 1 });
-    const toast = await screen.findByTestId('toast');
-    expect(within(toast).getByText('Demo Requested!')).toBeVisible();
-    expect(within(toast).getByText("We'll contact you within 24 hours to schedule your demo.")).toBeVisible();
+    network.respond(201, { id: 1, reference: 'LW-D-1' });
+    expect(await screen.findByRole('heading', { name: 'Demo Requested!' })).toHaveFocus();
+    const thankYou = screen.getByTestId('thank-you');
+    expect(within(thankYou).getByText("We'll contact you within 24 hours to schedule your demo.")).toBeVisible();
+    expect(within(thankYou).getByTestId('lead-reference')).toHaveTextContent('LW-D-1');
+    expect(onOpenChange).not.toHaveBeenCalled();
+    await user.click(within(thankYou).getByRole('button', { name: 'Done' }));
     expect(onOpenChange).toHaveBeenCalledWith(false);
-    await waitFor(() => expect(screen.getByLabelText(/Full Name/)).toHaveValue(''));
+  });
+
+  it('moves focus to the first invalid field after an invalid submit', async () => {
+    stubNetwork();
+    const { user } = renderDialog();
+    await user.type(screen.getByLabelText(/Full Name/), 'Maria Delgado');
+    await user.click(screen.getByRole('button', { name: 'Request Demo' }));
+    await waitFor(() => expect(screen.getByLabelText(/Email Address/)).toHaveFocus());
   });
 
   it('stays open with the typed values and a destructive error toast when the request fails', async () => {

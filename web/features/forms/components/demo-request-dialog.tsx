@@ -10,7 +10,7 @@ export function DemoRequestDialog({ open, onOpenChange }: { open: boolean; onOpe
       title="Request a Demo"
       description="See how an AI-powered website turns more of your shoppers into buyers. Tell us about your dealership and we'll set up a 30-minute walkthrough."
     >
-      <DemoRequestForm onSubmitted={() => onOpenChange(false)} />
+      <DemoRequestForm onClose={() => onOpenChange(false)} />
     </Dialog>
   );
 }

@@ -1,7 +1,8 @@
-import { Form, Formik } from 'formik';
-import type { ReactNode } from 'react';
-import { Link } from 'react-router-dom';
-import { brand, timings } from '../../../../api/contract/brand';
+import { Form, Formik, useFormikContext } from 'formik';
+import { type ReactNode, useEffect, useState } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
+import type { LeadCreatedAnswer } from '../../../../api/contract/after-submit';
+import { brand } from '../../../../api/contract/brand';
 import {
   type GetStartedRequestInput,
   getStartedRequestSchema,
@@ -9,12 +10,15 @@ import {
   launchTimelines,
   primaryGoalOptions,
 } from '../../../../api/contract/leads';
+import { isPricingPlanId, planLabel, planQueryParam, pricingPlans, type PricingPlanId } from '../../../../api/contract/plans';
+import { FormGuide } from '../../../components/form/form-guide';
+import { buttonClasses } from '../../../components/ui/button';
 import { validateWith } from '../../../lib/form';
 import { storageKeys } from '../../../lib/storage-keys';
-import { useDelayedNavigate } from '../../../lib/use-delayed-navigate';
 import { submitGetStarted } from '../api';
 import { formToasts } from '../messages';
 import { submitLead } from '../submit';
+import { referenceOf, ThankYou } from './thank-you';
 import {
   CheckboxField,
   CheckboxGroupField,
@@ -29,8 +33,10 @@ const otherGoal = 'Other:';
 
 type GetStartedValues = Omit<
   GetStartedRequestInput,
-  'inventorySize' | 'launchDate' | 'agreeToTerms' | 'primaryGoals' | 'feedExportDestinations'
+  'inventorySize' | 'launchDate' | 'agreeToTerms' | 'primaryGoals' | 'feedExportDestinations' | 'plan'
 > & {
+  /** The pricing card's plan (`?plan=`), or '' for not decided yet. */
+  plan: PricingPlanId | '';
   inventorySize: GetStartedRequestInput['inventorySize'] | '';
   launchDate: GetStartedRequestInput['launchDate'] | '';
   agreeToTerms: boolean;
@@ -41,6 +47,7 @@ type GetStartedValues = Omit<
 };
 
 const initialValues: GetStartedValues = {
+  plan: '',
   firstName: '',
   lastName: '',
   email: '',
@@ -76,9 +83,25 @@ function toGetStartedRequest(values: GetStartedValues): GetStartedRequestInput {
   } as GetStartedRequestInput;
 }
 
+const planOptions = pricingPlans.map((plan) => ({ value: plan.planId, label: planLabel(plan) }));
+
+/**
+ * Takes the plan of `/get-started?plan=<planId>` (a pricing card's link) into the form. An effect,
+ * so it runs after hydration: the prerendered page knows no query string. An unknown plan is ignored.
+ */
+function PlanFromQuery() {
+  const [params] = useSearchParams();
+  const { setFieldValue } = useFormikContext<GetStartedValues>();
+  const planId = params.get(planQueryParam);
+  useEffect(() => {
+    if (isPricingPlanId(planId)) void setFieldValue('plan', planId, false);
+  }, [planId, setFieldValue]);
+  return null;
+}
+
 function Section({ title, description, children }: { title: string; description?: string; children: ReactNode }) {
   return (
-    <section className="border-t border-slate-200 pt-8 first:border-t-0 first:pt-0">
+    <section className="border-t border-slate-200 pt-8 first-of-type:border-t-0 first-of-type:pt-0">
       <h2 className="text-lg font-semibold text-slate-900">{title}</h2>
       {description ? <p className="mt-1 text-sm text-slate-600">{description}</p> : null}
       <div className="mt-5 grid gap-5 sm:grid-cols-2">{children}</div>
@@ -86,8 +109,22 @@ function Section({ title, description, children }: { title: string; description?
   );
 }
 
+/** `/payment`, with the plan when one was picked (how /payment learns it; the saved application is its fallback). */
+function paymentPath(plan: string | null | undefined): string {
+  return isPricingPlanId(plan) ? `/payment?${planQueryParam}=${plan}` : '/payment';
+}
+
 export function GetStartedForm() {
-  const navigateAfter = useDelayedNavigate();
+  const [submitted, setSubmitted] = useState<{ answer: LeadCreatedAnswer; email: string; plan?: PricingPlanId } | null>(null);
+  if (submitted) {
+    return (
+      <ThankYou kind="get-started" answer={submitted.answer} email={submitted.email} plan={submitted.plan}>
+        <Link to={paymentPath(submitted.plan)} className={buttonClasses('cta', 'lg', 'w-full sm:w-auto')}>
+          Continue to payment
+        </Link>
+      </ThankYou>
+    );
+  }
   return (
     <Formik
       initialValues={initialValues}
@@ -95,23 +132,36 @@ export function GetStartedForm() {
       onSubmit={(values, helpers) => {
         const request = toGetStartedRequest(values);
         return submitLead(() => submitGetStarted(request), values, helpers, {
-          success: formToasts.getStartedSuccess,
           failure: formToasts.getStartedFailure,
-          reset: false,
-          onSuccess: () => {
+          onSuccess: (answer) => {
             const { _gotcha: _unused, ...saved } = request;
             try {
-              localStorage.setItem(storageKeys.dealerApplication, JSON.stringify(saved));
+              localStorage.setItem(storageKeys.dealerApplication, JSON.stringify({ ...saved, reference: referenceOf(answer) }));
             } catch {
               // Storage full or disabled: the application is already stored on the server.
             }
-            void navigateAfter('/payment', timings.getStartedRedirectMs);
+            setSubmitted({ answer, email: request.email.trim(), plan: values.plan || undefined });
           },
         });
       }}
     >
       {({ isSubmitting, values }) => (
         <Form noValidate className="relative grid gap-8" aria-label="Get started application">
+          {/* Empty, it takes no row (and no gap) of the grid, yet stays in the page as a live region. */}
+          <FormGuide form="gs" summary title="Please correct the following in your application" className="empty:absolute" />
+          <PlanFromQuery />
+          <Section title="Your Plan" description="All plans include every feature. Not sure yet? We'll help you choose on your strategy call.">
+            <SelectField
+              form="gs"
+              name="plan"
+              label="Plan"
+              options={planOptions}
+              placeholder="Not decided yet"
+              placeholderSelectable
+              className="sm:col-span-2"
+            />
+          </Section>
+
           <Section title="Personal Information">
             <TextField form="gs" name="firstName" label="First Name" required autoComplete="given-name" />
             <TextField form="gs" name="lastName" label="Last Name" required autoComplete="family-name" />

@@ -50,18 +50,32 @@ describe('support ticket form', { timeout: 20_000 }, () => {
     expect(network.calls).toHaveLength(0);
   });
 
-  it('says Creating Ticket... while pending, then toasts and resets', async () => {
+  it('says Creating Ticket... while pending, then a lasting thank-you with the reference in place of the form', async () => {
     const network = stubNetwork();
     const { user } = renderWithRouter(<SupportTicketForm />);
     await fillValid(user);
     await user.click(screen.getByRole('button', { name: 'Submit Ticket' }));
     expect(await screen.findByRole('button', { name: 'Creating Ticket...' })).toBeDisabled();
     expect(network.calls[0]).toMatchObject({ url: '/api/support-ticket', body: { priority: 'high', category: 'technical' } });
-    network.respond(201, { id: 3 });
-    const toast = await screen.findByTestId('toast');
-    expect(within(toast).getByText('Support ticket created!')).toBeVisible();
-    expect(within(toast).getByText("We'll respond within 2 hours during business hours.")).toBeVisible();
+    network.respond(201, { id: 3, reference: 'LW-S-3' });
+    expect(await screen.findByRole('heading', { name: 'Support ticket created!' })).toHaveFocus();
+    const thankYou = screen.getByTestId('thank-you');
+    expect(within(thankYou).getByText("We'll respond within 2 hours during business hours.")).toBeVisible();
+    expect(within(thankYou).getByTestId('lead-reference')).toHaveTextContent('LW-S-3');
+    expect(screen.queryByRole('form', { name: 'Create support ticket' })).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Create another ticket' }));
     await waitFor(() => expect(screen.getByLabelText(/Description/)).toHaveValue(''));
+  });
+
+  it('moves focus to the first invalid field after an invalid submit', async () => {
+    stubNetwork();
+    const { user } = renderWithRouter(<SupportTicketForm />);
+    await user.type(screen.getByLabelText(/Full Name/), 'Priya Raman');
+    await user.type(screen.getByLabelText(/Email Address/), 'priya@lakeside.example');
+    await user.type(screen.getByLabelText(/Dealership Name/), 'Lakeside Pre-Owned');
+    await user.click(screen.getByRole('button', { name: 'Submit Ticket' }));
+    await waitFor(() => expect(screen.getByLabelText(/Priority/)).toHaveFocus());
   });
 
   it('keeps the ticket and shows the failure toast when the server refuses it', async () => {

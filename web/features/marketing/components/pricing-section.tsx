@@ -1,5 +1,6 @@
 import { Check } from 'lucide-react';
 import { Link } from 'react-router-dom';
+import { planQueryParam } from '../../../../api/contract/plans';
 import { buttonClasses } from '../../../components/ui/button';
 import { planFeatures, plans } from '../content';
 
@@ -37,8 +38,7 @@ export function PricingSection() {
               </p>
               <p className="mt-2 text-sm font-medium text-brand">{plan.users}</p>
               <Link
-                to="/get-started"
-                state={{ planId: plan.planId }}
+                to={`/get-started?${planQueryParam}=${plan.planId}`}
                 className={buttonClasses(plan.popular ? 'cta' : 'brand', 'md', 'mt-6 w-full')}
                 aria-label={`Get Started with ${plan.name}`}
               >

@@ -1,0 +1,12 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Config } from '../../config';
+import { mailLeadConfirmations } from './lead-confirmation';
+
+/** The submitter's confirmation mail of each public form's lead (a job; lead-confirmation.ts). */
+export default fp(
+  async (app: FastifyInstance, options: { config: Config }) => {
+    mailLeadConfirmations(app, options.config);
+  },
+  { name: 'lead-confirmation', dependencies: ['events', 'jobs', 'mail', 'leads', 'chat'] },
+);

@@ -1,0 +1,127 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { LeadKind } from '../../contract/leads';
+import { leadPaths } from '../../contract/paths';
+import { contactSubmission, getStartedRequest, validInput } from '../../../test/support/factories';
+import { buildTestServer } from '../../../test/support/helper';
+import { type SinkMail, startSmtpSink } from '../../../test/support/smtp-sink';
+
+const notifyEmail = 'leads@lotwise.example';
+
+/** Resolves once no confirmation job is pending. */
+async function confirmationsSettled(app: FastifyInstance, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const pending = await app.db.selectFrom('jobs').select('id').where('kind', '=', 'lead-confirmation-mail').where('state', '=', 'pending').execute();
+    if (pending.length === 0) return;
+    if (Date.now() > deadline) throw new Error(`${pending.length} confirmations still pending`);
+    await sleep(50);
+  }
+}
+
+const mailsTo = (mails: readonly SinkMail[], email: string) => mails.filter((mail) => mail.to === email);
+
+describe('the confirmation mail to the submitter', async () => {
+  const sink = await startSmtpSink();
+  afterAll(() => sink.down());
+  const { app } = await buildTestServer({
+    SMTP_URL: sink.url,
+    NOTIFY_EMAIL: notifyEmail,
+    RATE_LIMIT_ALLOWLIST: '127.0.0.1',
+    JOBS_RETRY_BASE_SECONDS: '0.2',
+  });
+  const post = async (kind: LeadKind, payload: object) => {
+    const response = await app.inject({ method: 'POST', url: leadPaths[kind].create, payload });
+    expect(response.statusCode).toBe(201);
+    return response.json<{ id: number; reference: string }>();
+  };
+
+  it('arrives once, text and HTML, with the reference, what happens next and the unsubscribe header', async () => {
+    const email = 'carla.confirm@dealer.example';
+    const { reference } = await post('contact', contactSubmission({ email, name: 'Carla <b>Confirm</b>' }));
+    await sink.waitFor((accepted) => mailsTo(accepted, email).length > 0);
+    await confirmationsSettled(app);
+    await sleep(300);
+    const [mail, ...more] = mailsTo(sink.accepted, email);
+    expect(more).toEqual([]);
+    expect(mail!.subject).toBe(`We received your message (${reference})`);
+    expect(mail!.text).toContain(`Your reference: ${reference}\n`);
+    expect(mail!.text).toContain('Hi Carla <b>Confirm</b>,');
+    expect(mail!.text).toContain('What happens next:\n- A dealership specialist reads your message');
+    expect(mail!.html).toContain(`Your reference: ${reference}`);
+    // What the visitor typed is escaped in the HTML part.
+    expect(mail!.html).toContain('Hi Carla &#60;b&#62;Confirm&#60;/b&#62;,');
+    expect(mail!.html).not.toContain('<b>Confirm</b>');
+    expect(mail!.headers['list-unsubscribe']).toMatch(/^<http:\/\/localhost:3000\/unsubscribe\?token=[\w-]+\.[\w-]+>$/);
+    expect(mail!.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
+    expect(mail!.messageId).toMatch(/^<job-\d+@lotwise\.example>$/);
+    // Staff still get their own notice, apart.
+    await sink.waitFor((accepted) => mailsTo(accepted, notifyEmail).some((each) => each.text.includes('Name: Carla <b>Confirm</b>\n')));
+  });
+
+  it('names the plan of an application and its G reference', async () => {
+    const email = 'gina.plan@dealer.example';
+    const { reference } = await post('get-started', getStartedRequest({ email, firstName: 'Gina', lastName: 'Plan', plan: 'enterprise' }));
+    expect(reference).toMatch(/^LW-G-\d+$/);
+    await sink.waitFor((accepted) => mailsTo(accepted, email).length > 0);
+    const [mail] = mailsTo(sink.accepted, email);
+    expect(mail!.subject).toBe(`We received your application (${reference})`);
+    expect(mail!.text).toContain(`Your reference: ${reference}\nPlan: Enterprise ($299/month)\n`);
+    expect(mail!.text).toContain('Hi Gina Plan,');
+  });
+
+  it.each(['support', 'demo'] as const)('confirms a %s too', async (kind) => {
+    const email = `${kind}.confirm@dealer.example`;
+    const { reference } = await post(kind, { ...validInput[kind](), email });
+    await sink.waitFor((accepted) => mailsTo(accepted, email).length > 0);
+    expect(mailsTo(sink.accepted, email)[0]!.text).toContain(`Your reference: ${reference}\n`);
+  });
+
+  it('keeps one Message-ID through an outage and arrives once when it ends', async () => {
+    const email = 'olive.outage@dealer.example';
+    sink.setMode('refuse');
+    await post('contact', contactSubmission({ email, name: 'Olive Outage' }));
+    const deadline = Date.now() + 10_000;
+    while (mailsTo(sink.refused, email).length < 2) {
+      if (Date.now() > deadline) throw new Error('the confirmation was not tried twice');
+      await sleep(50);
+    }
+    sink.setMode('accept');
+    await sink.waitFor((accepted) => mailsTo(accepted, email).length > 0);
+    await confirmationsSettled(app);
+    await sleep(300);
+    const [mail, ...more] = mailsTo(sink.accepted, email);
+    expect(more).toEqual([]);
+    expect(new Set(mailsTo(sink.refused, email).map((each) => each.messageId))).toEqual(new Set([mail!.messageId]));
+  });
+
+  it('is not sent to an address on the unsubscribe list', async () => {
+    const email = 'una.unsubscribed@dealer.example';
+    await post('contact', contactSubmission({ email, name: 'Una First' }));
+    await sink.waitFor((accepted) => mailsTo(accepted, email).length > 0);
+    const link = new URL(/^<(.+)>$/.exec(mailsTo(sink.accepted, email)[0]!.headers['list-unsubscribe']!)![1]!);
+    const oneClick = await app.inject({
+      method: 'POST',
+      url: `${link.pathname}${link.search}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'List-Unsubscribe=One-Click',
+    });
+    expect(oneClick.statusCode).toBe(200);
+
+    await post('demo', { ...validInput.demo(), email: 'Una.Unsubscribed@dealer.example', name: 'Una Again' });
+    await sink.waitFor((accepted) => mailsTo(accepted, notifyEmail).some((each) => each.text.includes('Name: Una Again\n')));
+    await confirmationsSettled(app);
+    await sleep(300);
+    expect(mailsTo(sink.accepted, email)).toHaveLength(1);
+    expect(sink.accepted.filter((mail) => mail.to.toLowerCase() === email && mail.text.includes('Una Again'))).toEqual([]);
+  });
+
+  it('is not sent for a filled honeypot (nothing stored, nothing promised)', async () => {
+    const email = 'bot@spam.example';
+    await post('contact', { ...contactSubmission({ email }), _gotcha: 'http://spam.example' });
+    await confirmationsSettled(app);
+    await sleep(300);
+    expect(sink.accepted.filter((mail) => mail.to === email)).toEqual([]);
+  });
+});

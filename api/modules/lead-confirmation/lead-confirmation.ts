@@ -1,0 +1,97 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { Config } from '../../config';
+import { afterSubmitCopy, leadReference } from '../../contract/after-submit';
+import { brand } from '../../contract/brand';
+import { leadKindSchema, type LeadKind } from '../../contract/leads';
+import { planLabel, pricingPlanOf } from '../../contract/plans';
+import { isUnsubscribed, unsubscribeHeaders, unsubscribeLinkFor } from '../chat';
+import { createLeadsService, leadName } from '../leads';
+import { escapeHtml } from '../mail';
+
+const confirmationPayload = z.object({ kind: leadKindSchema, id: z.number().int().positive() });
+
+export interface ConfirmationInput {
+  kind: LeadKind;
+  id: number;
+  name: string;
+  /** The pricing plan of an application, when one was picked. */
+  plan?: string | null;
+  unsubscribeLink: string;
+}
+
+const subjects: Record<LeadKind, string> = {
+  contact: 'We received your message',
+  support: 'We received your support ticket',
+  demo: 'We received your demo request',
+  'get-started': 'We received your application',
+};
+
+/**
+ * The submitter's confirmation: the reference, what happens next (the thank-you's own words) and a
+ * way out. Text and HTML; what the visitor typed appears only escaped.
+ */
+export function confirmationMail(input: ConfirmationInput): { subject: string; text: string; html: string } {
+  const copy = afterSubmitCopy[input.kind];
+  const reference = leadReference(input.kind, input.id);
+  const plan = pricingPlanOf(input.plan);
+  const greeting = `Hi ${input.name},`;
+  const facts = [`Your reference: ${reference}`, ...(plan ? [`Plan: ${planLabel(plan)}`] : [])];
+  const contact = `Questions? Call us at ${brand.phone} or write to ${brand.supportEmail}.`;
+  const footer = `You get this email because this address was given on a form on our website. Unsubscribe: ${input.unsubscribeLink}`;
+  const text = [
+    greeting,
+    '',
+    `${copy.title} ${copy.lead}`,
+    '',
+    ...facts,
+    '',
+    'What happens next:',
+    ...copy.nextSteps.map((step) => `- ${step}`),
+    '',
+    contact,
+    '',
+    `The ${brand.product} team`,
+    '',
+    footer,
+    '',
+  ].join('\n');
+  const html =
+    `<!doctype html><html><body style="margin:0;padding:24px;font-family:Arial,Helvetica,sans-serif;background:#f8fafc">` +
+    `<div style="max-width:560px;margin:0 auto;background:#fff;border-radius:8px;padding:24px;color:#0f172a">` +
+    `<p style="font-size:16px">${escapeHtml(greeting)}</p>` +
+    `<p style="font-size:16px"><strong>${escapeHtml(copy.title)}</strong> ${escapeHtml(copy.lead)}</p>` +
+    `<p style="font-size:16px;background:#eef2ff;border-radius:6px;padding:12px 16px">` +
+    facts.map((fact) => escapeHtml(fact)).join('<br>') +
+    `</p><p style="font-size:15px;margin-bottom:4px"><strong>What happens next</strong></p><ul style="font-size:15px;padding-left:20px">` +
+    copy.nextSteps.map((step) => `<li style="margin:4px 0">${escapeHtml(step)}</li>`).join('') +
+    `</ul><p style="font-size:15px">${escapeHtml(contact)}</p><p style="font-size:15px">The ${escapeHtml(brand.product)} team</p>` +
+    `<p style="font-size:12px;color:#64748b">You get this email because this address was given on a form on our website. ` +
+    `<a href="${escapeHtml(input.unsubscribeLink)}" style="color:#333399">Unsubscribe</a></p></div></body></html>`;
+  return { subject: `${subjects[input.kind]} (${reference})`, text, html };
+}
+
+/**
+ * The confirmation mail to whoever sent a public form (DESIGN.md 16): a job promised in the lead's
+ * own write (a durable listener on `lead.created`), reading the lead when it runs; one per lead
+ * (its dedupe key), one Message-ID across retries, none to an address on the unsubscribe list.
+ */
+export function mailLeadConfirmations(app: FastifyInstance, config: Config): void {
+  const leads = createLeadsService({ db: app.db, write: app.write });
+  const job = app.jobs.define('lead-confirmation-mail', {
+    payload: confirmationPayload,
+    async handle({ kind, id }, context) {
+      const lead = await leads.get(kind, id);
+      if (!lead || (await isUnsubscribed(app.db, lead.email))) return;
+      const unsubscribeLink = unsubscribeLinkFor(config, lead.email);
+      const plan = 'plan' in lead ? lead.plan : null;
+      await app.mailer.send({
+        to: lead.email,
+        ...confirmationMail({ kind, id, name: leadName(lead), plan, unsubscribeLink }),
+        headers: unsubscribeHeaders(unsubscribeLink),
+        messageId: app.mailer.messageIdOf(context),
+      });
+    },
+  });
+  app.events.react('lead.created', ({ kind, lead }) => job.request({ kind, id: lead.id }, { dedupeKey: `lead-confirmation-mail:${kind}:${lead.id}` }));
+}
