@@ -19,6 +19,7 @@ import accountsModule, { authRoutes, bootstrapStaff } from './modules/auth';
 import leadsModule, { staffLeadRoutes } from './modules/leads';
 import mailModule from './modules/mail';
 import chatModule, { staffChatRoutes } from './modules/chat';
+import { contactRoutes } from './modules/contacts';
 import { apiPaths } from './contract/paths';
 import { requestLogFields } from './request-log';
 import { prerenderedPagesFolder, registerWebPages } from './web-pages';
@@ -87,6 +88,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await signedIn.register(authRoutes, { config });
     await signedIn.register(staffLeadRoutes);
     await signedIn.register(staffChatRoutes, { chat: app.chat });
+    await signedIn.register(contactRoutes);
   });
 
   const webRoot = options.webRoot ?? resolve('dist/web');

@@ -4,6 +4,7 @@ export * from './chat';
 export * from './chat-rating';
 export * from './chat-resync';
 export * from './common';
+export * from './contacts';
 export * from './continuity';
 export * from './leads';
 export * from './socket';

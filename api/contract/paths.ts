@@ -43,6 +43,8 @@ export const apiPaths = {
   staffChatResync: '/api/chat-sessions/resync',
   lead: '/api/leads/:kind/:id',
   adminCounts: '/api/admin/counts',
+  /** One contact's leads and conversations by email (`?email=`), newest first. */
+  contactTimeline: '/api/contacts/timeline',
 } as const;
 
 /** The query parameter of a mailed conversation link (`/?chat=<token>`): the widget opens it and takes it out of the address. */
