@@ -20,6 +20,7 @@ import leadsModule, { staffLeadRoutes } from './modules/leads';
 import mailModule from './modules/mail';
 import chatModule, { staffChatRoutes } from './modules/chat';
 import { contactRoutes } from './modules/contacts';
+import { reportRoutes } from './modules/reports';
 import { apiPaths } from './contract/paths';
 import { requestLogFields } from './request-log';
 import { prerenderedPagesFolder, registerWebPages } from './web-pages';
@@ -89,6 +90,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await signedIn.register(staffLeadRoutes);
     await signedIn.register(staffChatRoutes, { chat: app.chat });
     await signedIn.register(contactRoutes);
+    await signedIn.register(reportRoutes);
   });
 
   const webRoot = options.webRoot ?? resolve('dist/web');

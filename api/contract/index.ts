@@ -9,5 +9,6 @@ export * from './continuity';
 export * from './leads';
 export * from './socket';
 export * from './paths';
+export * from './reports';
 export * from './business-hours';
 export * from './leave-message';
