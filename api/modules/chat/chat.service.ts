@@ -307,6 +307,7 @@ export class ChatService {
     ]);
     return {
       sessionId,
+      email,
       pageUrl: session.pageUrl,
       referrer: session.referrer,
       userAgent: session.userAgent,
