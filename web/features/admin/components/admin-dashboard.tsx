@@ -1,6 +1,6 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useEffectEvent, useRef } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useEffectEvent, useRef } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { type LeadKind, leadKinds } from '../../../../api/contract/leads';
 import { connectAdminSocket, setCurrentAdminSocket } from '../api/admin-socket';
@@ -8,7 +8,7 @@ import { stopCountsRecheck } from '../api/live-cache';
 import { prefetchFirstScreen, showAllRows, useUnreadChats } from '../api/queries';
 import { createInboxController } from '../inbox-controller';
 import { pruneDrafts } from '../lib/drafts';
-import { type AdminTab, chatPath, firstTab, leadPath, matchChatPath, matchLeadPath, tabParam, tabPath } from '../lib/admin-paths';
+import { type AdminTab, chatPath, firstTab, isReportsPath, leadPath, matchChatPath, matchLeadPath, tabParam, tabPath } from '../lib/admin-paths';
 import { leadKindNames } from '../lib/lead-fields';
 import { bindAdminSocket } from '../realtime';
 import { useChatUi } from '../stores/chat-ui-store';
@@ -22,6 +22,9 @@ import { DashboardHeader } from './dashboard-header';
 import { IdleWarningDialog } from './idle-warning-dialog';
 import { LeadDetail } from './lead-detail';
 import { LeadTable } from './lead-table';
+
+// The reports and their chart library load on /admin/reports only.
+const ReportsPage = lazy(() => import('../reports/reports-page').then((module) => ({ default: module.ReportsPage })));
 
 const leadTabs = leadKinds.map((kind) => ({ kind, title: leadKindNames[kind].list }));
 const chatTab = 'chat';
@@ -138,6 +141,7 @@ export function AdminDashboard() {
   const { tab, showTab, openLead, openLeadRow, openChatId, openConversation, closeConversation } = useDashboardRoute();
   const unread = useUnreadChats();
   const queryClient = useQueryClient();
+  const reportsOpen = isReportsPath(useLocation().pathname);
   useIdleLogout();
   useInboxLive(openConversation);
   // On a phone an open conversation takes the screen: the cards and tabs wait below the way Back.
@@ -150,7 +154,12 @@ export function AdminDashboard() {
       <DashboardHeader />
       <main className="mx-auto max-w-7xl space-y-6 px-4 py-6 sm:px-6">
         {openLead ? <LeadDetail kind={openLead.kind} id={openLead.id} /> : null}
-        <div hidden={openLead !== undefined} className="space-y-6">
+        {reportsOpen ? (
+          <Suspense fallback={<p className="text-sm text-slate-500">Loading reports...</p>}>
+            <ReportsPage />
+          </Suspense>
+        ) : null}
+        <div hidden={openLead !== undefined || reportsOpen} className="space-y-6">
           <div className={phoneChatHidden}>
             <CountCards
               onShow={(card) => {
