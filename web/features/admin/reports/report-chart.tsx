@@ -8,12 +8,13 @@ import {
   DoughnutController,
   Legend,
   LinearScale,
+  Title,
   Tooltip,
 } from 'chart.js';
 import { useEffect, useRef } from 'react';
 
 // Only the parts the reports draw: this module, and Chart.js with it, load on /admin/reports alone.
-Chart.register(BarController, BarElement, CategoryScale, LinearScale, DoughnutController, ArcElement, Legend, Tooltip);
+Chart.register(BarController, BarElement, CategoryScale, LinearScale, DoughnutController, ArcElement, Legend, Title, Tooltip);
 Chart.defaults.font.family = 'ui-sans-serif, system-ui, sans-serif';
 Chart.defaults.color = '#475569';
 

@@ -31,7 +31,7 @@ export function CsvButton({ table, range, label }: { table: FigureTable; range: 
 /** The figures of a chart, as a table: the first column names the row, the others are numbers. */
 export function ReportTable({ table, caption }: { table: FigureTable; caption: string }) {
   return (
-    <div className="max-h-80 min-w-0 overflow-auto rounded-md border border-slate-200">
+    <div className="max-h-80 min-w-0 self-start overflow-auto rounded-md border border-slate-200">
       <table className="w-full text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead className="sticky top-0 bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase">

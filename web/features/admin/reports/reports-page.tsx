@@ -71,7 +71,22 @@ function RangeForm({ range, onChange }: { range: Range; onChange: (range: Range)
 }
 
 /** One figure: its title, a line on what it counts, the CSV, then the chart with its table beside it (below it on a phone). */
-function ReportSection({ title, note, table, range, chart }: { title: string; note: string; table: FigureTable; range: Range; chart: ReactNode }) {
+function ReportSection({
+  title,
+  note,
+  table,
+  range,
+  chart,
+  wide = false,
+}: {
+  title: string;
+  note: string;
+  table: FigureTable;
+  range: Range;
+  chart: ReactNode;
+  /** A table too wide to stand beside its chart: below it, the full width. */
+  wide?: boolean;
+}) {
   const titleId = useId();
   return (
     <section aria-labelledby={titleId} className="rounded-lg border border-slate-200 bg-white p-4 sm:p-5">
@@ -84,7 +99,7 @@ function ReportSection({ title, note, table, range, chart }: { title: string; no
         </div>
         <CsvButton table={table} range={range} label={title} />
       </div>
-      <div className="grid min-w-0 gap-4 lg:grid-cols-2">
+      <div className={`grid min-w-0 gap-4 ${wide ? '' : 'lg:grid-cols-2'}`}>
         {chart}
         <ReportTable table={table} caption={title} />
       </div>
@@ -95,22 +110,40 @@ function ReportSection({ title, note, table, range, chart }: { title: string; no
 const shortDay = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
 const dayLabel = (day: string) => shortDay.format(new Date(`${day}T00:00:00.000Z`));
 
-/** Seconds on a chart's axis, as a wait reads. */
-const durationAxis = { beginAtZero: true, ticks: { callback: (value: string | number) => formatDuration(Number(value)) } };
+/** The unit a chart of waits counts in: the largest that keeps its longest bar at 2 or more. */
+function durationUnit(seconds: (number | null)[]): { name: string; seconds: number } {
+  const longest = Math.max(0, ...seconds.map((value) => value ?? 0));
+  if (longest >= 2 * 86_400) return { name: 'days', seconds: 86_400 };
+  if (longest >= 2 * 3600) return { name: 'hours', seconds: 3600 };
+  if (longest >= 2 * 60) return { name: 'minutes', seconds: 60 };
+  return { name: 'seconds', seconds: 1 };
+}
 
 function charts(report: TeamReport) {
   const agentNames = report.agents.map((agent) => agent.name);
-  const timesOf = (pick: 'firstResponse' | 'resolution'): ChartConfiguration => ({
-    type: 'bar',
-    data: {
-      labels: agentNames,
-      datasets: [
-        { label: 'Median', data: report.agents.map((agent) => agent[pick].medianSeconds), backgroundColor: seriesColors[0] },
-        { label: 'p90', data: report.agents.map((agent) => agent[pick].p90Seconds), backgroundColor: seriesColors[1] },
-      ],
-    },
-    options: { scales: { y: durationAxis } },
-  });
+  const timesOf = (pick: 'firstResponse' | 'resolution', title: string): ChartConfiguration => {
+    const medians = report.agents.map((agent) => agent[pick].medianSeconds);
+    const p90s = report.agents.map((agent) => agent[pick].p90Seconds);
+    const unit = durationUnit([...medians, ...p90s]);
+    const inUnit = (values: (number | null)[]) => values.map((value) => (value === null ? null : value / unit.seconds));
+    return {
+      type: 'bar',
+      data: {
+        labels: agentNames,
+        datasets: [
+          { label: 'Median', data: inUnit(medians), backgroundColor: seriesColors[0] },
+          { label: 'p90', data: inUnit(p90s), backgroundColor: seriesColors[1] },
+        ],
+      },
+      options: {
+        plugins: {
+          title: { display: true, text: title },
+          tooltip: { callbacks: { label: (item) => `${item.dataset.label ?? ''}: ${formatDuration(item.parsed.y === null ? null : item.parsed.y * unit.seconds)}` } },
+        },
+        scales: { y: { beginAtZero: true, title: { display: true, text: unit.name } } },
+      },
+    };
+  };
   const kinds = [
     ['Contact', 'contact'],
     ['Support', 'support'],
@@ -126,8 +159,8 @@ function charts(report: TeamReport) {
       },
       options: { plugins: { legend: { display: false } }, scales: { y: { beginAtZero: true, ticks: { precision: 0 } } } },
     } satisfies ChartConfiguration,
-    firstResponse: timesOf('firstResponse'),
-    resolution: timesOf('resolution'),
+    firstResponse: timesOf('firstResponse', 'First response'),
+    resolution: timesOf('resolution', 'Resolution'),
     ratings: {
       type: 'doughnut',
       data: { labels: ['Good', 'Bad'], datasets: [{ data: [report.ratings.good, report.ratings.bad], backgroundColor: [goodColor, badColor] }] },
@@ -166,11 +199,12 @@ function Report({ report, range }: { report: TeamReport; range: Range }) {
         note="First response: the first staff reply after the visitor's first message, counted for whoever sent it. Resolution: from the start until resolved, counted for whoever resolved it."
         table={tables.times}
         range={range}
+        wide
         chart={
           noAgents ? (
             <p className="text-sm text-slate-500">No replies or resolutions in these days.</p>
           ) : (
-            <div className="grid min-w-0 gap-4">
+            <div className="grid min-w-0 gap-4 lg:grid-cols-2">
               <ReportChart config={drawn.firstResponse} label={`Bar chart: median and p90 first response by agent; the team's median is ${formatDuration(report.team.firstResponse.medianSeconds)}`} />
               <ReportChart config={drawn.resolution} label={`Bar chart: median and p90 resolution time by agent; the team's median is ${formatDuration(report.team.resolution.medianSeconds)}`} />
             </div>
