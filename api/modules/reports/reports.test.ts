@@ -87,8 +87,10 @@ describe('reports', async () => {
     await app.db.updateTable(leadTables[kind] as 'contactSubmissions').set({ createdAt: at }).where('id', '=', sent.json<{ id: number }>().id).execute();
   };
 
-  it('is for staff only, and refuses a range it cannot read', async () => {
+  it('is for any staff member, agents too, and refuses a range it cannot read', async () => {
     expect((await report('', null)).statusCode).toBe(401);
+    expect((await app.db.selectFrom('admins').select('role').where('id', '=', annaId).executeTakeFirstOrThrow()).role).toBe('agent');
+    expect((await report('')).statusCode).toBe(200);
     for (const query of ['?from=2026-02-30&to=2026-03-01', '?from=2026-3-1', '?from=2026-04-08&to=2026-04-01', '?from=2025-01-01&to=2026-01-02', '?from=2020-01-01']) {
       const refused = await report(query);
       expect(refused.statusCode, query).toBe(400);
