@@ -21,6 +21,8 @@ import mailModule from './modules/mail';
 import chatModule, { staffChatRoutes } from './modules/chat';
 import { cannedReplyRoutes } from './modules/canned';
 import leadConfirmationModule from './modules/lead-confirmation';
+import { contactRoutes } from './modules/contacts';
+import { reportRoutes } from './modules/reports';
 import { apiPaths } from './contract/paths';
 import { requestLogFields } from './request-log';
 import { prerenderedPagesFolder, registerWebPages } from './web-pages';
@@ -91,6 +93,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await signedIn.register(staffLeadRoutes);
     await signedIn.register(staffChatRoutes, { chat: app.chat });
     await signedIn.register(cannedReplyRoutes);
+    await signedIn.register(contactRoutes);
+    await signedIn.register(reportRoutes);
   });
 
   const webRoot = options.webRoot ?? resolve('dist/web');

@@ -281,3 +281,31 @@ describe(`2026-12-12T0000_jobs_pending_index on ${onPostgres ? 'PostgreSQL' : 'S
     expect((await migrator.migrateTo('2026-12-12T0000_jobs_pending_index')).error).toBeUndefined();
   });
 });
+
+describe(`2026-12-21T0400_chat_resolution on ${onPostgres ? 'PostgreSQL' : 'SQLite'}`, async () => {
+  const open = await testDatabaseOpener('migrations-resolution');
+
+  it('adds when and by whom a session was resolved (null for the old ones, and once the account is gone), reads sessions by start through an index, and goes down again', async () => {
+    const db = open();
+    const migrator = migratorFor(db);
+    expect((await migrator.migrateTo('2026-12-21T0000_audit_log')).error).toBeUndefined();
+    const now = '2026-12-21T10:00:00.000Z';
+    await sql`insert into chat_sessions (id, visitor_id, status, last_message_at, created_at) values ('session_a', 'v', 'resolved', ${now}, ${now})`.execute(db);
+    await sql`insert into admins (email, password_hash, created_at) values ('anna@lotwise.example', 'hash', ${now})`.execute(db);
+
+    expect((await migrator.migrateTo('2026-12-21T0400_chat_resolution')).error).toBeUndefined();
+    const old = await sql<{ resolvedAt: string | null; by: number | null }>`select resolved_at as "resolvedAt", resolved_by_staff_id as "by" from chat_sessions`.execute(db);
+    expect(old.rows).toEqual([{ resolvedAt: null, by: null }]);
+    await expect(sql`update chat_sessions set resolved_by_staff_id = 999`.execute(db)).rejects.toThrow(/FOREIGN KEY|foreign key/);
+    const anna = await sql<{ id: number }>`select id from admins`.execute(db);
+    await sql`update chat_sessions set resolved_at = ${now}, resolved_by_staff_id = ${anna.rows[0]!.id}`.execute(db);
+    await sql`delete from admins`.execute(db);
+    const kept = await sql<{ resolvedAt: string | null; by: number | null }>`select resolved_at as "resolvedAt", resolved_by_staff_id as "by" from chat_sessions`.execute(db);
+    expect(kept.rows).toEqual([{ resolvedAt: now, by: null }]);
+    expect(await planOf(db, `select id from chat_sessions where created_at >= '2026-12-01' and created_at < '2026-12-22'`)).toMatch(/chat_sessions_created_at/);
+
+    expect((await migrator.migrateTo('2026-12-21T0000_audit_log')).error).toBeUndefined();
+    await expect(sql`select resolved_at from chat_sessions`.execute(db)).rejects.toThrow(/resolved_at/);
+    expect((await migrator.migrateTo('2026-12-21T0400_chat_resolution')).error).toBeUndefined();
+  });
+});

@@ -156,6 +156,9 @@ export interface ChatSessionsTable {
   escalatedAt: OptionalText;
   /** The newest visitor message an escalation mail covered (db/migrations/2026-12-20T0500_chat_escalated_seq.ts). */
   escalatedSeq: ColumnType<number, number | undefined, number>;
+  /** When staff last resolved it, and who (db/migrations/2026-12-21T0400_chat_resolution.ts): for the reports. */
+  resolvedAt: OptionalText;
+  resolvedByStaffId: OptionalId;
 }
 
 export type ChatRatingColumn = 'good' | 'bad';

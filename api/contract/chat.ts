@@ -224,6 +224,8 @@ export type ChatSessionPatch = z.infer<typeof chatSessionPatchSchema>;
 /** `GET /api/chat-sessions/:sessionId/context` (staff): who the visitor is, beside the conversation. */
 export const chatSessionContext = z.object({
   sessionId: z.string(),
+  /** The email the visitor gave, as typed; null when none: the key of their timeline (contacts.ts). */
+  email: z.string().nullable().optional(),
   pageUrl: z.string().nullable(),
   referrer: z.string().nullable(),
   userAgent: z.string().nullable(),

@@ -49,6 +49,10 @@ export const apiPaths = {
   cannedReply: '/api/canned-replies/:id',
   lead: '/api/leads/:kind/:id',
   adminCounts: '/api/admin/counts',
+  /** One contact's leads and conversations by email (`?email=`), newest first. */
+  contactTimeline: '/api/contacts/timeline',
+  /** The team's figures over a date range (`?from=&to=`). */
+  reports: '/api/reports',
 } as const;
 
 /** The query parameter of a mailed conversation link (`/?chat=<token>`): the widget opens it and takes it out of the address. */

@@ -17,6 +17,7 @@ import * as chatEscalatedSeq from './2026-12-20T0500_chat_escalated_seq';
 import * as auditLog from './2026-12-21T0000_audit_log';
 import * as getStartedPlan from './2026-12-21T0100_get_started_plan';
 import * as notesCanned from './2026-12-21T0300_notes_canned';
+import * as chatResolution from './2026-12-21T0400_chat_resolution';
 
 /** Every migration, in order. Add new files here; never edit a landed one. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-21T0000_audit_log': auditLog,
   '2026-12-21T0100_get_started_plan': getStartedPlan,
   '2026-12-21T0300_notes_canned': notesCanned,
+  '2026-12-21T0400_chat_resolution': chatResolution,
 };

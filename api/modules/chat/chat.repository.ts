@@ -275,12 +275,13 @@ export async function listAllMessages(
 export async function updateSession(
   db: Executor,
   id: string,
-  change: { status?: string; markRead?: boolean },
+  change: { status?: string; markRead?: boolean; byStaffId?: number },
 ): Promise<boolean> {
   const result = await db
     .updateTable('chatSessions')
     .set((eb) => ({
       ...(change.status ? { status: change.status } : {}),
+      ...(change.status === 'resolved' ? resolution(eb, change.byStaffId) : {}),
       ...(change.markRead
         ? { lastReadSeq: eb.ref('lastSeq') }
         : {}),
@@ -289,6 +290,18 @@ export async function updateSession(
     .where('id', '=', id)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * When and by whom a session was resolved, for the reports: set as it goes from open to resolved;
+ * resolving a resolved session again keeps the first time (both sides of `set` see the row as it was).
+ */
+function resolution(eb: ExpressionBuilder<Database, 'chatSessions'>, byStaffId: number | undefined) {
+  const wasResolved = eb('status', '=', 'resolved').and('resolvedAt', 'is not', null);
+  return {
+    resolvedAt: eb.case().when(wasResolved).then(eb.ref('resolvedAt')).else(new Date().toISOString()).end(),
+    resolvedByStaffId: eb.case().when(wasResolved).then(eb.ref('resolvedByStaffId')).else(byStaffId ?? null).end(),
+  };
 }
 
 /** One inbox row per session, every figure computed by the database for just the rows of the page. */

@@ -109,7 +109,7 @@ export async function staffChatRoutes(instance: FastifyInstance, options: { chat
       onRequest: app.requireStaff,
       schema: { params: chatSessionParamsSchema, body: chatSessionPatchSchema, response: { 200: chatSessionSummary, ...errors } },
     },
-    async (request) => chat.patchSession(request.params.sessionId, request.body),
+    async (request) => chat.patchSession(request.params.sessionId, request.body, signedInStaffId(request.session)),
   );
 
   await instance.register(staffResyncRoutes);

@@ -307,6 +307,7 @@ export class ChatService {
     ]);
     return {
       sessionId,
+      email,
       pageUrl: session.pageUrl,
       referrer: session.referrer,
       userAgent: session.userAgent,
@@ -375,10 +376,10 @@ export class ChatService {
   }
 
   /** Staff change a session's status or mark it read; every staff screen hears of it. */
-  async patchSession(sessionId: string, patch: ChatSessionPatch): Promise<ChatSessionSummary> {
+  async patchSession(sessionId: string, patch: ChatSessionPatch, byStaffId?: number): Promise<ChatSessionSummary> {
     const status: ChatSessionStatus | undefined = patch.status;
     return this.write(async (tx) => {
-      const updated = await repository.updateSession(tx.db, sessionId, { status, markRead: patch.read === true });
+      const updated = await repository.updateSession(tx.db, sessionId, { status, markRead: patch.read === true, byStaffId });
       const row = updated ? await repository.findSessionSummary(tx.db, sessionId) : undefined;
       if (!row) throw new HttpError(404, chatSessionNotFoundMessage);
       const summary = toSummary(row);

@@ -2,6 +2,8 @@ import type { AdminLoginInput, SessionInfo, adminLoginAnswerSchema } from '../..
 import type { z } from 'zod';
 import type { ChatSessionContext, ChatSessionPatch, ChatSessionStatus, ChatSessionSummary, StaffChatMessage } from '../../../../api/contract/chat';
 import type { StaffChatResyncAnswer } from '../../../../api/contract/chat-resync';
+import type { ContactTimeline } from '../../../../api/contract/contacts';
+import type { TeamReport } from '../../../../api/contract/reports';
 import type { AdminCounts, LeadByKind, LeadKind, LeadPatch, LeadStatus } from '../../../../api/contract/leads';
 import { listLimitDefault } from '../../../../api/contract/leads';
 import { api, ApiError } from '../../../lib/api-client';
@@ -77,6 +79,10 @@ export const adminApi = {
     staffCall(() => api.post<StaffChatMessage>(apiPaths.staffReply, { sessionId, message })),
   /** Mails the conversation to the visitor's own stored email; answers that address. */
   sendTranscript: (sessionId: string) => staffCall(() => api.post<{ email: string }>(pathTo(apiPaths.chatTranscript, { sessionId }), undefined)),
+  /** One contact's leads and conversations, newest first. */
+  contactTimeline: (email: string) => staffCall(() => get<ContactTimeline>(withQuery(apiPaths.contactTimeline, { email }))),
+  /** The team's figures over whole UTC days. */
+  report: (range: { from: string; to: string }) => staffCall(() => get<TeamReport>(withQuery(apiPaths.reports, range))),
 };
 
 /** The CSV of what a tab shows: every row matching its search and status filter, not just the loaded pages. */

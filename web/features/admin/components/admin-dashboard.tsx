@@ -8,7 +8,7 @@ import { stopCountsRecheck } from '../api/live-cache';
 import { prefetchFirstScreen, showAllRows, useUnreadChats } from '../api/queries';
 import { createInboxController } from '../inbox-controller';
 import { pruneDrafts } from '../lib/drafts';
-import { type AdminTab, chatPath, firstTab, leadPath, matchChatPath, matchLeadPath, tabParam, tabPath } from '../lib/admin-paths';
+import { type AdminTab, chatPath, firstTab, isReportsPath, leadPath, matchChatPath, matchLeadPath, tabParam, tabPath } from '../lib/admin-paths';
 import { leadKindNames } from '../lib/lead-fields';
 import { bindAdminSocket } from '../realtime';
 import { bindCollision } from '../collision';
@@ -26,6 +26,8 @@ import { LeadDetail } from './lead-detail';
 import { LeadTable } from './lead-table';
 
 const CannedRepliesScreen = lazy(() => import('./canned-replies-screen').then((module) => ({ default: module.CannedRepliesScreen })));
+// The reports and their chart library load on /admin/reports only.
+const ReportsPage = lazy(() => import('../reports/reports-page').then((module) => ({ default: module.ReportsPage })));
 
 const leadTabs = leadKinds.map((kind) => ({ kind, title: leadKindNames[kind].list }));
 const chatTab = 'chat';
@@ -144,6 +146,7 @@ export function AdminDashboard() {
   const { tab, showTab, openLead, openLeadRow, openChatId, openConversation, closeConversation } = useDashboardRoute();
   const unread = useUnreadChats();
   const queryClient = useQueryClient();
+  const reportsOpen = isReportsPath(useLocation().pathname);
   useIdleLogout();
   useInboxLive(openConversation);
   // On a phone an open conversation takes the screen: the cards and tabs wait below the way Back.
@@ -162,7 +165,12 @@ export function AdminDashboard() {
           </Suspense>
         ) : null}
         {openLead ? <LeadDetail kind={openLead.kind} id={openLead.id} /> : null}
-        <div hidden={openLead !== undefined || pathname === cannedRepliesPath} className="space-y-6">
+        {reportsOpen ? (
+          <Suspense fallback={<p className="text-sm text-slate-500">Loading reports...</p>}>
+            <ReportsPage />
+          </Suspense>
+        ) : null}
+        <div hidden={openLead !== undefined || reportsOpen || pathname === cannedRepliesPath} className="space-y-6">
           <div className={phoneChatHidden}>
             <CountCards
               onShow={(card) => {

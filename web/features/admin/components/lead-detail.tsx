@@ -23,6 +23,7 @@ import { formatDate } from '../lib/format';
 import { type LeadField, leadFormPages, leadKindNames, leadSender, sectionsOf } from '../lib/lead-fields';
 import { useLiveStatus } from '../stores/live-status-store';
 import { PriorityBadge } from './badges';
+import { ContactTimelineCard } from './contact-timeline';
 
 const card = 'rounded-lg border border-slate-200 bg-white p-4 sm:p-5';
 const termClass = 'text-xs font-semibold tracking-wide text-slate-500 uppercase';
@@ -148,6 +149,7 @@ function LeadView<K extends LeadKind>({ kind, lead, titleId }: { kind: K; lead: 
           </section>
         ))}
       </div>
+      <ContactTimelineCard email={lead.email} current={{ type: 'lead', kind, id: lead.id }} />
     </>
   );
 }

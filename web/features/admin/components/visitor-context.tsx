@@ -6,6 +6,7 @@ import type { ChatSessionContext } from '../../../../api/contract/chat';
 import { leadStatusLabels } from '../../../../api/contract/leads';
 import { chatContextQuery } from '../api/lead-queries';
 import { chatPath, leadPath } from '../lib/admin-paths';
+import { ContactTimeline } from './contact-timeline';
 import { formatDate, formatLocalTime, formatTime } from '../lib/format';
 import { leadKindNames } from '../lib/lead-fields';
 import { describeUserAgent } from '../lib/user-agent';
@@ -124,6 +125,9 @@ function ContextDetails({ context }: { context: ChatSessionContext }) {
             detail: `${formatDate(lead.createdAt)} · ${leadStatusLabels[lead.status]}`,
           }))}
         />
+      </Item>
+      <Item term="Timeline">
+        {context.email ? <ContactTimeline email={context.email} current={{ type: 'conversation', id: context.sessionId }} /> : none('No email given')}
       </Item>
     </dl>
   );

@@ -49,3 +49,10 @@ export function chatPath(sessionId: string): string {
 export function tabPath(tab: AdminTab): string {
   return tab === firstTab ? adminHome : `${adminHome}?${tabParam}=${tab}`;
 }
+
+/** The reports, `/admin/reports` (`?from=&to=`): a lazy chunk of their own, with the chart library. */
+export const reportsPath = '/admin/reports';
+
+export function isReportsPath(pathname: string): boolean {
+  return pathname === reportsPath || pathname === `${reportsPath}/`;
+}
