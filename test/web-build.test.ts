@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webPagesManifestFile, webPagesManifestSchema } from '../api/contract/web-pages';
 import { documentTitle, siteRoutes, supportFaqs } from '../web/features/marketing/routes';
@@ -41,7 +42,8 @@ describe('web build', { timeout: 180_000 }, () => {
   beforeAll(() => {
     outDir = mkdtempSync(join(tmpdir(), 'lotwise-build-'));
     execFileSync('npx', ['vite', 'build', '--logLevel', 'error', '--outDir', outDir, '--emptyOutDir'], {
-      env: { ...process.env, PUBLIC_URL: `${publicUrl}/` },
+      // NODE_ENV as a deploy has it: Vitest's `test` would build React's development bundle.
+      env: { ...process.env, NODE_ENV: 'production', PUBLIC_URL: `${publicUrl}/` },
       stdio: 'pipe',
     });
   }, 180_000);
@@ -110,6 +112,23 @@ describe('web build', { timeout: 180_000 }, () => {
     const shell = parse('index.html');
     expect(meta(shell, 'name="robots"')).toBe('noindex');
     expect(shell.getElementById('root')!.childElementCount).toBe(0);
+  });
+
+  it('keeps the home page under its first-load JavaScript budget: 120 KB gzip (DESIGN.md section 8)', () => {
+    // What the prerendered home page loads before anything is pressed: its entry script, the chunks it
+    // preloads, and what those import statically. `import("./x.js")` (the widget, dialogs) loads later.
+    const doc = parse('pages/index.html');
+    const queue = [...doc.querySelectorAll('script[src], link[rel="modulepreload"]')].map((element) => element.getAttribute('src') ?? element.getAttribute('href')!);
+    const firstLoad = new Set<string>();
+    while (queue.length > 0) {
+      const path = queue.pop()!;
+      if (firstLoad.has(path)) continue;
+      firstLoad.add(path);
+      for (const [, chunk] of read(path.slice(1)).matchAll(/(?:from|import)\s*["']\.\/([^"']+\.js)["']/g)) queue.push(`/assets/${chunk}`);
+    }
+    expect([...firstLoad].some((path) => path.startsWith('/assets/home-'))).toBe(true);
+    const gzipKb = [...firstLoad].reduce((sum, path) => sum + gzipSync(readFileSync(join(outDir, path.slice(1))), { level: 9 }).length, 0) / 1024;
+    expect(gzipKb).toBeLessThan(120);
   });
 
   it('writes robots.txt and sitemap.xml for PUBLIC_URL, and the 1200x630 preview image', () => {

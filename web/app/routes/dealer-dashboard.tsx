@@ -15,6 +15,12 @@ import {
 } from '../../features/dealer/sample-data';
 import { Logo } from '../../features/marketing/components/logo';
 import { PageTitle } from '../../components/ui/page-title';
+import { toast } from '../../components/ui/toast';
+import { previewToast } from '../../features/dealer/messages';
+import { downloadLeadsCsv } from '../../features/dealer/sample-export';
+
+/** A sample button with nothing behind it yet says so, instead of doing nothing. */
+const preview = (action: string) => () => toast(previewToast(action));
 
 const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
 const count = new Intl.NumberFormat('en-US');
@@ -99,7 +105,7 @@ function InventoryTab() {
         <h2 id="inventory-title" className="text-lg font-bold text-slate-900">
           Inventory
         </h2>
-        <Button variant="cta" size="sm">
+        <Button variant="cta" size="sm" onClick={preview('Adding vehicles')}>
           <Plus className="size-4" aria-hidden="true" /> Add Vehicle
         </Button>
       </div>
@@ -118,10 +124,10 @@ function InventoryTab() {
             <p className="mt-1 text-2xl font-bold text-brand">{money.format(vehicle.price)}</p>
             <p className="text-sm text-slate-600">{count.format(vehicle.mileage)} miles</p>
             <div className="mt-4 grid grid-cols-2 gap-2">
-              <Button variant="outline" size="sm" aria-label={`View ${vehicle.year} ${vehicle.make} ${vehicle.model}`}>
+              <Button variant="outline" size="sm" aria-label={`View ${vehicle.year} ${vehicle.make} ${vehicle.model}`} onClick={preview('Vehicle details')}>
                 <Eye className="size-4" aria-hidden="true" /> View
               </Button>
-              <Button variant="outline" size="sm" aria-label={`Edit ${vehicle.year} ${vehicle.make} ${vehicle.model}`}>
+              <Button variant="outline" size="sm" aria-label={`Edit ${vehicle.year} ${vehicle.make} ${vehicle.model}`} onClick={preview('Editing vehicles')}>
                 <Pencil className="size-4" aria-hidden="true" /> Edit
               </Button>
             </div>
@@ -139,7 +145,7 @@ function LeadsTab() {
         <h2 id="leads-title" className="text-lg font-bold text-slate-900">
           Leads
         </h2>
-        <Button variant="outline" size="sm">
+        <Button variant="outline" size="sm" onClick={() => downloadLeadsCsv(sampleLeads, 'sample-leads.csv')}>
           <Download className="size-4" aria-hidden="true" /> Export Leads
         </Button>
       </div>
@@ -159,10 +165,10 @@ function LeadsTab() {
               </p>
             </div>
             <div className="flex gap-2">
-              <Button variant="brand" size="sm" aria-label={`Contact ${lead.name}`}>
+              <Button variant="brand" size="sm" aria-label={`Contact ${lead.name}`} onClick={preview('Contacting leads')}>
                 <Phone className="size-4" aria-hidden="true" /> Contact
               </Button>
-              <Button variant="outline" size="sm" aria-label={`View ${lead.name}`}>
+              <Button variant="outline" size="sm" aria-label={`View ${lead.name}`} onClick={preview('Lead details')}>
                 <Eye className="size-4" aria-hidden="true" /> View
               </Button>
             </div>
@@ -219,10 +225,7 @@ export function DealerDashboardPage() {
       <PageTitle title="Dealer Dashboard" />
       <header className="bg-slate-950 text-white">
         <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-3 px-4 py-3 sm:px-6 lg:px-8">
-          <div className="flex items-center gap-3">
-            <Logo inverted />
-            <span className="hidden text-sm text-slate-300 sm:inline">Dealer Dashboard</span>
-          </div>
+          <Logo inverted />
           <div className="flex items-center gap-3 text-sm">
             <span className="rounded-full bg-emerald-500/20 px-2.5 py-0.5 text-xs font-semibold text-emerald-300 ring-1 ring-emerald-400/40">Active</span>
             <span className="text-slate-300" data-testid="dealer-username">
@@ -248,7 +251,9 @@ export function DealerDashboardPage() {
         </nav>
       </header>
       <main className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:px-8">
-        <p className="mb-6 text-sm text-slate-600">
+        <h1 className="text-2xl font-extrabold tracking-tight text-slate-900">Dealer Dashboard</h1>
+        <p className="mt-2 mb-6 flex flex-wrap items-center gap-2 text-sm text-slate-600">
+          <span className="rounded-full bg-amber-100 px-2.5 py-0.5 text-xs font-semibold text-amber-900">Preview</span>
           Sample data shown. Your live {brand.product} figures appear here once your website launches.
         </p>
         <Tabs.Content value="dash">

@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import { brand } from '../../../api/contract/brand';
 import { buttonClasses } from '../../components/ui/button';
 import { DealerLoginCard } from '../../features/dealer/components/dealer-login-form';
+import { useSignedInDealerRedirect } from '../../features/dealer/use-signed-in-redirect';
 
 const highlights = [
   { icon: BarChart3, title: 'Dashboard Analytics', text: 'Visitors, chats and conversions at a glance.' },
@@ -12,6 +13,7 @@ const highlights = [
 ] as const;
 
 export function DealerLoginPage() {
+  useSignedInDealerRedirect();
   return (
     <div className="bg-slate-50">
       <div className="mx-auto grid max-w-6xl gap-8 px-4 py-12 sm:px-6 sm:py-16 lg:grid-cols-2 lg:px-8">

@@ -1,5 +1,5 @@
 import { CalendarCheck, MessageSquareText, Zap } from 'lucide-react';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, type MouseEvent, Suspense, useRef, useState } from 'react';
 import { brand } from '../../../api/contract/brand';
 import { Button, ButtonLink } from '../../components/ui/button';
 import { showTestimonials, stats } from '../../features/marketing/content';
@@ -12,7 +12,10 @@ const DemoRequestDialog = lazy(() => loadDemoDialog().then((module) => ({ defaul
 export function HomePage() {
   const [demoOpen, setDemoOpen] = useState(false);
   const [demoLoaded, setDemoLoaded] = useState(false);
-  const openDemo = () => {
+  // The Request Demo button that opened the dialog: focus goes back to it when the dialog closes.
+  const demoOpener = useRef<HTMLElement | null>(null);
+  const openDemo = (event: MouseEvent<HTMLElement>) => {
+    demoOpener.current = event.currentTarget;
     setDemoLoaded(true);
     setDemoOpen(true);
   };
@@ -28,23 +31,24 @@ export function HomePage() {
           className="pointer-events-none absolute inset-0 bg-[radial-gradient(ellipse_at_top_right,rgba(51,51,153,0.75),transparent_55%),radial-gradient(ellipse_at_bottom_left,rgba(220,38,38,0.25),transparent_50%)]"
           aria-hidden="true"
         />
-        <div className="relative mx-auto grid max-w-7xl items-center gap-12 px-4 py-16 sm:px-6 sm:py-24 lg:grid-cols-[1.15fr_1fr] lg:px-8">
+        {/* Tighter on a phone: the hero's buttons stay in sight above the cookie banner at 375x667. */}
+        <div className="relative mx-auto grid max-w-7xl items-center gap-12 px-4 pt-8 pb-16 sm:px-6 sm:py-24 lg:grid-cols-[1.15fr_1fr] lg:px-8">
           <div>
             <p className="inline-flex items-center gap-2 rounded-full bg-white/10 px-3 py-1 text-sm font-medium text-indigo-100 ring-1 ring-white/20">
               <Zap className="size-4 text-red-300" aria-hidden="true" /> Live in as fast as 5 days
             </p>
-            <h1 className="mt-6 text-4xl font-extrabold tracking-tight text-balance sm:text-5xl lg:text-6xl">
+            <h1 className="mt-4 text-3xl font-extrabold tracking-tight text-balance sm:mt-6 sm:text-5xl lg:text-6xl">
               The AI-powered dealer website that sells more cars
             </h1>
-            <p className="mt-6 max-w-xl text-lg leading-8 text-slate-200">
+            <p className="mt-4 max-w-xl text-base leading-7 text-slate-200 sm:mt-6 sm:text-lg sm:leading-8">
               Lead generation and automated customer communication built for independent pre-owned dealerships, from as
               little as $2 per car.
             </p>
-            <div className="mt-8 flex flex-col gap-3 sm:flex-row">
-              <Button variant="cta" size="lg" {...demoButtonProps}>
+            <div className="mt-6 grid grid-cols-2 gap-3 sm:mt-8 sm:flex">
+              <Button variant="cta" size="lg" className="max-sm:px-3" {...demoButtonProps}>
                 Request Demo
               </Button>
-              <ButtonLink to="/get-started" variant="light" size="lg">
+              <ButtonLink to="/get-started" variant="light" size="lg" className="max-sm:px-3">
                 Get Started
               </ButtonLink>
             </div>
@@ -121,7 +125,14 @@ export function HomePage() {
 
       {demoLoaded ? (
         <Suspense fallback={null}>
-          <DemoRequestDialog open={demoOpen} onOpenChange={setDemoOpen} />
+          <DemoRequestDialog
+            open={demoOpen}
+            onOpenChange={setDemoOpen}
+            onCloseAutoFocus={(event) => {
+              event.preventDefault();
+              demoOpener.current?.focus();
+            }}
+          />
         </Suspense>
       ) : null}
     </>

@@ -41,6 +41,9 @@ export function Dialog({ open, onOpenChange, title, description, children, width
           )}
           {children}
           <DialogPrimitive.Close
+            // Pressing X must not blur a field first: the blur's validation message grows the centred
+            // panel, X moves from under the pointer, and the click that would close it is lost.
+            onMouseDown={(event) => event.preventDefault()}
             aria-label="Close"
             className="absolute top-4 right-4 rounded-full p-2 text-slate-500 transition-colors hover:bg-slate-100 hover:text-slate-900"
           >

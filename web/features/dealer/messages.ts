@@ -42,3 +42,9 @@ export const dealerToasts = {
     variant: 'destructive',
   }),
 } satisfies Record<string, ToastOptions | ((error: unknown) => ToastOptions)>;
+
+/** What a sample dashboard button that has nothing real behind it yet says. */
+export const previewToast = (action: string): ToastOptions => ({
+  title: 'Preview',
+  description: `${action} opens once your ${brand.product} website is live. This dashboard shows sample data.`,
+});

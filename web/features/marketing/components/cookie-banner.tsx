@@ -16,22 +16,27 @@ export function CookieBanner() {
   return (
     <section
       aria-label="Cookie consent"
-      className="fixed right-20 bottom-3 left-3 z-40 max-w-md rounded-2xl border border-slate-200 bg-white p-5 shadow-2xl sm:right-auto sm:bottom-5 sm:left-5"
+      className="fixed right-20 bottom-3 left-3 z-40 max-w-md rounded-2xl border border-slate-200 bg-white p-3 shadow-2xl sm:right-auto sm:bottom-5 sm:left-5 sm:p-5"
     >
-      <h2 className="text-base font-semibold text-slate-900">We value your privacy</h2>
-      <p className="mt-2 text-sm leading-6 text-slate-700">
-        We use essential cookies to run this site. With your permission we would also use analytics, functional and
-        marketing cookies. Read our{' '}
+      <h2 className="text-sm font-semibold text-slate-900 sm:text-base">We value your privacy</h2>
+      {/* On a phone the banner says it in two lines, so the hero's buttons stay in sight above it. */}
+      <p className="mt-1 text-xs leading-5 text-slate-700 sm:mt-2 sm:text-sm sm:leading-6">
+        <span className="sm:hidden">Essential cookies run this site; others only with your permission.</span>
+        <span className="hidden sm:inline">
+          We use essential cookies to run this site. With your permission we would also use analytics, functional and
+          marketing cookies.
+        </span>{' '}
+        Read our{' '}
         <Link to="/cookie-policy" className="font-medium text-brand underline underline-offset-2">
           Cookie Policy
         </Link>
         .
       </p>
-      <div className="mt-4 flex flex-wrap gap-2">
-        <button type="button" className={buttonClasses('brand', 'sm')} onClick={() => choose(true)}>
+      <div className="mt-2 flex flex-wrap gap-2 sm:mt-4">
+        <button type="button" className={buttonClasses('brand', 'sm', 'max-sm:px-2.5 max-sm:text-xs')} onClick={() => choose(true)}>
           Accept all
         </button>
-        <button type="button" className={buttonClasses('outline', 'sm')} onClick={() => choose(false)}>
+        <button type="button" className={buttonClasses('outline', 'sm', 'max-sm:px-2.5 max-sm:text-xs')} onClick={() => choose(false)}>
           Reject non-essential
         </button>
       </div>

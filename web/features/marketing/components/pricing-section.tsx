@@ -44,7 +44,8 @@ export function PricingSection() {
               >
                 Get Started
               </Link>
-              <ul className="mt-8 grid gap-3 text-sm text-slate-700">
+              {/* Every plan has the same features: side by side each card lists them, stacked they are listed once below. */}
+              <ul className="mt-8 hidden gap-3 text-sm text-slate-700 lg:grid">
                 {planFeatures.map((feature) => (
                   <li key={feature} className="flex gap-3">
                     <Check className="mt-0.5 size-4 shrink-0 text-emerald-600" aria-hidden="true" />
@@ -55,6 +56,17 @@ export function PricingSection() {
             </li>
           ))}
         </ul>
+        <div className="mx-auto mt-10 max-w-2xl rounded-2xl border border-slate-200 bg-white p-6 sm:p-8 lg:hidden">
+          <h3 className="text-lg font-bold text-slate-900">Every plan includes</h3>
+          <ul className="mt-4 grid gap-3 text-sm text-slate-700 sm:grid-cols-2">
+            {planFeatures.map((feature) => (
+              <li key={feature} className="flex gap-3">
+                <Check className="mt-0.5 size-4 shrink-0 text-emerald-600" aria-hidden="true" />
+                {feature}
+              </li>
+            ))}
+          </ul>
+        </div>
       </div>
     </section>
   );

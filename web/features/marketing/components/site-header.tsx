@@ -10,6 +10,7 @@ const navLinks = [
   { to: '/about', label: 'About' },
   { to: '/contact', label: 'Contact' },
   { to: '/support', label: 'Support' },
+  { to: '/dealer-login', label: 'Dealer Login' },
 ] as const;
 
 const linkClasses = ({ isActive }: { isActive: boolean }) =>
