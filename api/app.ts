@@ -8,6 +8,7 @@ import authPlugin from './plugins/auth';
 import clientAddressPlugin, { proxyTrust } from './plugins/client-address';
 import dbPlugin from './plugins/db';
 import errorsPlugin from './plugins/errors';
+import healthPlugin from './plugins/health';
 import redisPlugin from './plugins/redis';
 import securityPlugin from './plugins/security';
 import { serializerCompiler } from './plugins/serializer';
@@ -65,6 +66,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(sessionPlugin, { config });
   await app.register(authPlugin, { staffIdleMinutes: config.staffIdleMinutes });
   await app.register(socketIoPlugin, { config });
+  await app.register(healthPlugin, { config });
 
   app.get(apiPaths.health, async () => ({ ok: true as const }));
 

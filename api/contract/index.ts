@@ -10,3 +10,4 @@ export * from './socket';
 export * from './paths';
 export * from './business-hours';
 export * from './leave-message';
+export * from './operations';
