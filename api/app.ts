@@ -9,6 +9,7 @@ import clientAddressPlugin, { proxyTrust } from './plugins/client-address';
 import dbPlugin from './plugins/db';
 import errorsPlugin from './plugins/errors';
 import healthPlugin from './plugins/health';
+import metricsPlugin from './plugins/metrics';
 import redisPlugin from './plugins/redis';
 import securityPlugin from './plugins/security';
 import { serializerCompiler } from './plugins/serializer';
@@ -67,6 +68,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(authPlugin, { staffIdleMinutes: config.staffIdleMinutes });
   await app.register(socketIoPlugin, { config });
   await app.register(healthPlugin, { config });
+  await app.register(metricsPlugin, { config });
 
   app.get(apiPaths.health, async () => ({ ok: true as const }));
 
