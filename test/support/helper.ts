@@ -42,6 +42,7 @@ export async function buildTestServer(
   options: {
     listen?: boolean;
     logStream?: BuildOptions['logStream'];
+    onRoute?: BuildOptions['onRoute'];
     /** Runs on the built app before it is ready (a test defines a kind of job here). */
     beforeReady?: (app: FastifyInstance) => void;
   } = {},
@@ -58,7 +59,7 @@ export async function buildTestServer(
     ...env,
   });
   const config: Config = { ...parsed, sessionSecret: testSessionSecret };
-  const app = await buildApp(config, { webRoot: join(dir, 'no-web'), logStream: options.logStream });
+  const app = await buildApp(config, { webRoot: join(dir, 'no-web'), logStream: options.logStream, onRoute: options.onRoute });
   options.beforeReady?.(app);
   if (options.listen) await app.listen({ port: 0, host: '127.0.0.1' });
   else await app.ready();
