@@ -1,13 +1,16 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import authPlugin from './plugins/auth';
 import clientAddressPlugin, { proxyTrust } from './plugins/client-address';
 import dbPlugin from './plugins/db';
 import errorsPlugin from './plugins/errors';
+import healthPlugin from './plugins/health';
+import metricsPlugin from './plugins/metrics';
+import openapiPlugin from './plugins/openapi';
 import redisPlugin from './plugins/redis';
 import securityPlugin from './plugins/security';
 import { serializerCompiler } from './plugins/serializer';
@@ -35,6 +38,8 @@ export interface BuildOptions {
   webRoot?: string;
   /** Where the log lines go instead of stdout (a test reads them); the level is still config.logLevel. */
   logStream?: { write(line: string): void };
+  /** Told of every route as it is added (a test compares them with the OpenAPI document). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** Builds the whole server, not listening: `server.ts` listens, tests inject or listen on port 0. */
@@ -58,6 +63,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
+  // First: it learns every route as it is added.
+  await app.register(openapiPlugin);
 
   await app.register(errorsPlugin);
   await app.register(clientAddressPlugin, { trust });
@@ -69,6 +77,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(sessionPlugin, { config });
   await app.register(authPlugin, { staffIdleMinutes: config.staffIdleMinutes });
   await app.register(socketIoPlugin, { config });
+  await app.register(healthPlugin, { config });
+  await app.register(metricsPlugin, { config });
 
   app.get(apiPaths.health, async () => ({ ok: true as const }));
 

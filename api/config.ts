@@ -116,6 +116,19 @@ export const configSchema = z
     ESCALATION_DELAY_SECONDS: z.coerce.number().positive().max(24 * 3600).default(180),
     // Internal: the widget asks for a rating this long after the last staff reply (tests shorten it).
     RATING_ASK_DELAY_SECONDS: z.coerce.number().positive().max(7 * 24 * 3600).default(30 * 60),
+    // /readyz calls the job runner stuck when it has not looked for due jobs for this long.
+    JOBS_STUCK_SECONDS: z.coerce.number().positive().max(24 * 3600).default(30),
+    // Load shedding (@fastify/under-pressure): 503 with Retry-After once the event loop lags this much (0: never).
+    PRESSURE_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().min(0).default(1000),
+    // The same once the event loop is busy this share of the time (0 to 1; 0: never).
+    PRESSURE_MAX_EVENT_LOOP_UTILIZATION: z.coerce.number().min(0).max(1).default(0),
+    PRESSURE_RETRY_AFTER_SECONDS: z.coerce.number().int().positive().max(3600).default(10),
+    // Internal: how often the pressure is measured (tests shorten it).
+    PRESSURE_SAMPLE_INTERVAL_MS: z.coerce.number().int().positive().max(60_000).default(1000),
+    // GET /metrics (Prometheus): `off` takes the route and every measurement away.
+    METRICS: z.enum(['on', 'off']).default('on'),
+    // A scraper off this host sends `Authorization: Bearer <token>`; loopback needs none.
+    METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   })
   .transform((env) => ({
     env: env.NODE_ENV,
@@ -155,7 +168,17 @@ export const configSchema = z
       retryForMs: env.JOBS_RETRY_FOR_SECONDS * 1000,
       pollMs: env.JOBS_POLL_MS,
       concurrency: env.JOBS_CONCURRENCY,
+      stuckAfterMs: env.JOBS_STUCK_SECONDS * 1000,
     },
+    /** Load shedding (api/plugins/health.ts); a limit of 0 is off. */
+    pressure: {
+      maxEventLoopDelayMs: env.PRESSURE_MAX_EVENT_LOOP_DELAY_MS,
+      maxEventLoopUtilization: env.PRESSURE_MAX_EVENT_LOOP_UTILIZATION,
+      retryAfterSeconds: env.PRESSURE_RETRY_AFTER_SECONDS,
+      sampleIntervalMs: env.PRESSURE_SAMPLE_INTERVAL_MS,
+    },
+    /** GET /metrics (api/plugins/metrics.ts). */
+    metrics: { enabled: env.METRICS === 'on', token: env.METRICS_TOKEN },
   }));
 
 export type ParsedConfig = z.infer<typeof configSchema>;

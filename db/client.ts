@@ -71,6 +71,9 @@ const postgresTypes = {
  */
 export function createPostgresDb(url: string, poolSize: number): Db {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, types: postgresTypes, idleTimeoutMillis: 0 });
+  // An idle connection the server dropped (a restart, an outage) is taken out of the pool; unheard,
+  // pg's error event would end the process. The next query opens a new one (/readyz tells meanwhile).
+  pool.on('error', () => undefined);
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }), plugins: [new CamelCase()] });
 }
 

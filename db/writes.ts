@@ -9,6 +9,13 @@ import { directSavepoint, directTransaction, supportsDirectQueries, TransactionL
  */
 export interface Transactions {
   run<T>(work: (db: Db) => Promise<T>): Promise<T>;
+  /**
+   * When the last transaction committed (`performance.now()`): its writes settle right after, in the
+   * same turn, so a write's live listeners can tell how long after its commit they run (metrics).
+   */
+  readonly lastCommitAt?: number;
+  /** Tells `observer` how long each committed transaction took, from its first statement to its commit (metrics). */
+  observe?(observer: (durationMs: number) => void): void;
 }
 
 /** A write waiting for the next group commit. */
@@ -31,6 +38,19 @@ const maxWritesPerTransaction = 200;
 abstract class GroupCommit implements Transactions {
   private pendingWrites: PendingWrite[] = [];
   private flushScheduled = false;
+  lastCommitAt = 0;
+  private batchStartedAt = 0;
+  private observer: ((durationMs: number) => void) | undefined;
+
+  observe(observer: (durationMs: number) => void): void {
+    this.observer = observer;
+  }
+
+  /** Called by a dialect once a transaction committed, before its writes are settled. */
+  protected committed(): void {
+    this.lastCommitAt = performance.now();
+    this.observer?.(this.lastCommitAt - this.batchStartedAt);
+  }
 
   run<T>(work: (db: Db) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
@@ -45,6 +65,7 @@ abstract class GroupCommit implements Transactions {
   // Bound once: it is scheduled on every turn with writes.
   private readonly flush = (): void => {
     const batch = this.pendingWrites.splice(0, maxWritesPerTransaction);
+    this.batchStartedAt = performance.now();
     void this.commit(batch).then(() => {
       if (this.pendingWrites.length > 0) setImmediate(this.flush);
       else this.flushScheduled = false;
@@ -99,6 +120,7 @@ export class SqliteGroupCommit extends GroupCommit {
       for (const item of batch) item.reject(error);
       return;
     }
+    this.committed();
     settle(batch, outcomes);
   }
 }
@@ -120,7 +142,13 @@ export class PostgresGroupCommit extends GroupCommit {
   }
 
   private alone(item: PendingWrite): Promise<void> {
-    return this.db.transaction().execute(item.work).then(item.resolve, item.reject);
+    return this.db
+      .transaction()
+      .execute(item.work)
+      .then((value) => {
+        this.committed();
+        item.resolve(value);
+      }, item.reject);
   }
 
   protected async commit(batch: PendingWrite[]): Promise<void> {
@@ -140,6 +168,7 @@ export class PostgresGroupCommit extends GroupCommit {
       await Promise.all(batch.map((item) => this.alone(item)));
       return;
     }
+    this.committed();
     settle(batch, outcomes);
   }
 }

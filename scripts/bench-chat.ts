@@ -10,7 +10,9 @@
  * anyone off RATE_LIMIT_ALLOWLIST; the visitors connect from many loopback addresses, a few to each,
  * well within the per-address limits), BENCH_SERVER_FLAGS (extra node flags for the server, e.g. "--trace-gc" or
  * "--cpu-prof --cpu-prof-dir=DIR"), BENCH_ALLOC_PROFILE=FILE (where the full server's bytes are allocated, freed ones
- * included; BENCH_ALLOC_MINOR=0 keeps only what outlived a young collection), NOTIFY_EMAIL (passed to the full server).
+ * included; BENCH_ALLOC_MINOR=0 keeps only what outlived a young collection), NOTIFY_EMAIL (passed to the full server),
+ * BENCH_METRICS (on, the default, as in production; off: the full server runs without /metrics and its
+ * measurements: run the bench once each way on a quiet machine to see what the metrics cost).
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { resolve } from 'node:path';

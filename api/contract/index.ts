@@ -15,3 +15,4 @@ export * from './leave-message';
 export * from './team-inbox-notes';
 export * from './plans';
 export * from './after-submit';
+export * from './operations';

@@ -15,7 +15,15 @@ declare module 'fastify' {
     write: Write;
     /** Registers the local job runner's wake-up (api/jobs/index.ts). */
     wakeJobs(wake: () => void): void;
+    /** How writes commit, for metrics: when the last transaction committed, and each one's duration. */
+    commits: WriteCommits;
   }
+}
+
+export interface WriteCommits {
+  /** `performance.now()` at the last commit: a write's live listeners run in the same turn, right after it. */
+  lastAt(): number | undefined;
+  observe(observer: (durationMs: number) => void): void;
 }
 
 /**
@@ -29,6 +37,11 @@ export default fp(
     app.decorate('events', bus);
     app.decorate('write', createWrite({ transactions: app.transactions, bus, onJobsDue: () => jobWaiters.forEach((wake) => wake()) }));
     app.decorate('wakeJobs', (wake: () => void) => void jobWaiters.push(wake));
+    const { transactions } = app;
+    app.decorate('commits', {
+      lastAt: () => transactions.lastCommitAt,
+      observe: (observer: (durationMs: number) => void) => transactions.observe?.(observer),
+    } satisfies WriteCommits);
   },
   { name: 'events', dependencies: ['db'] },
 );

@@ -82,6 +82,8 @@ export class JobRunner {
   private stopping = false;
   private looking = false;
   private lookAgain = false;
+  /** When this runner last began a look for due jobs (epoch ms): readiness calls it stuck past a limit. */
+  private lastLookAt = 0;
 
   constructor(
     private readonly db: Db,
@@ -187,6 +189,15 @@ export class JobRunner {
     while ((this.looking || this.running.size > 0) && Date.now() < giveUpAt) await Promise.race([...this.running, pause(10)]);
   }
 
+  /**
+   * Whether the runner is alive, for /readyz: when it last looked for due jobs (it looks at least
+   * every `pollMs` while a slot is free) and how many jobs it runs. A look that hangs, or every slot
+   * held by jobs that never end (no look reads the table then), leaves `lastLookAt` behind.
+   */
+  liveness(): { started: boolean; lastLookAt: number; running: number } {
+    return { started: this.started && !this.stopping, lastLookAt: this.lastLookAt, running: this.running.size };
+  }
+
   private async look(): Promise<void> {
     this.looking = true;
     let nextIn = this.options.pollMs;
@@ -196,6 +207,7 @@ export class JobRunner {
         const free = this.options.concurrency - this.running.size;
         if (free <= 0) return;
         const now = this.now();
+        this.lastLookAt = now;
         const dueAt = await repository.nextDueAt(this.db, now, this.kinds);
         if (dueAt === undefined || dueAt > now) {
           if (dueAt !== undefined) nextIn = Math.min(nextIn, dueAt - now);

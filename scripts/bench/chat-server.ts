@@ -90,6 +90,8 @@ async function startFull(): Promise<void> {
     ...(process.env.NOTIFY_EMAIL ? { NOTIFY_EMAIL: process.env.NOTIFY_EMAIL } : {}),
     // BENCH_LIMITS=1: the visitors' limits are counted (the load spreads them over loopback addresses).
     RATE_LIMIT_ALLOWLIST: process.env.BENCH_LIMITS === '1' ? '' : '127.0.0.1',
+    // BENCH_METRICS=off: without /metrics and its measurements (on, as in production, by default).
+    METRICS: process.env.BENCH_METRICS === 'off' ? 'off' : 'on',
     // A known staff account, so start does not print a generated one.
     ADMIN_EMAIL: 'bench-admin@lotwise.example',
     ADMIN_PASSWORD: 'bench-admin-password',

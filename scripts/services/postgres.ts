@@ -32,7 +32,12 @@ export interface PostgresServer {
   pid: number;
   /** A fresh, empty database; answers its URL. */
   createDatabase(): Promise<string>;
+  /** Stops the server and removes its cluster. */
   stop(): Promise<void>;
+  /** Stops the server and keeps its cluster, as an outage would (tests of what a node does without it). */
+  halt(): Promise<void>;
+  /** Starts a halted server again on the same port and cluster. */
+  resume(): Promise<void>;
 }
 
 /**
@@ -82,24 +87,35 @@ export async function startPostgres(options: { durable?: boolean } = {}): Promis
   const port = await freePort();
   const settings = ['-c', 'listen_addresses=127.0.0.1', '-c', `port=${port}`, '-c', 'max_connections=300'];
   if (!options.durable) settings.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
-  const child = spawn(join(binDir, 'postgres'), ['-D', dataDir, '-k', dir, ...settings], { stdio: ['ignore', 'pipe', 'pipe'], cwd: dir, ...user });
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-4000);
   };
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
+  const launch = () => {
+    const server = spawn(join(binDir, 'postgres'), ['-D', dataDir, '-k', dir, ...settings], { stdio: ['ignore', 'pipe', 'pipe'], cwd: dir, ...user });
+    server.stdout.on('data', keep);
+    server.stderr.on('data', keep);
+    return { server, exited: new Promise<void>((resolve) => server.once('exit', () => resolve())) };
+  };
+  let { server: child, exited } = launch();
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
-  const stop = async () => {
+  const halt = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       // SIGINT is PostgreSQL's fast shutdown.
       child.kill('SIGINT');
       await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     }
+  };
+  const stop = async () => {
+    await halt();
     rmSync(dir, { recursive: true, force: true });
+  };
+  const resume = async () => {
+    await halt();
+    ({ server: child, exited } = launch());
+    await acceptsConnections(url, child, () => output);
   };
 
   try {
@@ -109,5 +125,16 @@ export async function startPostgres(options: { durable?: boolean } = {}): Promis
     throw error;
   }
 
-  return { url, port, pid: child.pid!, createDatabase: () => createPostgresDatabase(url), stop };
+  return {
+    url,
+    port,
+    // The server's pid changes with `resume`.
+    get pid() {
+      return child.pid!;
+    },
+    createDatabase: () => createPostgresDatabase(url),
+    stop,
+    halt,
+    resume,
+  };
 }

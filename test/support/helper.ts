@@ -39,7 +39,13 @@ function scaledEnv(): Record<string, string> {
  */
 export async function buildTestServer(
   env: Record<string, string> = {},
-  options: { listen?: boolean; logStream?: BuildOptions['logStream'] } = {},
+  options: {
+    listen?: boolean;
+    logStream?: BuildOptions['logStream'];
+    onRoute?: BuildOptions['onRoute'];
+    /** Runs on the built app before it is ready (a test defines a kind of job here). */
+    beforeReady?: (app: FastifyInstance) => void;
+  } = {},
 ): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'lotwise-test-'));
   const parsed = parseConfig({
@@ -53,7 +59,8 @@ export async function buildTestServer(
     ...env,
   });
   const config: Config = { ...parsed, sessionSecret: testSessionSecret };
-  const app = await buildApp(config, { webRoot: join(dir, 'no-web'), logStream: options.logStream });
+  const app = await buildApp(config, { webRoot: join(dir, 'no-web'), logStream: options.logStream, onRoute: options.onRoute });
+  options.beforeReady?.(app);
   if (options.listen) await app.listen({ port: 0, host: '127.0.0.1' });
   else await app.ready();
   afterAll(async () => {

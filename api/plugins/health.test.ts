@@ -1,0 +1,153 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { operatorPaths, type Readiness } from '../contract/operations';
+import { apiPaths } from '../contract/paths';
+import { startPostgres } from '../../scripts/services/postgres';
+import { startRedis } from '../../scripts/services/redis';
+import { onPostgres } from '../../test/support/database';
+import { buildTestServer } from '../../test/support/helper';
+
+async function readyz(app: FastifyInstance): Promise<{ status: number; body: Readiness }> {
+  const response = await app.inject({ method: 'GET', url: operatorPaths.readyz });
+  return { status: response.statusCode, body: response.json<Readiness>() };
+}
+
+/** Asks /readyz until `wanted` holds (an outage takes a moment to be seen, a recovery to reconnect). */
+async function readyzUntil(app: FastifyInstance, wanted: (answer: { status: number; body: Readiness }) => boolean, withinMs = 20_000) {
+  const deadline = Date.now() + withinMs;
+  let answer = await readyz(app);
+  while (!wanted(answer) && Date.now() < deadline) {
+    await sleep(100);
+    answer = await readyz(app);
+  }
+  return answer;
+}
+
+describe('GET /healthz and GET /readyz', () => {
+  it('answer 200 with each part ready, set no cookie, and are never rate limited', async () => {
+    const { app } = await buildTestServer();
+    const health = await app.inject({ method: 'GET', url: operatorPaths.healthz });
+    expect(health.statusCode).toBe(200);
+    expect(health.json()).toEqual({ ok: true });
+
+    const { status, body } = await readyz(app);
+    expect(status).toBe(200);
+    expect(body.ready).toBe(true);
+    expect(body.failing).toEqual([]);
+    expect(body.checks.database.ok).toBe(true);
+    expect(body.checks.jobs).toMatchObject({ ok: true, running: 0 });
+    expect(body.checks.pressure.ok).toBe(true);
+    // Redis is checked only where it is configured (the server-scaled project).
+    expect(body.checks.redis?.ok).toBe(onPostgres ? true : undefined);
+
+    const answers = await Promise.all(Array.from({ length: 60 }, () => app.inject({ method: 'GET', url: operatorPaths.readyz })));
+    expect(answers.map((answer) => answer.statusCode).filter((code) => code !== 200)).toEqual([]);
+    expect(answers.some((answer) => answer.headers['set-cookie'])).toBe(false);
+    // The old probe stays for the scripts that use it.
+    expect((await app.inject({ method: 'GET', url: apiPaths.health })).statusCode).toBe(200);
+  });
+
+  it('answers 503 naming jobs while the job runner is stuck, and 200 once it moves again', async () => {
+    let release = () => {};
+    const hanging = new Promise<void>((resolve) => (release = resolve));
+    const { app } = await buildTestServer(
+      { JOBS_CONCURRENCY: '1', JOBS_POLL_MS: '50', JOBS_STUCK_SECONDS: '0.5' },
+      { beforeReady: (built) => void built.jobs.define('test.hang', { payload: z.object({}), handle: () => hanging }) },
+    );
+    expect((await readyz(app)).status).toBe(200);
+
+    // Its one slot is held by a job that never ends: the runner no longer looks at the table.
+    await app.write(async (tx) => tx.enqueue({ kind: 'test.hang', payload: {} }));
+    const stuck = await readyzUntil(app, (answer) => answer.status === 503);
+    expect(stuck.status).toBe(503);
+    expect(stuck.body.failing).toEqual(['jobs']);
+    expect(stuck.body.checks.jobs).toMatchObject({ ok: false, error: 'the job runner is stuck', running: 1 });
+    expect(stuck.body.checks.database.ok).toBe(true);
+    expect((await app.inject({ method: 'GET', url: operatorPaths.healthz })).statusCode).toBe(200);
+
+    release();
+    const moving = await readyzUntil(app, (answer) => answer.status === 200);
+    expect(moving.status).toBe(200);
+    expect(moving.body.checks.jobs.ok).toBe(true);
+  });
+});
+
+// A node of its own on a PostgreSQL and a Redis of its own, stopped and started again under it.
+describe.runIf(onPostgres)('GET /readyz while PostgreSQL or Redis is away', () => {
+  it('answers 503 naming redis, then database, and 200 again once each is back', async () => {
+    const postgres = await startPostgres();
+    let redis = await startRedis();
+    // Registered before the server's own close, so they run after it (Vitest runs afterAll hooks last-in first).
+    afterAll(() => postgres.stop());
+    afterAll(() => redis.stop());
+    const { app } = await buildTestServer({ DATABASE_URL: await postgres.createDatabase(), REDIS_URL: redis.url });
+    expect((await readyz(app)).status).toBe(200);
+
+    await redis.stop();
+    const withoutRedis = await readyzUntil(app, (answer) => answer.status === 503);
+    expect(withoutRedis.status).toBe(503);
+    expect(withoutRedis.body.failing).toEqual(['redis']);
+    expect(withoutRedis.body.checks.redis).toEqual({ ok: false, error: 'unreachable' });
+    expect(withoutRedis.body.checks.database.ok).toBe(true);
+
+    redis = await startRedis(redis.port);
+    const redisBack = await readyzUntil(app, (answer) => answer.status === 200);
+    expect(redisBack.status).toBe(200);
+    expect(redisBack.body.checks.redis?.ok).toBe(true);
+
+    await postgres.halt();
+    const withoutDatabase = await readyzUntil(app, (answer) => answer.status === 503);
+    expect(withoutDatabase.status).toBe(503);
+    expect(withoutDatabase.body.failing).toEqual(['database']);
+    expect(withoutDatabase.body.checks.database.ok).toBe(false);
+    // The process still answers: a restart would not bring the database back.
+    expect((await app.inject({ method: 'GET', url: operatorPaths.healthz })).statusCode).toBe(200);
+
+    await postgres.resume();
+    const databaseBack = await readyzUntil(app, (answer) => answer.status === 200);
+    expect(databaseBack.status).toBe(200);
+    expect(databaseBack.body.failing).toEqual([]);
+  }, 90_000);
+});
+
+/** Asks GET /api/health until it answers `status` (the pressure is measured every sample interval). */
+async function healthUntil(app: FastifyInstance, status: number, withinMs = 10_000) {
+  const deadline = Date.now() + withinMs;
+  let answer = await app.inject({ method: 'GET', url: apiPaths.health });
+  while (answer.statusCode !== status && Date.now() < deadline) {
+    await sleep(50);
+    answer = await app.inject({ method: 'GET', url: apiPaths.health });
+  }
+  return answer;
+}
+
+describe('load shedding (@fastify/under-pressure)', () => {
+  it('answers 503 with Retry-After while the event loop lags past the limit, but not the probes; then serves again', async () => {
+    const { app } = await buildTestServer({ PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '20', PRESSURE_SAMPLE_INTERVAL_MS: '50', PRESSURE_RETRY_AFTER_SECONDS: '7' });
+    // The start itself may have lagged the loop past so low a limit.
+    expect((await healthUntil(app, 200)).statusCode).toBe(200);
+
+    // The loop blocked 100 ms out of every 110.
+    const blocker = setInterval(() => {
+      const until = Date.now() + 100;
+      while (Date.now() < until);
+    }, 10);
+    try {
+      const shed = await healthUntil(app, 503);
+      expect(shed.statusCode).toBe(503);
+      expect(shed.headers['retry-after']).toBe('7');
+      expect(shed.json()).toEqual({ message: 'The server is busy: please try again in 7 seconds' });
+      // The probes answer under pressure: the process is alive, and not ready for more work.
+      expect((await app.inject({ method: 'GET', url: operatorPaths.healthz })).statusCode).toBe(200);
+      const pressed = await readyz(app);
+      expect(pressed.status).toBe(503);
+      expect(pressed.body.failing).toContain('pressure');
+      expect(pressed.body.checks.pressure.eventLoopDelayMs).toBeGreaterThan(20);
+    } finally {
+      clearInterval(blocker);
+    }
+    expect((await healthUntil(app, 200)).statusCode).toBe(200);
+  });
+});
