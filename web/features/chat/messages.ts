@@ -9,6 +9,8 @@ export interface ChatEntry {
   clientId?: string;
   text: string;
   fromUser: boolean;
+  /** A staff reply's author, by the display name they chose ("Dana"). */
+  staffName?: string;
   createdAt: string;
   status: 'sending' | 'sent' | 'failed';
   error?: string;
@@ -22,6 +24,7 @@ function storedEntry(message: ChatMessage): ChatEntry {
     clientId: message.clientId ?? undefined,
     text: message.message,
     fromUser: message.isFromUser,
+    ...(message.staffName ? { staffName: message.staffName } : {}),
     createdAt: message.createdAt,
     status: 'sent',
   };
