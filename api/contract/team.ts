@@ -85,6 +85,8 @@ export const acceptInviteSchema = z.object({
   password: resetPasswordSchema.shape.password,
 });
 export type AcceptInviteInput = z.infer<typeof acceptInviteSchema>;
+/** The join page's form: the password twice (the token comes from the link). */
 export const acceptInviteFormSchema = acceptInviteSchema
+  .omit({ token: true })
   .extend({ confirmPassword: z.string({ error: 'Please confirm your password' }) })
   .refine((form) => form.password === form.confirmPassword, { message: 'Passwords do not match', path: ['confirmPassword'] });

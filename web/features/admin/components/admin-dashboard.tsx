@@ -1,6 +1,6 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useEffectEvent, useRef } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useEffectEvent, useRef } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { type LeadKind, leadKinds } from '../../../../api/contract/leads';
 import { connectAdminSocket, setCurrentAdminSocket } from '../api/admin-socket';
@@ -8,7 +8,7 @@ import { stopCountsRecheck } from '../api/live-cache';
 import { prefetchFirstScreen, showAllRows, useUnreadChats } from '../api/queries';
 import { createInboxController } from '../inbox-controller';
 import { pruneDrafts } from '../lib/drafts';
-import { type AdminTab, chatPath, firstTab, leadPath, matchChatPath, matchLeadPath, tabParam, tabPath } from '../lib/admin-paths';
+import { type AdminTab, chatPath, firstTab, leadPath, matchAdminScreen, matchChatPath, matchLeadPath, tabParam, tabPath } from '../lib/admin-paths';
 import { leadKindNames } from '../lib/lead-fields';
 import { bindAdminSocket } from '../realtime';
 import { useChatUi } from '../stores/chat-ui-store';
@@ -22,6 +22,12 @@ import { DashboardHeader } from './dashboard-header';
 import { IdleWarningDialog } from './idle-warning-dialog';
 import { LeadDetail } from './lead-detail';
 import { LeadTable } from './lead-table';
+
+/** The screens beside the inbox, each its own chunk (admin-paths.ts names their addresses). */
+const adminScreens = {
+  team: lazy(() => import('./team-screen').then((module) => ({ default: module.TeamScreen }))),
+  audit: lazy(() => import('./audit-screen').then((module) => ({ default: module.AuditScreen }))),
+};
 
 const leadTabs = leadKinds.map((kind) => ({ kind, title: leadKindNames[kind].list }));
 const chatTab = 'chat';
@@ -144,13 +150,21 @@ export function AdminDashboard() {
   const phoneChatHidden = openChatId !== undefined ? 'max-lg:hidden' : '';
   usePageTitle(unread);
   useEffect(() => pruneDrafts(), []);
+  // Another screen (Team, Audit log) shows over the inbox, which stays mounted and live beneath it.
+  const screen = matchAdminScreen(useLocation().pathname);
+  const Screen = screen && adminScreens[screen];
 
   return (
     <div className="min-h-screen bg-slate-50">
       <DashboardHeader />
       <main className="mx-auto max-w-7xl space-y-6 px-4 py-6 sm:px-6">
+        {Screen ? (
+          <Suspense fallback={<p className="text-sm text-slate-500">Loading...</p>}>
+            <Screen />
+          </Suspense>
+        ) : null}
         {openLead ? <LeadDetail kind={openLead.kind} id={openLead.id} /> : null}
-        <div hidden={openLead !== undefined} className="space-y-6">
+        <div hidden={openLead !== undefined || Screen !== undefined} className="space-y-6">
           <div className={phoneChatHidden}>
             <CountCards
               onShow={(card) => {

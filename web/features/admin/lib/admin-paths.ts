@@ -49,3 +49,21 @@ export function chatPath(sessionId: string): string {
 export function tabPath(tab: AdminTab): string {
   return tab === firstTab ? adminHome : `${adminHome}?${tabParam}=${tab}`;
 }
+
+/** The admin screens beside the inbox, each a lazy chunk under the one `/admin/*` route. Others add theirs here. */
+export const adminScreenPaths = {
+  team: '/admin/team',
+  audit: '/admin/audit',
+} as const;
+export type AdminScreen = keyof typeof adminScreenPaths;
+
+/** The admin screen an address shows, or undefined for the inbox (its lists, a lead, a conversation). */
+export function matchAdminScreen(pathname: string): AdminScreen | undefined {
+  const path = pathname.replace(/\/+$/, '');
+  return (Object.keys(adminScreenPaths) as AdminScreen[]).find((screen) => adminScreenPaths[screen] === path);
+}
+
+/** The set-password page of an invite link (`/admin/join?token=...`), shown signed in or not. */
+export function isJoinPath(pathname: string): boolean {
+  return /^\/admin\/join\/?$/.test(pathname);
+}
