@@ -92,12 +92,12 @@ export async function signInStaff(
 export async function recordStaffSignIn(write: Write, staffId: number): Promise<void> {
   await write(async (tx) => {
     await repository.markStaffSignedIn(tx.db, staffId, new Date().toISOString());
-    await recordAudit(tx, { actorId: staffId, action: 'staff.signed-in', subject: { kind: 'staff', id: staffId } });
+    await recordAudit(tx, { actorId: staffId, action: 'staff.signed-in' });
   });
 }
 
 export async function recordStaffSignOut(write: Write, staffId: number): Promise<void> {
-  await write((tx) => recordAudit(tx, { actorId: staffId, action: 'staff.signed-out', subject: { kind: 'staff', id: staffId } }));
+  await write((tx) => recordAudit(tx, { actorId: staffId, action: 'staff.signed-out' }));
 }
 
 function hashToken(token: string): string {

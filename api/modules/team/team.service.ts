@@ -156,7 +156,7 @@ export class TeamService {
       if (!used) throw new HttpError(400, inviteLinkInvalidMessage);
       const member = await repository.insertMember(tx.db, { ...used, passwordHash, at });
       if (!member) throw new HttpError(409, alreadyOnTeamMessage(used.email));
-      await recordAudit(tx, { actorId: member.id, action: 'staff.signed-in', subject: { kind: 'staff', id: member.id }, detail: 'first sign-in, from an invite' });
+      await recordAudit(tx, { actorId: member.id, action: 'staff.signed-in', detail: 'first sign-in, from an invite' });
       return {
         id: member.id,
         email: member.email,

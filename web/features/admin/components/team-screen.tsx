@@ -126,7 +126,7 @@ function MemberRow({ member, isYou, onDeactivate }: { member: TeamMember; isYou:
           <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-600 ring-1 ring-slate-200">Deactivated</span>
         )}
       </div>
-      <p className="w-44 text-sm text-slate-500">
+      <p className="w-full text-sm text-slate-500 sm:w-64">
         {member.lastSignInAt ? `Last signed in ${dateTime.format(new Date(member.lastSignInAt))}` : 'Never signed in'}
       </p>
       <div className="w-28 text-right">
