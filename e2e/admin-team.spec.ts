@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
 import { readOutbox } from '../test/support/outbox';
-import { signIn } from './support/admin';
+import { conversationPane, signIn } from './support/admin';
 
 /** Where the Team and Audit log screenshots go, for a person to look at (SHOTS_DIR, else test-results/screenshots/team/). */
 const shotsDir = process.env.SHOTS_DIR ?? 'test-results/screenshots/team';
@@ -99,6 +99,8 @@ for (const width of [375, 1280]) {
     await page.screenshot({ path: `${shotsDir}/team-${width}.png`, fullPage: true });
     await page.getByTestId('own-display-name').click();
     await expect(page.getByRole('dialog', { name: 'Your display name' })).toBeVisible();
+    // The dialog's opening animation (180 ms) done, for the picture.
+    await page.waitForTimeout(300);
     await page.screenshot({ path: `${shotsDir}/own-name-${width}.png` });
     await page.keyboard.press('Escape');
     await dashboardNav(page).getByRole('link', { name: 'Audit log' }).click();
@@ -110,3 +112,38 @@ for (const width of [375, 1280]) {
     await page.screenshot({ path: `${shotsDir}/inbox-header-${width}.png` });
   });
 }
+
+test('a reply shows the visitor the name its author chose: "Dana, Lotwise"', async ({ page, browser }) => {
+  test.setTimeout(45_000);
+  mkdirSync(shotsDir, { recursive: true });
+  await signIn(page);
+  await page.getByTestId('own-display-name').click();
+  await page.getByRole('dialog').getByLabel('Display name').fill('Dana');
+  await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByTestId('own-display-name')).toHaveText('Dana');
+
+  const visitorContext = await browser.newContext({ viewport: { width: 375, height: 800 } });
+  const visitor = await visitorContext.newPage();
+  await visitor.goto('/');
+  await visitor.getByRole('button', { name: 'Open chat' }).click({ timeout: 10_000 });
+  const question = `Do you build sites for small lots? ${Date.now()}`;
+  await visitor.getByPlaceholder('Type your message...').fill(question);
+  await visitor.getByPlaceholder('Type your message...').press('Enter');
+
+  await page.getByRole('tab', { name: /Chat Messages/ }).click();
+  const row = page.getByRole('table', { name: 'Chat Messages' }).getByRole('row').filter({ hasText: question });
+  await row.getByRole('button', { name: /View & Reply/ }).click();
+  const answer = `Yes, from ten cars up. ${Date.now()}`;
+  await conversationPane(page).getByRole('textbox', { name: 'Reply' }).fill(answer);
+  await conversationPane(page).getByRole('button', { name: 'Send' }).click();
+
+  await expect(visitor.getByText(answer)).toBeVisible();
+  await expect(visitor.getByText('Dana, Lotwise', { exact: true })).toBeVisible();
+  // After a reload the history carries the name too.
+  await visitor.reload();
+  await visitor.getByRole('button', { name: 'Open chat' }).click({ timeout: 10_000 });
+  await expect(visitor.getByText(answer)).toBeVisible();
+  await expect(visitor.getByText('Dana, Lotwise', { exact: true })).toBeVisible();
+  await visitor.screenshot({ path: `${shotsDir}/widget-signed-reply-375.png` });
+  await visitorContext.close();
+});
