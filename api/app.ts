@@ -26,6 +26,8 @@ import { cannedReplyRoutes } from './modules/canned';
 import leadConfirmationModule from './modules/lead-confirmation';
 import { contactRoutes } from './modules/contacts';
 import { reportRoutes } from './modules/reports';
+import teamModule, { teamRoutes } from './modules/team';
+import { auditRoutes } from './modules/audit';
 import { apiPaths } from './contract/paths';
 import { requestLogFields } from './request-log';
 import { prerenderedPagesFolder, registerWebPages } from './web-pages';
@@ -96,6 +98,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(leadsModule, { config });
   await app.register(chatModule, { config });
   await app.register(leadConfirmationModule, { config });
+  await app.register(teamModule, { config });
   // Everything that reads or writes a sign-in runs in this scope, with @fastify/session's hooks.
   await app.register(async (signedIn) => {
     await signedIn.register(cookieSessions, { config });
@@ -105,6 +108,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await signedIn.register(cannedReplyRoutes);
     await signedIn.register(contactRoutes);
     await signedIn.register(reportRoutes);
+    await signedIn.register(teamRoutes, { team: app.team, config });
+    await signedIn.register(auditRoutes);
   });
 
   const webRoot = options.webRoot ?? resolve('dist/web');

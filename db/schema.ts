@@ -41,6 +41,10 @@ export interface AdminsTable {
   /** The name other staff see on this member's replies; null: the part of the email before the @. */
   displayName: ColumnType<string | null, string | null | undefined, string | null>;
   createdAt: string;
+  /** When an admin deactivated the account (ISO); null while active. A deactivated account cannot sign in. */
+  deactivatedAt: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The account's latest sign-in (ISO), for the Team screen. */
+  lastSignInAt: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface SessionsTable {
@@ -273,6 +277,22 @@ export interface CannedRepliesTable {
   updatedAt: string;
 }
 
+/** A set-password link mailed to a new staff member (api/modules/team): 48 hours, used once. */
+export interface StaffInvitesTable {
+  id: Id;
+  email: string;
+  displayName: string;
+  role: StaffRoleColumn;
+  /** SHA-256 of the mailed token; the token itself is never stored. */
+  tokenHash: string;
+  /** The admin who sent it. */
+  invitedBy: number | null;
+  createdAt: string;
+  expiresAt: string;
+  /** When the link was used or withdrawn (a newer invite to the same email withdraws it). */
+  usedAt: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
 export interface Database {
   users: UsersTable;
   admins: AdminsTable;
@@ -294,6 +314,7 @@ export interface Database {
   auditLog: AuditLogTable;
   chatNotes: ChatNotesTable;
   cannedReplies: CannedRepliesTable;
+  staffInvites: StaffInvitesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

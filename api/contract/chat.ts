@@ -143,6 +143,8 @@ export const chatMessageRecord = z.object({
   clientId: z.string().nullable(),
   createdAt: isoDate,
   kind: chatMessageKindSchema,
+  /** A staff reply's author as the visitor sees them: the display name they chose ("Dana"), never an email; absent when none was chosen. */
+  staffName: z.string().optional(),
 });
 export type ChatMessage = z.infer<typeof chatMessageRecord>;
 
@@ -174,6 +176,7 @@ export function visitorViewOf(message: ChatMessage): ChatMessage {
     clientId: message.clientId,
     createdAt: message.createdAt,
     kind: message.kind,
+    ...(message.staffName === undefined ? {} : { staffName: message.staffName }),
   };
 }
 

@@ -28,7 +28,11 @@ export type DomainEvent =
   /** A dealer asked for a password reset and a link is to be mailed (the reset row's id). */
   | { type: 'password-reset.requested'; resetId: number }
   /** A staff account was created or its password reset. */
-  | { type: 'staff.changed'; staffId: number; change: 'created' | 'password-reset' };
+  | { type: 'staff.changed'; staffId: number; change: 'created' | 'password-reset' }
+  /** An admin invited a new member: the invite's set-password link is to be mailed (api/modules/team). */
+  | { type: 'staff.invited'; inviteId: number }
+  /** An admin deactivated a member: `sessionIds` are the sign-ins that write ended, whose sockets close now. */
+  | { type: 'staff.deactivated'; staffId: number; sessionIds: string[] };
 
 export type EventType = DomainEvent['type'];
 export type EventOf<T extends EventType> = Extract<DomainEvent, { type: T }>;

@@ -1,4 +1,6 @@
+import type { Expression, SqlBool } from 'kysely';
 import type { Db } from '../../../db/client';
+import { textContains } from '../../../db/query-helpers';
 import type { AuditEntry } from './audit';
 
 /** Adds one entry to the audit log, inside the write that did the action. */
@@ -14,4 +16,51 @@ export async function insertAuditEntry(db: Db, entry: AuditEntry, at = Date.now(
       detail: entry.detail ?? null,
     })
     .execute();
+}
+
+/** One page of the log, newest first: entries older than the cursor `(at, id)`, matching `search` if given. */
+export function listAuditEntries(
+  db: Db,
+  page: { limit: number; before?: { at: number; id: number }; search?: { text: string; actions: string[] } },
+) {
+  let query = db
+    .selectFrom('auditLog')
+    .leftJoin('admins as actor', 'actor.id', 'auditLog.actorId')
+    // The staff account an entry is about, matched as text: a subject id of another kind is no number.
+    .leftJoin('admins as subjectStaff', (join) =>
+      join.on('auditLog.subjectKind', '=', 'staff').on((eb) => eb(eb.cast('subjectStaff.id', 'text'), '=', eb.ref('auditLog.subjectId'))),
+    )
+    .select([
+      'auditLog.id',
+      'auditLog.at',
+      'auditLog.action',
+      'auditLog.subjectKind',
+      'auditLog.subjectId',
+      'auditLog.detail',
+      'actor.email as actorEmail',
+      'actor.displayName as actorDisplayName',
+      'subjectStaff.email as subjectEmail',
+      'subjectStaff.displayName as subjectDisplayName',
+    ]);
+  const { before, search } = page;
+  if (before) {
+    query = query.where((eb) =>
+      eb.or([eb('auditLog.at', '<', before.at), eb.and([eb('auditLog.at', '=', before.at), eb('auditLog.id', '<', before.id)])]),
+    );
+  }
+  if (search) {
+    query = query.where((eb) => {
+      const matches: Expression<SqlBool>[] = [
+        textContains('auditLog.action', search.text),
+        textContains('actor.displayName', search.text),
+        textContains('actor.email', search.text),
+        textContains('subjectStaff.displayName', search.text),
+        textContains('auditLog.subjectKind', search.text),
+        textContains('auditLog.subjectId', search.text),
+      ];
+      if (search.actions.length > 0) matches.push(eb('auditLog.action', 'in', search.actions));
+      return eb.or(matches);
+    });
+  }
+  return query.orderBy('auditLog.at', 'desc').orderBy('auditLog.id', 'desc').limit(page.limit).execute();
 }

@@ -5,13 +5,17 @@ import type { Db } from '../../../db/client';
 export function findAdminByEmail(db: Db, email: string) {
   return db
     .selectFrom('admins')
-    .select(['id', 'email', 'passwordHash', 'credentialVersion', 'role', 'displayName'])
+    .select(['id', 'email', 'passwordHash', 'credentialVersion', 'role', 'displayName', 'deactivatedAt'])
     .where('email', '=', email.toLowerCase())
     .executeTakeFirst();
 }
 
 export function findAdminById(db: Db, id: number) {
   return db.selectFrom('admins').select(['email', 'role', 'displayName']).where('id', '=', id).executeTakeFirst();
+}
+
+export async function markStaffSignedIn(db: Db, id: number, at: string): Promise<void> {
+  await db.updateTable('admins').set({ lastSignInAt: at }).where('id', '=', id).execute();
 }
 
 export async function countAdmins(db: Db): Promise<number> {

@@ -15,6 +15,7 @@ import {
 } from '../../contract/auth';
 import { messageBodySchema, okBodySchema } from '../../contract/common';
 import { rooms } from '../../contract/socket';
+import { deactivatedSignInMessage } from '../../contract/team';
 import type { Config } from '../../config';
 import { clearStaff, isLiveStaffSession, signedInStaffId } from '../../plugins/auth';
 import { HttpError } from '../../plugins/errors';
@@ -105,7 +106,10 @@ export default async function authRoutes(app: FastifyInstance, options: { config
         await staffGuard.failed(request, attempt);
         throw new HttpError(401, invalidCredentialsMessage);
       }
+      // Said only to whoever knows the password: a deactivated account signs in no more.
+      if (target.account?.deactivatedAt) throw new HttpError(403, deactivatedSignInMessage);
       staffGuard.succeeded(reply, staff.id);
+      await auth.recordStaffSignIn(app.write, staff.id);
       await request.session.regenerate([...dealerSignInFields]);
       request.session.adminId = staff.id;
       request.session.adminEmail = staff.email;
@@ -124,7 +128,9 @@ export default async function authRoutes(app: FastifyInstance, options: { config
   routes.post(apiPaths.staffLogout, { schema: { response: { 200: okBodySchema } } }, async (request, reply) => {
     // This sign-in's dashboard tabs lose their live feed at once, not at their next request.
     app.staffSockets.in(rooms.staffSession(request.session.sessionId)).disconnectSockets(true);
+    const staffId = request.session.adminId;
     clearStaff(request.session);
+    if (staffId !== undefined) await auth.recordStaffSignOut(app.write, staffId);
     await destroyIfEmpty(request, reply, config);
     return { ok: true as const };
   });

@@ -4,6 +4,7 @@ import { endSignInsOf } from '../../../db/session-store';
 import { type StaffAccount, staffDisplayName } from '../../contract/auth';
 import { HttpError } from '../../plugins/errors';
 import type { Write } from '../../events';
+import { recordAudit } from '../audit';
 import * as repository from './auth.repository';
 import { decoyPasswordHash, hashPassword, verifyPassword } from './password';
 import { newPasswordProblem } from './password-rules';
@@ -85,6 +86,18 @@ export async function signInStaff(
   const admin = target.account;
   if (!(await passwordMatches(admin?.passwordHash, password)) || !admin) return null;
   return { id: admin.id, email: admin.email, credentialVersion: admin.credentialVersion, account: toStaffAccount(admin) };
+}
+
+/** A staff sign-in as the Team screen and the audit log see it: the time, and an entry, in one write. */
+export async function recordStaffSignIn(write: Write, staffId: number): Promise<void> {
+  await write(async (tx) => {
+    await repository.markStaffSignedIn(tx.db, staffId, new Date().toISOString());
+    await recordAudit(tx, { actorId: staffId, action: 'staff.signed-in' });
+  });
+}
+
+export async function recordStaffSignOut(write: Write, staffId: number): Promise<void> {
+  await write((tx) => recordAudit(tx, { actorId: staffId, action: 'staff.signed-out' }));
 }
 
 function hashToken(token: string): string {

@@ -6,7 +6,10 @@ import { closeClients, collect, connected } from '../../../test/support/sockets'
 import { connectStaffSocket } from '../../../test/support/staff-socket';
 import { pause, visitorClient, visitorCookie } from '../../../test/support/visitor-socket';
 
-/** What a visitor is shown of any message: the spec's fields and the kind, never who on the staff wrote it. */
+/**
+ * What a visitor is shown of any message: the spec's fields and the kind; of who on the staff wrote
+ * it, only the display name they chose (`staffName`, DESIGN.md 11), never an id or an email.
+ */
 const visitorFields = ['clientId', 'createdAt', 'id', 'isFromUser', 'kind', 'message', 'senderEmail', 'senderName', 'seq', 'sessionId'];
 
 afterEach(() => closeClients());
@@ -36,7 +39,7 @@ describe('chat messages have authors', async () => {
     return [...staff.map((member) => member.email), ...names, 'authorStaffId', 'authorName'].some((word) => text.includes(word));
   };
 
-  it('records who replied over REST and over the socket; staff reads and pushes carry kind and author, the visitor sees the spec’s fields and the kind only', async () => {
+  it('records who replied over REST and over the socket; staff reads and pushes carry kind and author, the visitor sees the spec’s fields, the kind and a display name the author chose', async () => {
     const anna = await staffMember('Anna');
     const ben = await staffMember();
     const benName = ben.email.slice(0, ben.email.indexOf('@'));
@@ -85,21 +88,34 @@ describe('chat messages have authors', async () => {
 
     // The visitor: the two replies pushed (their own send is acked instead), the poll, a join, a REST send.
     await until(() => atVisitor.length === 2, 'two replies pushed to the visitor');
+    const pushed = atVisitor.slice(0, 2);
     const poll = await app.inject({ method: 'GET', url: `/api/chat-messages/${sessionId}`, headers: { cookie } });
     const joined = (await visitor.emitWithAck('chat:join', { sessionId })) as { ok: true; messages: object[] };
     const restSend = await app.inject({ method: 'POST', url: '/api/chat-message', headers: { cookie }, payload: { sessionId, message: 'Yes please' } });
     expect(restSend.statusCode).toBe(201);
-    const seenByVisitor = [...atVisitor, ...poll.json<object[]>(), ...joined.messages, restSend.json<object>()];
-    expect(seenByVisitor).toHaveLength(2 + 3 + 3 + 1);
+    const resynced = await app.inject({ method: 'GET', url: `/api/chat-visitor/sessions/${sessionId}?afterSeq=0`, headers: { cookie } });
+    const socketResync = (await visitor.emitWithAck('chat:resync', { sessionId, afterSeq: 0 })) as { ok: true; messages: object[] };
+    type Seen = Record<string, unknown>;
+    const histories = [poll.json<Seen[]>(), joined.messages as Seen[], resynced.json<{ messages: Seen[] }>().messages.slice(0, 3), (socketResync.messages as Seen[]).slice(0, 3)];
+    const seenByVisitor: Seen[] = [...pushed, ...histories.flat(), restSend.json<Seen>()];
+    expect(seenByVisitor).toHaveLength(2 + 4 * 3 + 1);
     for (const message of seenByVisitor) {
-      expect(Object.keys(message).sort()).toEqual(visitorFields);
-      expect(namesStaff(message, [anna, ben], ['Anna', benName])).toBe(false);
+      const fields = message.staffName === undefined ? visitorFields : [...visitorFields, 'staffName'].sort();
+      expect(Object.keys(message).sort()).toEqual(fields);
+      // Anna chose her name; Ben did not, so his email's local part stays unsaid.
+      expect(namesStaff(message, [anna, ben], [benName])).toBe(false);
     }
-    expect(atVisitor.map((message) => [message.message, message.kind, message.isFromUser])).toEqual([
-      ['It is!', 'staff', false],
-      ['Want a test drive?', 'staff', false],
+    expect(pushed.map((message) => [message.message, message.kind, message.isFromUser, message.staffName])).toEqual([
+      ['It is!', 'staff', false, 'Anna'],
+      ['Want a test drive?', 'staff', false, undefined],
     ]);
-    expect(poll.json<{ kind: string }[]>().map((message) => message.kind)).toEqual(['visitor', 'staff', 'staff']);
+    for (const history of histories) {
+      expect(history.map((message) => [message.kind, message.staffName])).toEqual([
+        ['visitor', undefined],
+        ['staff', 'Anna'],
+        ['staff', undefined],
+      ]);
+    }
   });
 
   it('a staff reply and a visitor message cannot claim another author through their payloads', async () => {

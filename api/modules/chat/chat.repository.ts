@@ -247,8 +247,10 @@ const messagesOfSessionWithOwner = prepareQuery((db: Db, params: { sessionId: st
   db
     .selectFrom('chatMessages')
     .innerJoin('chatSessions', 'chatSessions.id', 'chatMessages.sessionId')
+    // A staff reply's author's chosen name, which the visitor sees (never the email).
+    .leftJoin('admins', 'admins.id', 'chatMessages.authorStaffId')
     .selectAll('chatMessages')
-    .select('chatSessions.visitorId as ownerVisitorId')
+    .select(['chatSessions.visitorId as ownerVisitorId', 'admins.displayName as authorDisplayName'])
     .where('chatMessages.sessionId', '=', params.sessionId)
     .orderBy('chatMessages.seq'),
 );
@@ -257,7 +259,10 @@ const messagesOfSessionWithOwner = prepareQuery((db: Db, params: { sessionId: st
  * A session's messages with the session's owner on each row, in one query: the poll's hot path.
  * No rows means the session does not exist (a session is created with its first message).
  */
-export function listSessionMessagesWithOwner(db: Db, sessionId: string): Promise<(ChatMessageRow & { ownerVisitorId: string })[]> {
+export function listSessionMessagesWithOwner(
+  db: Db,
+  sessionId: string,
+): Promise<(ChatMessageRow & { ownerVisitorId: string; authorDisplayName: string | null })[]> {
   return messagesOfSessionWithOwner.all(db, { sessionId });
 }
 

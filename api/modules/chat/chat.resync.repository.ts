@@ -39,9 +39,17 @@ export function findSessionState(db: Executor, sessionId: string): Promise<Sessi
   return db.selectFrom('chatSessions').select(['id', 'visitorId', 'status', 'lastSeq', 'lastReadSeq', 'version', 'visitorSeenSeq', 'ratingAskedAt', 'rating', 'ratingComment', 'ratedAt']).where('id', '=', sessionId).executeTakeFirst();
 }
 
-/** A session's messages after `afterSeq`, in seq order (the `(session_id, seq)` index). */
-export function listMessagesAfter(db: Executor, sessionId: string, afterSeq: number): Promise<ChatMessageRow[]> {
-  return db.selectFrom('chatMessages').selectAll().where('sessionId', '=', sessionId).where('seq', '>', afterSeq).orderBy('seq').execute();
+/** A session's messages after `afterSeq`, in seq order (the `(session_id, seq)` index), with each staff reply's author's chosen name. */
+export function listMessagesAfter(db: Executor, sessionId: string, afterSeq: number): Promise<(ChatMessageRow & { authorDisplayName: string | null })[]> {
+  return db
+    .selectFrom('chatMessages')
+    .leftJoin('admins', 'admins.id', 'chatMessages.authorStaffId')
+    .selectAll('chatMessages')
+    .select('admins.displayName as authorDisplayName')
+    .where('chatMessages.sessionId', '=', sessionId)
+    .where('chatMessages.seq', '>', afterSeq)
+    .orderBy('chatMessages.seq')
+    .execute();
 }
 
 /** listMessagesAfter() with each staff message's author, for staff. */

@@ -61,9 +61,9 @@ export interface StaffAuthor {
   staffId: number;
 }
 
-/** A message as its visitor may see it: no author (chatMessageRecord). */
-export function toChatMessage(row: ChatMessageRow): ChatMessage {
-  return {
+/** A message as its visitor may see it: of its author, only the display name they chose (chatMessageRecord). */
+export function toChatMessage(row: ChatMessageRow & { authorDisplayName?: string | null }): ChatMessage {
+  const message: ChatMessage = {
     id: row.id,
     sessionId: row.sessionId,
     seq: row.seq,
@@ -75,11 +75,14 @@ export function toChatMessage(row: ChatMessageRow): ChatMessage {
     createdAt: row.createdAt,
     kind: row.kind,
   };
+  if (row.kind === 'staff' && row.authorDisplayName) message.staffName = row.authorDisplayName;
+  return message;
 }
 
 /** A message as staff see it, with its author's display name when it has an author whose account is there. */
 function toStaffChatMessage(row: ChatMessageRow, author: { email: string; displayName: string | null } | undefined): StaffChatMessage {
-  return { ...toChatMessage(row), authorStaffId: row.authorStaffId, authorName: author ? staffDisplayName(author) : null };
+  const message = toChatMessage(author ? { ...row, authorDisplayName: author.displayName } : row);
+  return { ...message, authorStaffId: row.authorStaffId, authorName: author ? staffDisplayName(author) : null };
 }
 
 function authoredToStaffChatMessage(row: repository.AuthoredMessageRow): StaffChatMessage {

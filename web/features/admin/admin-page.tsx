@@ -1,9 +1,13 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { useLocation } from 'react-router-dom';
 import { createAdminQueryClient } from './api/lead-queries';
 import { AdminDashboard } from './components/admin-dashboard';
 import { SignInCard } from './components/sign-in-card';
+import { isJoinPath } from './lib/admin-paths';
 import { useStaffSession } from './session-store';
+
+const JoinTeam = lazy(() => import('./components/join-team').then((module) => ({ default: module.JoinTeam })));
 
 /**
  * /admin and everything under it (a lead at /admin/leads/:kind/:id): the sign-in card, or the
@@ -22,6 +26,17 @@ export function AdminPage() {
     if (status === 'signed-out') queryClient.clear();
   }, [status, queryClient]);
 
+  // An invite link's page, whoever is signed in on this browser: using it signs its invitee in.
+  const joining = isJoinPath(useLocation().pathname);
+  if (joining) {
+    return (
+      <QueryClientProvider client={queryClient}>
+        <Suspense fallback={null}>
+          <JoinTeam />
+        </Suspense>
+      </QueryClientProvider>
+    );
+  }
   if (status === 'checking') {
     return (
       <main className="flex min-h-screen items-center justify-center bg-slate-50" aria-busy="true">

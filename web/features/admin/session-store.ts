@@ -1,8 +1,10 @@
 import { create } from 'zustand';
-import type { AdminLoginInput } from '../../../api/contract/auth';
+import type { AdminLoginInput, StaffAccount, adminLoginAnswerSchema } from '../../../api/contract/auth';
+import type { z } from 'zod';
 import { defaultStaffIdleMinutes } from '../../../api/contract/brand';
 import { toast } from '../../components/ui/toast';
 import { storageKeys } from '../../lib/storage-keys';
+import { ApiError } from '../../lib/api-client';
 import { adminApi, onStaffUnauthorized } from './api/admin-api';
 
 /** How often activity may refresh the server's idle clock through GET /api/session. */
@@ -13,6 +15,8 @@ type StaffSessionStatus = 'checking' | 'signed-out' | 'signed-in';
 interface StaffSessionState {
   status: StaffSessionStatus;
   email: string | null;
+  /** The signed-in member's display name and role, as the server read them last. */
+  account: StaffAccount | null;
   staffIdleMinutes: number;
   /** Last mouse press, key press, scroll or touch, in ms since the epoch. */
   lastActivityAt: number;
@@ -22,6 +26,10 @@ interface StaffSessionState {
   restore: () => Promise<void>;
   signIn: (input: AdminLoginInput) => Promise<boolean>;
   signOut: () => Promise<void>;
+  /** Signed in by another call's answer (an invite used): as after a sign-in. */
+  signedIn: (answer: z.infer<typeof adminLoginAnswerSchema>) => void;
+  /** The member's own account changed (their display name). */
+  setAccount: (account: StaffAccount) => void;
   /** Back to the sign-in card with the "Session expired" toast; `idle` also tells the server. */
   expire: (reason: 'idle' | 'server') => void;
   recordActivity: (now?: number) => void;
@@ -77,6 +85,7 @@ function touchServer(now: number): void {
 export const useStaffSession = create<StaffSessionState>((set, get) => ({
   status: 'checking',
   email: null,
+  account: null,
   staffIdleMinutes: defaultStaffIdleMinutes,
   lastActivityAt: 0,
   idleWarningShown: false,
@@ -86,7 +95,7 @@ export const useStaffSession = create<StaffSessionState>((set, get) => ({
       const session = await adminApi.session();
       if (!session.admin) {
         clearMirror();
-        set({ status: 'signed-out', email: null, staffIdleMinutes: session.staffIdleMinutes });
+        set({ status: 'signed-out', email: null, account: null, staffIdleMinutes: session.staffIdleMinutes });
         return;
       }
       const now = Date.now();
@@ -95,31 +104,41 @@ export const useStaffSession = create<StaffSessionState>((set, get) => ({
       const lastActivityAt = now - stored < staffIdleMs(session.staffIdleMinutes) ? stored : now;
       lastServerTouchAt = now;
       mirrorSignedIn(lastActivityAt);
-      set({ status: 'signed-in', email: session.admin.email, staffIdleMinutes: session.staffIdleMinutes, lastActivityAt });
+      set({ status: 'signed-in', email: session.admin.email, account: session.admin, staffIdleMinutes: session.staffIdleMinutes, lastActivityAt });
     } catch {
       clearMirror();
-      set({ status: 'signed-out', email: null });
+      set({ status: 'signed-out', email: null, account: null });
     }
   },
 
   async signIn(input) {
     try {
       const answer = await adminApi.login(input);
-      const now = Date.now();
-      lastServerTouchAt = now;
-      mirrorSignedIn(now);
-      set({ status: 'signed-in', email: answer.admin.email, staffIdleMinutes: answer.staffIdleMinutes, lastActivityAt: now });
+      get().signedIn(answer);
       toast({ title: 'Login successful', description: 'Welcome to the admin dashboard.', variant: 'success' });
       return true;
-    } catch {
-      toast({ title: 'Login failed', description: 'Please check your credentials and try again.', variant: 'destructive' });
+    } catch (error) {
+      // A deactivated account is told so (the server says it only to whoever knows the password).
+      const deactivated = error instanceof ApiError && error.status === 403 ? error.serverMessage : undefined;
+      toast({ title: 'Login failed', description: deactivated ?? 'Please check your credentials and try again.', variant: 'destructive' });
       return false;
     }
   },
 
+  signedIn(answer) {
+    const now = Date.now();
+    lastServerTouchAt = now;
+    mirrorSignedIn(now);
+    set({ status: 'signed-in', email: answer.admin.email, account: answer.admin, staffIdleMinutes: answer.staffIdleMinutes, lastActivityAt: now });
+  },
+
+  setAccount(account) {
+    set({ account });
+  },
+
   async signOut() {
     clearMirror();
-    set({ status: 'signed-out', email: null });
+    set({ status: 'signed-out', email: null, account: null });
     try {
       await adminApi.logout();
     } catch {
@@ -130,7 +149,7 @@ export const useStaffSession = create<StaffSessionState>((set, get) => ({
   expire(reason) {
     if (get().status !== 'signed-in') return;
     clearMirror();
-    set({ status: 'signed-out', email: null });
+    set({ status: 'signed-out', email: null, account: null });
     toast({ title: 'Session expired', description: "You've been logged out due to inactivity.", variant: 'destructive' });
     if (reason === 'idle') void adminApi.logout().catch(() => undefined);
   },
@@ -161,6 +180,8 @@ export const useStaffSession = create<StaffSessionState>((set, get) => ({
     try {
       const session = await adminApi.session();
       if (!session.admin) get().expire('server');
+      // A role or name changed since sign-in shows at the next check.
+      else set({ account: session.admin });
     } catch {
       // Offline: the socket keeps retrying and the next staff call tells.
     }
@@ -182,5 +203,5 @@ export function resetStaffSession(): void {
   lastServerTouchAt = 0;
   clearTimeout(trailingTouch);
   trailingTouch = undefined;
-  useStaffSession.setState({ status: 'checking', email: null, staffIdleMinutes: defaultStaffIdleMinutes, lastActivityAt: 0, idleWarningShown: false });
+  useStaffSession.setState({ status: 'checking', email: null, account: null, staffIdleMinutes: defaultStaffIdleMinutes, lastActivityAt: 0, idleWarningShown: false });
 }

@@ -9,6 +9,8 @@ export interface ChatEntry {
   clientId?: string;
   text: string;
   fromUser: boolean;
+  /** A staff reply's author, by the display name they chose ("Dana"). */
+  staffName?: string;
   createdAt: string;
   /** `pending`: not sent yet for want of a connection, and sent on its own once it is back; `failed`: refused, sent again by Retry. */
   status: 'sending' | 'pending' | 'sent' | 'failed';
@@ -23,6 +25,7 @@ function storedEntry(message: ChatMessage): ChatEntry {
     clientId: message.clientId ?? undefined,
     text: message.message,
     fromUser: message.isFromUser,
+    ...(message.staffName ? { staffName: message.staffName } : {}),
     createdAt: message.createdAt,
     status: 'sent',
   };

@@ -8,11 +8,10 @@ import { stopCountsRecheck } from '../api/live-cache';
 import { prefetchFirstScreen, showAllRows, useUnreadChats } from '../api/queries';
 import { createInboxController } from '../inbox-controller';
 import { pruneDrafts } from '../lib/drafts';
-import { type AdminTab, chatPath, firstTab, isReportsPath, leadPath, matchChatPath, matchLeadPath, tabParam, tabPath } from '../lib/admin-paths';
+import { type AdminTab, chatPath, firstTab, leadPath, matchAdminScreen, matchChatPath, matchLeadPath, tabParam, tabPath } from '../lib/admin-paths';
 import { leadKindNames } from '../lib/lead-fields';
 import { bindAdminSocket } from '../realtime';
 import { bindCollision } from '../collision';
-import { cannedRepliesPath } from '../lib/team-inbox-paths';
 import { useChatUi } from '../stores/chat-ui-store';
 import { useListFilters } from '../stores/list-filters-store';
 import { useIdleLogout } from '../use-idle-logout';
@@ -25,9 +24,14 @@ import { IdleWarningDialog } from './idle-warning-dialog';
 import { LeadDetail } from './lead-detail';
 import { LeadTable } from './lead-table';
 
-const CannedRepliesScreen = lazy(() => import('./canned-replies-screen').then((module) => ({ default: module.CannedRepliesScreen })));
-// The reports and their chart library load on /admin/reports only.
-const ReportsPage = lazy(() => import('../reports/reports-page').then((module) => ({ default: module.ReportsPage })));
+/** The screens beside the inbox, each its own chunk (admin-paths.ts names their addresses). */
+const adminScreens = {
+  team: lazy(() => import('./team-screen').then((module) => ({ default: module.TeamScreen }))),
+  audit: lazy(() => import('./audit-screen').then((module) => ({ default: module.AuditScreen }))),
+  // The reports and their chart library load on /admin/reports only.
+  reports: lazy(() => import('../reports/reports-page').then((module) => ({ default: module.ReportsPage }))),
+  cannedReplies: lazy(() => import('./canned-replies-screen').then((module) => ({ default: module.CannedRepliesScreen }))),
+};
 
 const leadTabs = leadKinds.map((kind) => ({ kind, title: leadKindNames[kind].list }));
 const chatTab = 'chat';
@@ -146,31 +150,27 @@ export function AdminDashboard() {
   const { tab, showTab, openLead, openLeadRow, openChatId, openConversation, closeConversation } = useDashboardRoute();
   const unread = useUnreadChats();
   const queryClient = useQueryClient();
-  const reportsOpen = isReportsPath(useLocation().pathname);
   useIdleLogout();
   useInboxLive(openConversation);
   // On a phone an open conversation takes the screen: the cards and tabs wait below the way Back.
   const phoneChatHidden = openChatId !== undefined ? 'max-lg:hidden' : '';
   usePageTitle(unread);
   useEffect(() => pruneDrafts(), []);
-  const { pathname } = useLocation();
+  // Another screen (Team, Audit log) shows over the inbox, which stays mounted and live beneath it.
+  const screen = matchAdminScreen(useLocation().pathname);
+  const Screen = screen && adminScreens[screen];
 
   return (
     <div className="min-h-screen bg-slate-50">
       <DashboardHeader />
       <main className="mx-auto max-w-7xl space-y-6 px-4 py-6 sm:px-6">
-        {pathname === cannedRepliesPath ? (
+        {Screen ? (
           <Suspense fallback={<p className="text-sm text-slate-500">Loading...</p>}>
-            <CannedRepliesScreen />
+            <Screen />
           </Suspense>
         ) : null}
         {openLead ? <LeadDetail kind={openLead.kind} id={openLead.id} /> : null}
-        {reportsOpen ? (
-          <Suspense fallback={<p className="text-sm text-slate-500">Loading reports...</p>}>
-            <ReportsPage />
-          </Suspense>
-        ) : null}
-        <div hidden={openLead !== undefined || reportsOpen || pathname === cannedRepliesPath} className="space-y-6">
+        <div hidden={openLead !== undefined || Screen !== undefined} className="space-y-6">
           <div className={phoneChatHidden}>
             <CountCards
               onShow={(card) => {

@@ -4,6 +4,8 @@ import { timings } from '../../../../api/contract/brand';
 import { formatCountdown } from '../lib/format';
 import { staffIdleMs, useStaffSession } from '../session-store';
 import { useLiveStatus } from '../stores/live-status-store';
+import { AdminNav } from './admin-nav';
+import { OwnAccount } from './own-name-dialog';
 
 /** Time left before the idle logout, refreshed every second. */
 export function SessionCountdown() {
@@ -40,14 +42,14 @@ function LiveUpdatesPaused() {
 }
 
 export function DashboardHeader() {
-  const email = useStaffSession((state) => state.email);
+  const role = useStaffSession((state) => state.account?.role);
   const signOut = useStaffSession((state) => state.signOut);
   return (
     <header className="border-b border-slate-200 bg-white">
       <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-3 px-4 py-3 sm:px-6">
         <div>
           <h1 className="text-xl font-bold text-slate-900">Admin Dashboard</h1>
-          {email ? <p className="text-sm text-slate-500">{email}</p> : null}
+          <OwnAccount />
         </div>
         <div className="flex flex-wrap items-center gap-3">
           <LiveUpdatesPaused />
@@ -61,6 +63,9 @@ export function DashboardHeader() {
             Logout
           </button>
         </div>
+      </div>
+      <div className="mx-auto max-w-7xl px-4 pb-2 sm:px-6">
+        <AdminNav role={role} />
       </div>
     </header>
   );

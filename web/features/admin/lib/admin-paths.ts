@@ -1,4 +1,5 @@
 import type { LeadKind } from '../../../../api/contract/leads';
+import { cannedRepliesPath } from './team-inbox-paths';
 
 /** The dashboard, under the one `/admin/*` route of web/app/router.tsx. */
 export const adminHome = '/admin';
@@ -50,9 +51,23 @@ export function tabPath(tab: AdminTab): string {
   return tab === firstTab ? adminHome : `${adminHome}?${tabParam}=${tab}`;
 }
 
-/** The reports, `/admin/reports` (`?from=&to=`): a lazy chunk of their own, with the chart library. */
-export const reportsPath = '/admin/reports';
+/** The admin screens beside the inbox, each a lazy chunk under the one `/admin/*` route. */
+export const adminScreenPaths = {
+  team: '/admin/team',
+  audit: '/admin/audit',
+  /** The reports (`?from=&to=`): their chunk carries the chart library. */
+  reports: '/admin/reports',
+  cannedReplies: cannedRepliesPath,
+} as const;
+export type AdminScreen = keyof typeof adminScreenPaths;
 
-export function isReportsPath(pathname: string): boolean {
-  return pathname === reportsPath || pathname === `${reportsPath}/`;
+/** The admin screen an address shows, or undefined for the inbox (its lists, a lead, a conversation). */
+export function matchAdminScreen(pathname: string): AdminScreen | undefined {
+  const path = pathname.replace(/\/+$/, '');
+  return (Object.keys(adminScreenPaths) as AdminScreen[]).find((screen) => adminScreenPaths[screen] === path);
+}
+
+/** The set-password page of an invite link (`/admin/join?token=...`), shown signed in or not. */
+export function isJoinPath(pathname: string): boolean {
+  return /^\/admin\/join\/?$/.test(pathname);
 }

@@ -92,6 +92,20 @@ describe('chat widget', () => {
     expect(screen.queryByText(welcomeText)).not.toBeInTheDocument();
   });
 
+  it('signs a staff reply with the name its author chose, from history and live, and an unnamed one as Support', async () => {
+    const transport = new FakeTransport();
+    await renderWidget(transport);
+    transport.history = [row({ id: 1, message: 'Earlier question' }), row({ id: 2, message: 'Earlier answer', isFromUser: false, kind: 'staff', staffName: 'Dana' })];
+    transport.connect();
+    await openPanel();
+    await act(async () => transport.handlers.onMessage(row({ id: 3, message: 'Live answer', isFromUser: false, kind: 'staff', staffName: 'Sam' })));
+    await act(async () => transport.handlers.onMessage(row({ id: 4, message: 'Unnamed answer', isFromUser: false, kind: 'staff' })));
+    expect(screen.getByText('Dana, Lotwise')).toBeInTheDocument();
+    expect(screen.getByText('Sam, Lotwise')).toBeInTheDocument();
+    expect(screen.getByText('Dana, Lotwise said:')).toHaveClass('sr-only');
+    expect(screen.getAllByText('Support said:').length).toBeGreaterThan(0);
+  });
+
   it('shows http(s) addresses in messages as links opening in a new tab, and everything else as text', async () => {
     const transport = new FakeTransport();
     await renderWidget(transport);

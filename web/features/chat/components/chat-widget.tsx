@@ -22,11 +22,22 @@ function prefersReducedMotion(): boolean {
   return typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 }
 
-function Bubble({ entry, onRetry }: { entry: Pick<ChatEntry, 'key' | 'text' | 'fromUser' | 'createdAt' | 'status' | 'error'>; onRetry?: () => void }) {
+/** Who wrote a staff reply, as the visitor sees it: "Dana, Lotwise". */
+export function staffSignature(staffName: string): string {
+  return `${staffName}, ${brand.product}`;
+}
+
+function Bubble({ entry, onRetry }: { entry: Pick<ChatEntry, 'key' | 'text' | 'fromUser' | 'staffName' | 'createdAt' | 'status' | 'error'>; onRetry?: () => void }) {
   const time = timeFormat.format(new Date(entry.createdAt));
+  const signature = !entry.fromUser && entry.staffName ? staffSignature(entry.staffName) : undefined;
   return (
     <li className={`flex flex-col ${entry.fromUser ? 'items-end' : 'items-start'}`}>
-      <span className="sr-only">{entry.fromUser ? 'You' : 'Support'} said:</span>
+      <span className="sr-only">{entry.fromUser ? 'You' : (signature ?? 'Support')} said:</span>
+      {signature ? (
+        <span aria-hidden="true" className="mb-0.5 text-xs font-medium text-slate-600">
+          {signature}
+        </span>
+      ) : null}
       <p
         className={`max-w-[85%] whitespace-pre-wrap break-words rounded-2xl px-3 py-2 text-sm ${
           entry.fromUser ? 'rounded-br-sm bg-brand text-white' : 'rounded-bl-sm bg-slate-100 text-slate-900'
