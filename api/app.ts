@@ -19,6 +19,7 @@ import accountsModule, { authRoutes, bootstrapStaff } from './modules/auth';
 import leadsModule, { staffLeadRoutes } from './modules/leads';
 import mailModule from './modules/mail';
 import chatModule, { staffChatRoutes } from './modules/chat';
+import { createWebhooks, webhookRoutes } from './modules/webhooks';
 import { apiPaths } from './contract/paths';
 import { requestLogFields } from './request-log';
 import { prerenderedPagesFolder, registerWebPages } from './web-pages';
@@ -81,12 +82,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // The public form posts, the visitor's chat calls and the sockets need no cookie session.
   await app.register(leadsModule, { config });
   await app.register(chatModule, { config });
+  const webhooks = createWebhooks(app, config);
   // Everything that reads or writes a sign-in runs in this scope, with @fastify/session's hooks.
   await app.register(async (signedIn) => {
     await signedIn.register(cookieSessions, { config });
     await signedIn.register(authRoutes, { config });
     await signedIn.register(staffLeadRoutes);
     await signedIn.register(staffChatRoutes, { chat: app.chat });
+    await signedIn.register(webhookRoutes, { webhooks });
   });
 
   const webRoot = options.webRoot ?? resolve('dist/web');

@@ -116,6 +116,12 @@ export const configSchema = z
     ESCALATION_DELAY_SECONDS: z.coerce.number().positive().max(24 * 3600).default(180),
     // Internal: the widget asks for a rating this long after the last staff reply (tests shorten it).
     RATING_ASK_DELAY_SECONDS: z.coerce.number().positive().max(7 * 24 * 3600).default(30 * 60),
+    // Lets webhooks reach private, loopback and link-local addresses (tests, a receiver on the same network).
+    WEBHOOK_ALLOW_PRIVATE: booleanFlag,
+    // A webhook receiver that has not answered in this long has failed that try.
+    WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().positive().max(60).default(10),
+    // Chats and leads older than this many days are erased by a daily job; unset keeps everything.
+    RETENTION_DAYS: optionalString.pipe(z.coerce.number<string | undefined>().int().positive().max(36_500).optional()),
   })
   .transform((env) => ({
     env: env.NODE_ENV,
@@ -149,6 +155,10 @@ export const configSchema = z
     continuity: { delayMs: env.CONTINUITY_DELAY_SECONDS * 1000, spacingMs: env.CONTINUITY_MAIL_SPACING_SECONDS * 1000 },
     /** Escalation of unread visitor messages and the rating's ask (DESIGN.md 10). */
     chatFollowUp: { escalationDelayMs: env.ESCALATION_DELAY_SECONDS * 1000, ratingAskDelayMs: env.RATING_ASK_DELAY_SECONDS * 1000 },
+    /** Webhooks (api/modules/webhooks): private addresses allowed only when set; a try's time limit. */
+    webhooks: { allowPrivate: env.WEBHOOK_ALLOW_PRIVATE, timeoutMs: env.WEBHOOK_TIMEOUT_SECONDS * 1000 },
+    /** Days after which chats and leads are erased (api/modules/privacy); undefined: kept for ever. */
+    retentionDays: env.RETENTION_DAYS,
     jobs: {
       leaseMs: env.JOBS_LEASE_SECONDS * 1000,
       retryBaseMs: env.JOBS_RETRY_BASE_SECONDS * 1000,

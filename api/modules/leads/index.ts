@@ -25,3 +25,4 @@ export default fp(
   },
   { name: 'leads', dependencies: ['db', 'events', 'jobs', 'mail', 'socket-io'] },
 );
+export { createLeadsService } from './leads.service';
