@@ -6,6 +6,7 @@ import { operationsPaths, type WebhookDelivery } from '../../contract/operations
 import { pathTo } from '../../contract/paths';
 import { buildTestServer, type TestServer } from '../../../test/support/helper';
 import { contactSubmission, signInNewStaff, signInStaff, staffEnv } from '../../../test/support/factories';
+import { visitorCookie } from '../../../test/support/visitor-socket';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../test/support/webhook-receiver';
 
 type Verify = (secret: string, rawBody: string, header: string, toleranceSeconds?: number) => boolean;
@@ -121,6 +122,22 @@ describe('webhooks, with private addresses allowed (a receiver on loopback)', as
     expect(patched.statusCode).toBe(200);
     await until('the lead.updated delivery', () => receivedFor(lead.id).length > 0);
     expect(JSON.parse(receivedFor(lead.id)[0]!.body)).toMatchObject({ type: 'lead.updated', data: { lead: { status: 'contacted' } } });
+    await app.inject({ method: 'DELETE', url: pathTo(operationsPaths.webhook, { id: webhook.id }), headers: { cookie } });
+  });
+
+  it('sends a chat.message delivery for a visitor message and a staff reply, with the text and the session', async () => {
+    const webhook = await subscribe(['chat.message']);
+    const sessionId = `session_webhook_${Date.now()}`;
+    const sent = await app.inject({ method: 'POST', url: '/api/chat-message', headers: { cookie: visitorCookie(app) }, payload: { sessionId, message: 'Is the blue truck still there?' } });
+    expect(sent.statusCode).toBe(201);
+    const reply = await app.inject({ method: 'POST', url: '/api/admin-chat-reply', headers: { cookie }, payload: { sessionId, message: 'Yes, it is.' } });
+    expect(reply.statusCode, reply.body).toBe(201);
+    const ofSession = () => receiver.received.map((request) => JSON.parse(request.body) as { type: string; data: { message?: { sessionId: string; message: string; kind: string } } }).filter((body) => body.data.message?.sessionId === sessionId);
+    await until('both messages', () => ofSession().length === 2);
+    expect(ofSession().map((body) => [body.type, body.data.message!.kind, body.data.message!.message]).sort()).toEqual([
+      ['chat.message', 'staff', 'Yes, it is.'],
+      ['chat.message', 'visitor', 'Is the blue truck still there?'],
+    ]);
     await app.inject({ method: 'DELETE', url: pathTo(operationsPaths.webhook, { id: webhook.id }), headers: { cookie } });
   });
 
