@@ -20,6 +20,7 @@ import leadsModule, { staffLeadRoutes } from './modules/leads';
 import mailModule from './modules/mail';
 import chatModule, { staffChatRoutes } from './modules/chat';
 import { createWebhooks, webhookRoutes } from './modules/webhooks';
+import { operationsRoutes, personalData, scheduleRetention } from './modules/operations';
 import { apiPaths } from './contract/paths';
 import { requestLogFields } from './request-log';
 import { prerenderedPagesFolder, registerWebPages } from './web-pages';
@@ -83,6 +84,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(leadsModule, { config });
   await app.register(chatModule, { config });
   const webhooks = createWebhooks(app, config);
+  const data = personalData(app, config);
+  scheduleRetention(app, data, config.retentionDays);
   // Everything that reads or writes a sign-in runs in this scope, with @fastify/session's hooks.
   await app.register(async (signedIn) => {
     await signedIn.register(cookieSessions, { config });
@@ -90,6 +93,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await signedIn.register(staffLeadRoutes);
     await signedIn.register(staffChatRoutes, { chat: app.chat });
     await signedIn.register(webhookRoutes, { webhooks });
+    await signedIn.register(operationsRoutes, { data });
   });
 
   const webRoot = options.webRoot ?? resolve('dist/web');
