@@ -1,9 +1,14 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { useLocation } from 'react-router-dom';
 import { createAdminQueryClient } from './api/lead-queries';
 import { AdminDashboard } from './components/admin-dashboard';
 import { SignInCard } from './components/sign-in-card';
 import { useStaffSession } from './session-store';
+import { matchOperationsScreen } from './operations/operations-paths';
+
+/** The admins' operating screens (/admin/webhooks, /admin/data, /admin/jobs), loaded when visited. */
+const OperationsPage = lazy(() => import('./operations/operations-page').then((module) => ({ default: module.OperationsPage })));
 
 /**
  * /admin and everything under it (a lead at /admin/leads/:kind/:id): the sign-in card, or the
@@ -14,6 +19,7 @@ export function AdminPage() {
   const status = useStaffSession((state) => state.status);
   const restore = useStaffSession((state) => state.restore);
   const [queryClient] = useState(createAdminQueryClient);
+  const operationsScreen = matchOperationsScreen(useLocation().pathname);
   useEffect(() => {
     void restore();
   }, [restore]);
@@ -29,5 +35,12 @@ export function AdminPage() {
       </main>
     );
   }
-  return <QueryClientProvider client={queryClient}>{status === 'signed-in' ? <AdminDashboard /> : <SignInCard />}</QueryClientProvider>;
+  const signedIn = operationsScreen ? (
+    <Suspense fallback={null}>
+      <OperationsPage screen={operationsScreen} />
+    </Suspense>
+  ) : (
+    <AdminDashboard />
+  );
+  return <QueryClientProvider client={queryClient}>{status === 'signed-in' ? signedIn : <SignInCard />}</QueryClientProvider>;
 }

@@ -18,7 +18,7 @@ export function onStaffUnauthorized(handler: () => void): void {
   unauthorizedHandler = handler;
 }
 
-async function staffCall<T>(call: () => Promise<T>): Promise<T> {
+export async function staffCall<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
