@@ -28,6 +28,8 @@ import { contactRoutes } from './modules/contacts';
 import { reportRoutes } from './modules/reports';
 import teamModule, { teamRoutes } from './modules/team';
 import { auditRoutes } from './modules/audit';
+import { createWebhooks, webhookRoutes } from './modules/webhooks';
+import { operationsRoutes, personalData, scheduleRetention } from './modules/operations';
 import { apiPaths } from './contract/paths';
 import { requestLogFields } from './request-log';
 import { prerenderedPagesFolder, registerWebPages } from './web-pages';
@@ -99,6 +101,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(chatModule, { config });
   await app.register(leadConfirmationModule, { config });
   await app.register(teamModule, { config });
+  const webhooks = createWebhooks(app, config);
+  const data = personalData(app, config);
+  scheduleRetention(app, data, config.retentionDays);
   // Everything that reads or writes a sign-in runs in this scope, with @fastify/session's hooks.
   await app.register(async (signedIn) => {
     await signedIn.register(cookieSessions, { config });
@@ -110,6 +115,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await signedIn.register(reportRoutes);
     await signedIn.register(teamRoutes, { team: app.team, config });
     await signedIn.register(auditRoutes);
+    await signedIn.register(webhookRoutes, { webhooks });
+    await signedIn.register(operationsRoutes, { data });
   });
 
   const webRoot = options.webRoot ?? resolve('dist/web');

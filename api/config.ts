@@ -129,6 +129,12 @@ export const configSchema = z
     METRICS: z.enum(['on', 'off']).default('on'),
     // A scraper off this host sends `Authorization: Bearer <token>`; loopback needs none.
     METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+    // Lets webhooks reach private, loopback and link-local addresses (tests, a receiver on the same network).
+    WEBHOOK_ALLOW_PRIVATE: booleanFlag,
+    // A webhook receiver that has not answered in this long has failed that try.
+    WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().positive().max(60).default(10),
+    // Chats and leads older than this many days are erased by a daily job; unset keeps everything.
+    RETENTION_DAYS: optionalString.pipe(z.coerce.number<string | undefined>().int().positive().max(36_500).optional()),
   })
   .transform((env) => ({
     env: env.NODE_ENV,
@@ -162,6 +168,10 @@ export const configSchema = z
     continuity: { delayMs: env.CONTINUITY_DELAY_SECONDS * 1000, spacingMs: env.CONTINUITY_MAIL_SPACING_SECONDS * 1000 },
     /** Escalation of unread visitor messages and the rating's ask (DESIGN.md 10). */
     chatFollowUp: { escalationDelayMs: env.ESCALATION_DELAY_SECONDS * 1000, ratingAskDelayMs: env.RATING_ASK_DELAY_SECONDS * 1000 },
+    /** Webhooks (api/modules/webhooks): private addresses allowed only when set; a try's time limit. */
+    webhooks: { allowPrivate: env.WEBHOOK_ALLOW_PRIVATE, timeoutMs: env.WEBHOOK_TIMEOUT_SECONDS * 1000 },
+    /** Days after which chats and leads are erased (api/modules/privacy); undefined: kept for ever. */
+    retentionDays: env.RETENTION_DAYS,
     jobs: {
       leaseMs: env.JOBS_LEASE_SECONDS * 1000,
       retryBaseMs: env.JOBS_RETRY_BASE_SECONDS * 1000,

@@ -293,6 +293,40 @@ export interface StaffInvitesTable {
   usedAt: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
+/** A webhook subscription (api/modules/webhooks). `events` is a JSON list; times are epoch milliseconds. */
+export interface WebhooksTable {
+  id: Id;
+  url: string;
+  events: string;
+  /** Signs the deliveries (HMAC-SHA256); shown to the admin once, at creation. */
+  secret: string;
+  createdAt: number;
+}
+
+/** One event for one subscription: what it is about by kind and id, never a copy of it. */
+export interface WebhookDeliveriesTable {
+  /** Random: the receiver's idempotency key (`X-Lotwise-Delivery`). */
+  id: string;
+  webhookId: number;
+  eventId: string;
+  eventType: string;
+  /** `lead:<kind>`, `chat-message` or `test`. */
+  subjectKind: string;
+  subjectId: string;
+  eventAt: number;
+  deliveredAt: number | null;
+}
+
+/** One try of a delivery: the receiver's status code, or the error; how long it took. */
+export interface WebhookAttemptsTable {
+  id: Id;
+  deliveryId: string;
+  at: number;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
 export interface Database {
   users: UsersTable;
   admins: AdminsTable;
@@ -315,6 +349,9 @@ export interface Database {
   chatNotes: ChatNotesTable;
   cannedReplies: CannedRepliesTable;
   staffInvites: StaffInvitesTable;
+  webhooks: WebhooksTable;
+  webhookDeliveries: WebhookDeliveriesTable;
+  webhookAttempts: WebhookAttemptsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -5,6 +5,7 @@ import { JobRunner } from './runner';
 
 export type { JobContext, JobKind } from './runner';
 export type { BatchRequest, JobRequest } from './jobs.repository';
+export { listDeadJobs, retryDeadJob } from './jobs.repository';
 
 declare module 'fastify' {
   interface FastifyInstance {

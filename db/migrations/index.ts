@@ -19,6 +19,7 @@ import * as getStartedPlan from './2026-12-21T0100_get_started_plan';
 import * as team from './2026-12-21T0100_team';
 import * as notesCanned from './2026-12-21T0300_notes_canned';
 import * as chatResolution from './2026-12-21T0400_chat_resolution';
+import * as webhooks from './2026-12-21T0600_webhooks';
 
 /** Every migration, in order. Add new files here; never edit a landed one. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-21T0100_team': team,
   '2026-12-21T0300_notes_canned': notesCanned,
   '2026-12-21T0400_chat_resolution': chatResolution,
+  '2026-12-21T0600_webhooks': webhooks,
 };

@@ -31,6 +31,9 @@ const adminScreens = {
   // The reports and their chart library load on /admin/reports only.
   reports: lazy(() => import('../reports/reports-page').then((module) => ({ default: module.ReportsPage }))),
   cannedReplies: lazy(() => import('./canned-replies-screen').then((module) => ({ default: module.CannedRepliesScreen }))),
+  webhooks: lazy(() => import('../operations/operations-page').then((module) => ({ default: module.WebhooksPage }))),
+  data: lazy(() => import('../operations/operations-page').then((module) => ({ default: module.DataRequestsPage }))),
+  jobs: lazy(() => import('../operations/operations-page').then((module) => ({ default: module.DeadJobsPage }))),
 };
 
 const leadTabs = leadKinds.map((kind) => ({ kind, title: leadKindNames[kind].list }));

@@ -16,6 +16,9 @@ export const adminNavItems: NavItem[] = [
   { to: adminScreenPaths.cannedReplies, label: 'Canned replies', adminOnly: false },
   { to: adminScreenPaths.team, label: 'Team', adminOnly: true },
   { to: adminScreenPaths.audit, label: 'Audit log', adminOnly: true },
+  { to: adminScreenPaths.webhooks, label: 'Webhooks', adminOnly: true },
+  { to: adminScreenPaths.data, label: 'Data requests', adminOnly: true },
+  { to: adminScreenPaths.jobs, label: 'Dead jobs', adminOnly: true },
 ];
 
 const linkClass = (active: boolean) =>

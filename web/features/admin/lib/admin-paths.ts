@@ -1,4 +1,5 @@
 import type { LeadKind } from '../../../../api/contract/leads';
+import { operationsScreens } from '../operations/operations-paths';
 import { cannedRepliesPath } from './team-inbox-paths';
 
 /** The dashboard, under the one `/admin/*` route of web/app/router.tsx. */
@@ -58,6 +59,9 @@ export const adminScreenPaths = {
   /** The reports (`?from=&to=`): their chunk carries the chart library. */
   reports: '/admin/reports',
   cannedReplies: cannedRepliesPath,
+  webhooks: operationsScreens.webhooks,
+  data: operationsScreens.data,
+  jobs: operationsScreens.jobs,
 } as const;
 export type AdminScreen = keyof typeof adminScreenPaths;
 

@@ -1,0 +1,98 @@
+import { readdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config';
+import type { DataExport, ErasureResult } from '../../contract/admin-operations';
+import { recordAudit } from '../audit';
+import { eraseRows, findRowsByEmail, findRowsOlderThan, foundAny, readRows } from './personal-data.repository';
+
+const dayMs = 24 * 60 * 60 * 1000;
+/** Retention erases in writes of at most this many chats (and leads of each kind), so no write holds the database long. */
+const retentionBatch = 200;
+
+/** The outbox mails (DATA_DIR/outbox, written when there is no SMTP server) that name the email: to it, or about it (a lead notice). */
+async function outboxMailsOf(outboxDir: string, email: string): Promise<{ file: string; content: string }[]> {
+  let names: string[];
+  try {
+    names = (await readdir(outboxDir)).filter((name) => name.endsWith('.eml'));
+  } catch {
+    return [];
+  }
+  const found: { file: string; content: string }[] = [];
+  for (const file of names) {
+    const content = await readFile(join(outboxDir, file), 'utf8').catch(() => undefined);
+    // Quoted-printable soft line breaks may split an address.
+    if (content?.replace(/=\r?\n/g, '').toLowerCase().includes(email)) found.push({ file, content });
+  }
+  return found;
+}
+
+function total(counts: Record<string, number>): number {
+  return Object.values(counts).reduce((sum, count) => sum + count, 0);
+}
+
+/**
+ * Data requests (DESIGN.md 12): everything stored for one email, exported as JSON or erased, and
+ * retention. The audit row of each names counts only, never the email or the data.
+ */
+export function personalData(app: FastifyInstance, config: Config) {
+  const outboxDir = join(config.dataDir, 'outbox');
+
+  async function exportFor(actorId: number, email: string): Promise<DataExport> {
+    const address = email.toLowerCase();
+    const tables = await readRows(app.db, await findRowsByEmail(app.db, address));
+    const outbox = await outboxMailsOf(outboxDir, address);
+    const rows = Object.values(tables).reduce((sum, list) => sum + list.length, 0);
+    await app.write((tx) => recordAudit(tx, { actorId, action: 'data.exported', detail: `${rows} rows, ${outbox.length} mails` }));
+    return { email: address, exportedAt: new Date().toISOString(), tables, outbox };
+  }
+
+  async function eraseFor(actorId: number, email: string): Promise<ErasureResult> {
+    const address = email.toLowerCase();
+    const erased = await app.write(async (tx) => {
+      const counts = await eraseRows(tx.db, await findRowsByEmail(tx.db, address));
+      await recordAudit(tx, { actorId, action: 'data.erased', detail: `${total(counts)} rows` });
+      return counts;
+    });
+    // Files are not in the transaction: removed after it commits; erasing again removes any left.
+    const mails = await outboxMailsOf(outboxDir, address);
+    for (const mail of mails) await rm(join(outboxDir, mail.file), { force: true });
+    if (mails.length > 0) erased.outboxMails = mails.length;
+    return { email: address, erased };
+  }
+
+  /** Erases the chats and leads older than RETENTION_DAYS, a batch per write; one audit row with the counts. */
+  async function applyRetention(days: number, now = Date.now()): Promise<Record<string, number>> {
+    const before = new Date(now - days * dayMs).toISOString();
+    const counts: Record<string, number> = {};
+    for (;;) {
+      const batch = await app.write(async (tx) => {
+        const rows = await findRowsOlderThan(tx.db, before, retentionBatch);
+        return foundAny(rows) ? eraseRows(tx.db, rows) : undefined;
+      });
+      if (!batch) break;
+      for (const [table, count] of Object.entries(batch)) counts[table] = (counts[table] ?? 0) + count;
+    }
+    if (total(counts) > 0) {
+      const detail = Object.entries(counts)
+        .map(([table, count]) => `${table}: ${count}`)
+        .join(', ');
+      await app.write((tx) => recordAudit(tx, { actorId: null, action: 'retention.erased', detail }));
+    }
+    return counts;
+  }
+
+  return { exportFor, eraseFor, applyRetention };
+}
+
+export type PersonalData = ReturnType<typeof personalData>;
+
+/**
+ * The daily retention job: once across nodes, as periodic work of the job runner. Defined without
+ * RETENTION_DAYS too (then it does nothing), so turning it off leaves no job of an unknown kind.
+ */
+export function scheduleRetention(app: FastifyInstance, data: PersonalData, days: number | undefined): void {
+  app.jobs.every('retention', dayMs, async () => {
+    if (days !== undefined) await data.applyRetention(days);
+  });
+}
