@@ -14,6 +14,8 @@ interface LeadColumns {
   note: ColumnType<string, string | undefined, string>;
   createdAt: string;
   updatedAt: string;
+  /** The staff account working it (db/migrations/2026-12-21T0200_assignment.ts); null: nobody. */
+  assigneeId: OptionalId;
 }
 
 /** Counts an account's password changes; a session signed in under an older count is signed out. */
@@ -154,6 +156,9 @@ export interface ChatSessionsTable {
   escalatedAt: OptionalText;
   /** The newest visitor message an escalation mail covered (db/migrations/2026-12-20T0500_chat_escalated_seq.ts). */
   escalatedSeq: ColumnType<number, number | undefined, number>;
+  /** The staff account working it, and when it was given to them (db/migrations/2026-12-21T0200_assignment.ts). */
+  assigneeId: OptionalId;
+  assignedAt: OptionalText;
 }
 
 export type ChatRatingColumn = 'good' | 'bad';
@@ -250,6 +255,14 @@ export interface AuditLogTable {
   detail: string | null;
 }
 
+/** One app-wide setting per row, its value JSON (auto-assignment: api/modules/chat/chat.assignment.ts). */
+export interface SettingsTable {
+  key: string;
+  value: string;
+  /** Epoch milliseconds. */
+  updatedAt: number;
+}
+
 export interface Database {
   users: UsersTable;
   admins: AdminsTable;
@@ -269,6 +282,7 @@ export interface Database {
   emailUnsubscribes: EmailUnsubscribesTable;
   chatTranscriptRequests: ChatTranscriptRequestsTable;
   auditLog: AuditLogTable;
+  settings: SettingsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -42,6 +42,13 @@ export const apiPaths = {
   /** A reconnecting dashboard's resync: the sessions changed since the versions it holds. */
   staffChatResync: '/api/chat-sessions/resync',
   lead: '/api/leads/:kind/:id',
+  /** Assignment: PUT `{ assigneeId }` (null unassigns). */
+  chatSessionAssignee: '/api/chat-sessions/:sessionId/assignee',
+  leadAssignee: '/api/leads/:kind/:id/assignee',
+  /** The staff a conversation or lead may be given to (the picker). */
+  assignees: '/api/assignees',
+  /** Auto-assignment's on/off and capacity (admins). */
+  autoAssignmentSettings: '/api/settings/auto-assignment',
   adminCounts: '/api/admin/counts',
 } as const;
 

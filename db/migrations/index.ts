@@ -15,6 +15,7 @@ import * as chatContinuity from './2026-12-20T0300_chat_continuity';
 import * as chatRating from './2026-12-20T0400_chat_rating';
 import * as chatEscalatedSeq from './2026-12-20T0500_chat_escalated_seq';
 import * as auditLog from './2026-12-21T0000_audit_log';
+import * as assignment from './2026-12-21T0200_assignment';
 
 /** Every migration, in order. Add new files here; never edit a landed one. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-20T0400_chat_rating': chatRating,
   '2026-12-20T0500_chat_escalated_seq': chatEscalatedSeq,
   '2026-12-21T0000_audit_log': auditLog,
+  '2026-12-21T0200_assignment': assignment,
 };

@@ -5,6 +5,7 @@ import { escalateUnreadChats } from './chat.escalation';
 import { guardChatHandshakes } from './chat.handshake';
 import { announceStaffPresence, inProcessStaffPresence, redisStaffPresence } from './chat.presence';
 import { pushChatEvents } from './chat.pushes';
+import { autoAssignChats } from './chat.assignment';
 import { askForRatings, ChatRatings } from './chat.rating';
 import { chatRatingRoutes } from './chat.rating.routes';
 import { chatSendLimits } from './chat.rate-limit';
@@ -51,9 +52,10 @@ export default fp(
       const ttlSeconds = options.config.presenceTtlSeconds;
       const presence = redisStaffPresence(app.redis.client, { keyPrefix: app.redis.keyPrefix, ttlSeconds });
       // Four refreshes per TTL: a key outlives a late refresh or two, and a dead process's staff drop out within TTL + a quarter.
-      announceStaffPresence(app, presence, { shared: true, refreshEveryMs: (ttlSeconds * 1000) / 4 });
+      announceStaffPresence(app, presence, { shared: true, refreshEveryMs: (ttlSeconds * 1000) / 4, staffArrived: autoAssignChats(app, presence) });
     } else {
-      announceStaffPresence(app, inProcessStaffPresence(), { shared: false });
+      const presence = inProcessStaffPresence();
+      announceStaffPresence(app, presence, { shared: false, staffArrived: autoAssignChats(app, presence) });
     }
     capChatRoomsPerSocket(app.visitorSockets);
     chatSocketEvents(app, chat);
