@@ -25,8 +25,18 @@ export const assignmentBodySchema = z
 export type AssignmentBody = z.infer<typeof assignmentBodySchema>;
 
 /** Who may be given a conversation or lead, as the picker lists them. */
-export const assigneeRecord = z.object({ id: rowId, name: z.string(), role: z.enum(['admin', 'agent']) });
+export const assigneeRecord = z.object({
+  id: rowId,
+  name: z.string(),
+  role: z.enum(['admin', 'agent']),
+  /** Has the dashboard open now (auto-assignment gives conversations to these only). */
+  online: z.boolean(),
+});
 export type Assignee = z.infer<typeof assigneeRecord>;
+
+/** `GET /api/assignees`: the staff, and which of them asks (their `Mine`). */
+export const assigneesAnswerSchema = z.object({ me: rowId, staff: z.array(assigneeRecord) });
+export type AssigneesAnswer = z.infer<typeof assigneesAnswerSchema>;
 
 export const assigneeNotFoundMessage = 'No such staff member';
 

@@ -13,19 +13,22 @@ import * as repository from './assignment.repository';
 
 const autoAssignmentKey = 'auto-assignment';
 
-function toAssignee(row: repository.AssigneeRow): Assignee {
-  return { id: Number(row.id), name: staffDisplayName(row), role: staffRoleSchema.catch('agent').parse(row.role) };
+function toAssignee(row: repository.AssigneeRow, online: ReadonlySet<number>): Assignee {
+  const id = Number(row.id);
+  return { id, name: staffDisplayName(row), role: staffRoleSchema.catch('agent').parse(row.role), online: online.has(id) };
 }
 
-export async function listAssignees(db: Db): Promise<Assignee[]> {
-  return (await repository.listAssigneeRows(db)).map(toAssignee);
+/** Every staff member, with whether they are online (`online`: the ids with a live dashboard socket). */
+export async function listAssignees(db: Db, online: readonly number[]): Promise<Assignee[]> {
+  const onlineIds = new Set(online);
+  return (await repository.listAssigneeRows(db)).map((row) => toAssignee(row, onlineIds));
 }
 
 /** The staff member a conversation or lead is to be given to; a 400 for an id that is nobody's. */
 export async function assigneeOrRefuse(db: Db, id: number): Promise<Assignee> {
   const row = await repository.findAssigneeRow(db, id);
   if (!row) throw new HttpError(400, assigneeNotFoundMessage);
-  return toAssignee(row);
+  return toAssignee(row, new Set());
 }
 
 function parsedSettings(stored: string | undefined): AutoAssignmentSettings {

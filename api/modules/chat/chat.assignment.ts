@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  assigneeRecord,
+  assigneesAnswerSchema,
   assignmentBodySchema,
   type AutoAssignmentSettings,
   autoAssignmentSettingsSchema,
@@ -148,8 +148,8 @@ export async function chatAssignmentRoutes(instance: FastifyInstance): Promise<v
 
   app.get(
     apiPaths.assignees,
-    { onRequest: app.requireStaff, schema: { response: { 200: z.object({ me: z.number().int(), staff: z.array(assigneeRecord) }), ...errors } } },
-    async (request) => ({ me: signedInStaffId(request.session), staff: await listAssignees(instance.db) }),
+    { onRequest: app.requireStaff, schema: { response: { 200: assigneesAnswerSchema, ...errors } } },
+    async (request) => ({ me: signedInStaffId(request.session), staff: await listAssignees(instance.db, await instance.staffPresence.onlineStaff()) }),
   );
 
   app.get(
