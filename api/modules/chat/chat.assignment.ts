@@ -68,8 +68,10 @@ const handOutsPerRun = 200;
  * Answers how many it gave, and whether it stopped at the run's limit.
  */
 export async function handOutQueue(app: FastifyInstance, presence: StaffPresence): Promise<{ given: number; more: boolean }> {
-  const online = await presence.onlineStaff();
   let given = 0;
+  // Off (the usual case): done without asking Redis who is online.
+  if (!(await autoAssignmentSettings(app.db)).enabled) return { given, more: false };
+  const online = await presence.onlineStaff();
   if (online.length === 0) return { given, more: false };
   for (let look = 0; look < handOutsPerRun; look += 1) {
     const outcome = await app.write(async (tx): Promise<'done' | 'given' | 'taken'> => {

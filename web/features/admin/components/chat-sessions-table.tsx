@@ -82,10 +82,10 @@ function chatColumns(onStatusChange: StatusChange): Column<ChatSessionSummary>[]
         </span>
       ),
     },
-    { key: 'last', header: 'Last Message', width: '18rem', cell: (session) => <span title={session.lastMessage}>{session.lastMessage}</span> },
+    { key: 'last', header: 'Last Message', width: '13.5rem', cell: (session) => <span title={session.lastMessage}>{session.lastMessage}</span> },
     { key: 'count', header: 'Messages', width: '6rem', cell: (session) => session.messageCount },
     { key: 'activity', header: 'Last Activity', width: '12.5rem', cell: (session) => formatDate(session.lastActivity) },
-    { key: 'assignee', header: 'Assignee', width: '8rem', cell: (session) => <AssigneeName name={session.assigneeName} /> },
+    { key: 'assignee', header: 'Assignee', width: '6.5rem', cell: (session) => <AssigneeName name={session.assigneeName} /> },
     {
       key: 'status',
       header: 'Status',
