@@ -14,6 +14,8 @@ interface LeadColumns {
   note: ColumnType<string, string | undefined, string>;
   createdAt: string;
   updatedAt: string;
+  /** The staff account working it (db/migrations/2026-12-21T0200_assignment.ts); null: nobody. */
+  assigneeId: OptionalId;
 }
 
 /** Counts an account's password changes; a session signed in under an older count is signed out. */
@@ -163,6 +165,9 @@ export interface ChatSessionsTable {
   /** When staff last resolved it, and who (db/migrations/2026-12-21T0400_chat_resolution.ts): for the reports. */
   resolvedAt: OptionalText;
   resolvedByStaffId: OptionalId;
+  /** The staff account working it, and when it was given to them (db/migrations/2026-12-21T0200_assignment.ts). */
+  assigneeId: OptionalId;
+  assignedAt: OptionalText;
 }
 
 export type ChatRatingColumn = 'good' | 'bad';
@@ -327,6 +332,14 @@ export interface WebhookAttemptsTable {
   durationMs: number;
 }
 
+/** One app-wide setting per row, its value JSON (auto-assignment: api/modules/chat/chat.assignment.ts). */
+export interface SettingsTable {
+  key: string;
+  value: string;
+  /** Epoch milliseconds. */
+  updatedAt: number;
+}
+
 export interface Database {
   users: UsersTable;
   admins: AdminsTable;
@@ -352,6 +365,7 @@ export interface Database {
   webhooks: WebhooksTable;
   webhookDeliveries: WebhookDeliveriesTable;
   webhookAttempts: WebhookAttemptsTable;
+  settings: SettingsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

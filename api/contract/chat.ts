@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { chatLimits } from './brand';
+import { assigneeFields, assigneeQuerySchema } from './assignment';
 import { chatRatingRecord } from './chat-rating';
 import { controlCharacterMessage, cursorDateMessage, emailMessage, hasRefusedCharacters, isIsoTimestamp, isoDate, optionalLine, rowId } from './common';
 import { leadKindSchema, leadStatusSchema, listQuerySchema } from './leads';
@@ -209,6 +210,7 @@ export const chatSessionSummary = z.object({
   createdAt: isoDate,
   /** The visitor's rating, once given (chat-rating.ts). */
   rating: chatRatingRecord.nullable().optional(),
+  ...assigneeFields,
 });
 export type ChatSessionSummary = z.infer<typeof chatSessionSummary>;
 
@@ -289,6 +291,7 @@ export const chatSessionListQuerySchema = z.object({
     .optional(),
   q: listQuerySchema.shape.q,
   status: z.enum(chatSessionStatuses, { error: 'status must be open or resolved' }).optional(),
+  assignee: assigneeQuerySchema.shape.assignee,
 });
 export type ChatSessionListQuery = z.infer<typeof chatSessionListQuerySchema>;
 

@@ -1,3 +1,4 @@
+export * from './assignment';
 export * from './auth';
 export * from './brand';
 export * from './chat';

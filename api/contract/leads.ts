@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { assigneeFields, assigneeQuerySchema } from './assignment';
 import { brand } from './brand';
 import {
   controlCharacterMessage,
@@ -176,6 +177,7 @@ const leadMeta = {
   note: z.string(),
   createdAt: isoDate,
   updatedAt: isoDate,
+  ...assigneeFields,
 };
 
 export const demoRequestRecord = z.object({
@@ -326,6 +328,7 @@ export const listQuerySchema = z.object({
     .optional(),
   status: z.enum(leadStatuses, { error: 'status must be new, contacted or closed' }).optional(),
   format: z.enum(['json', 'csv'], { error: 'format must be json or csv' }).default('json'),
+  assignee: assigneeQuerySchema.shape.assignee,
 });
 export type ListQuery = z.infer<typeof listQuerySchema>;
 

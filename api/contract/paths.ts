@@ -48,6 +48,13 @@ export const apiPaths = {
   /** PATCH (title and text) or DELETE one canned reply. */
   cannedReply: '/api/canned-replies/:id',
   lead: '/api/leads/:kind/:id',
+  /** Assignment: PUT `{ assigneeId }` (null unassigns). */
+  chatSessionAssignee: '/api/chat-sessions/:sessionId/assignee',
+  leadAssignee: '/api/leads/:kind/:id/assignee',
+  /** The staff a conversation or lead may be given to (the picker). */
+  assignees: '/api/assignees',
+  /** Auto-assignment's on/off and capacity (admins). */
+  autoAssignmentSettings: '/api/settings/auto-assignment',
   adminCounts: '/api/admin/counts',
   /** One contact's leads and conversations by email (`?email=`), newest first. */
   contactTimeline: '/api/contacts/timeline',

@@ -27,6 +27,8 @@ export type DomainEvent =
   | { type: 'chat.rating.asked'; sessionId: string }
   /** A dealer asked for a password reset and a link is to be mailed (the reset row's id). */
   | { type: 'password-reset.requested'; resetId: number }
+  /** An admin changed auto-assignment (on/off, capacity): the queue may be handed out now. */
+  | { type: 'auto-assignment.changed'; enabled: boolean; capacity: number }
   /** A staff account was created or its password reset. */
   | { type: 'staff.changed'; staffId: number; change: 'created' | 'password-reset' }
   /** An admin invited a new member: the invite's set-password link is to be mailed (api/modules/team). */

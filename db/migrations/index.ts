@@ -17,6 +17,7 @@ import * as chatEscalatedSeq from './2026-12-20T0500_chat_escalated_seq';
 import * as auditLog from './2026-12-21T0000_audit_log';
 import * as getStartedPlan from './2026-12-21T0100_get_started_plan';
 import * as team from './2026-12-21T0100_team';
+import * as assignment from './2026-12-21T0200_assignment';
 import * as notesCanned from './2026-12-21T0300_notes_canned';
 import * as chatResolution from './2026-12-21T0400_chat_resolution';
 import * as webhooks from './2026-12-21T0600_webhooks';
@@ -41,6 +42,7 @@ export const migrations: Record<string, Migration> = {
   '2026-12-21T0000_audit_log': auditLog,
   '2026-12-21T0100_get_started_plan': getStartedPlan,
   '2026-12-21T0100_team': team,
+  '2026-12-21T0200_assignment': assignment,
   '2026-12-21T0300_notes_canned': notesCanned,
   '2026-12-21T0400_chat_resolution': chatResolution,
   '2026-12-21T0600_webhooks': webhooks,

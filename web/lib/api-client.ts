@@ -20,7 +20,7 @@ export class ApiError extends Error {
   }
 }
 
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 /**
  * The one fetch wrapper of the SPA: credentials always, a JSON content type only with a body,
@@ -51,4 +51,5 @@ export const api = {
   get: <T>(path: string, init?: { signal?: AbortSignal }) => apiRequest<T>('GET', path, undefined, init),
   post: <T>(path: string, body: unknown) => apiRequest<T>('POST', path, body),
   patch: <T>(path: string, body: unknown) => apiRequest<T>('PATCH', path, body),
+  put: <T>(path: string, body: unknown) => apiRequest<T>('PUT', path, body),
 };

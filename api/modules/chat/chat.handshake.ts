@@ -25,6 +25,8 @@ export interface VisitorSocketData {
 export interface StaffSocketData {
   /** The cookie session's id: logout and expiry find the socket by it. */
   sid: string;
+  /** The staff account signed in on it when it connected (presence, auto-assignment). */
+  staffId: number;
   budget: EventBudget;
   /** Collision (chat.collision.ts): who the staff member is, once asked, and the conversation this socket shows. */
   viewer?: ConversationViewer;
@@ -97,10 +99,10 @@ export function guardChatHandshakes(app: FastifyInstance, config: { publicUrl: s
     if (!fromThisSite(socket.handshake)) return next(new Error(crossSiteMessage));
     const sid = app.sessionIdFromCookieHeader(socket.request.headers.cookie);
     if (!sid) return next(new Error(notAuthenticatedMessage));
-    app.isLiveStaffSid(sid).then(
-      (live) => {
-        if (!live) return next(new Error(notAuthenticatedMessage));
-        socket.data = { sid, budget: budgetFor(socket) } satisfies StaffSocketData;
+    app.liveStaffIdOf(sid).then(
+      (staffId) => {
+        if (staffId === undefined) return next(new Error(notAuthenticatedMessage));
+        socket.data = { sid, staffId, budget: budgetFor(socket) } satisfies StaffSocketData;
         next();
       },
       (error: unknown) => {

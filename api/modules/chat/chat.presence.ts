@@ -1,24 +1,33 @@
 import type { FastifyInstance } from 'fastify';
 import type { ChainableCommander, Redis } from 'ioredis';
-import type { VisitorSocket } from './chat.handshake';
+import type { StaffSocket, VisitorSocket } from './chat.handshake';
 
 /** Whether any staff member is online, as the chat widget shows it. */
 export interface StaffPresence {
   /** Whether any staff member is online now, on any process. */
   online(): Promise<boolean>;
+  /** The staff members with a live dashboard socket, on any process (auto-assignment gives them conversations). */
+  onlineStaff(): Promise<number[]>;
   /** A staff socket of this process connected: it counts as online until it leaves. */
-  arrived(socketId: string): Promise<void>;
+  arrived(socketId: string, staffId: number): Promise<void>;
   left(socketId: string): Promise<void>;
   /** Keeps this process's staff sockets counted, for a store whose entries expire unless refreshed. */
-  refresh(socketIds: string[]): Promise<void>;
+  refresh(sockets: StaffSocketEntry[]): Promise<void>;
+}
+
+/** A staff socket and whose it is. */
+export interface StaffSocketEntry {
+  socketId: string;
+  staffId: number;
 }
 
 /** Presence within this process: the ids of its open staff sockets. */
 export function inProcessStaffPresence(): StaffPresence {
-  const staffSockets = new Set<string>();
+  const staffSockets = new Map<string, number>();
   return {
     online: async () => staffSockets.size > 0,
-    arrived: async (socketId) => void staffSockets.add(socketId),
+    onlineStaff: async () => [...new Set(staffSockets.values())],
+    arrived: async (socketId, staffId) => void staffSockets.set(socketId, staffId),
     left: async (socketId) => void staffSockets.delete(socketId),
     refresh: async () => {},
   };
@@ -40,25 +49,29 @@ export function redisStaffPresence(client: Redis, options: { keyPrefix: string; 
   const index = `${options.keyPrefix}presence:staff-sockets`;
   const socketKey = (socketId: string) => `${options.keyPrefix}presence:staff:${socketId}`;
   const ttlMs = Math.round(options.ttlSeconds * 1000);
-  const keep = async (socketIds: string[]) => {
-    if (socketIds.length === 0) return;
+  const keep = async (sockets: StaffSocketEntry[]) => {
+    if (sockets.length === 0) return;
     const commands = client.multi();
-    // SET, not PEXPIRE: a key lost with a Redis restart comes back at the next refresh.
-    for (const socketId of socketIds) commands.set(socketKey(socketId), '1', 'PX', ttlMs);
-    commands.sadd(index, ...socketIds);
+    // SET, not PEXPIRE: a key lost with a Redis restart comes back at the next refresh. Its value is whose socket it is.
+    for (const { socketId, staffId } of sockets) commands.set(socketKey(socketId), `staff:${staffId}`, 'PX', ttlMs);
+    commands.sadd(index, ...sockets.map((socket) => socket.socketId));
     await execAll(commands);
   };
+  /** Whose each live staff socket is; the ids of expired ones leave the index. */
+  const liveOwners = async (): Promise<string[]> => {
+    const socketIds = await client.smembers(index);
+    if (socketIds.length === 0) return [];
+    const alive = await client.mget(socketIds.map(socketKey));
+    const expired = socketIds.filter((_, i) => alive[i] === null);
+    // A socket's key is set before its id joins the index, so an id without a key is gone for good.
+    if (expired.length > 0) await client.srem(index, ...expired);
+    return alive.filter((owner): owner is string => owner !== null);
+  };
   return {
-    async online() {
-      const socketIds = await client.smembers(index);
-      if (socketIds.length === 0) return false;
-      const alive = await client.mget(socketIds.map(socketKey));
-      const expired = socketIds.filter((_, i) => alive[i] === null);
-      // A socket's key is set before its id joins the index, so an id without a key is gone for good.
-      if (expired.length > 0) await client.srem(index, ...expired);
-      return expired.length < socketIds.length;
-    },
-    arrived: (socketId) => keep([socketId]),
+    online: async () => (await liveOwners()).length > 0,
+    // A key written before staff ids were kept holds '1': nobody's, until its process refreshes it (a quarter TTL).
+    onlineStaff: async () => [...new Set((await liveOwners()).filter((owner) => owner.startsWith('staff:')).map((owner) => Number(owner.slice('staff:'.length))))],
+    arrived: (socketId, staffId) => keep([{ socketId, staffId }]),
     async left(socketId) {
       await execAll(client.multi().del(socketKey(socketId)).srem(index, socketId));
     },
@@ -84,7 +97,7 @@ const closeWaitMs = 2000;
 export function announceStaffPresence(
   app: FastifyInstance,
   presence: StaffPresence,
-  options: { shared: boolean; refreshEveryMs?: number },
+  options: { shared: boolean; refreshEveryMs?: number; staffArrived?: (staffId: number) => void },
 ): void {
   const visitors = app.visitorSockets;
   const failed = (error: unknown) => app.log.error({ err: error }, 'staff presence failed');
@@ -142,14 +155,17 @@ export function announceStaffPresence(
   visitors.on('connection', (socket) => check(socket as VisitorSocket));
   if (options.shared) visitors.on(presenceChangedEvent, () => check());
   app.staffSockets.on('connection', (socket) => {
-    staffCameOrWent(presence.arrived(socket.id));
+    const { staffId } = (socket as StaffSocket).data;
+    // Once stored, so whoever reacts (auto-assignment) finds them online.
+    staffCameOrWent(presence.arrived(socket.id, staffId).then(() => options.staffArrived?.(staffId)));
     socket.on('disconnect', () => staffCameOrWent(presence.left(socket.id)));
   });
 
   if (options.refreshEveryMs !== undefined) {
     const refreshTimer = setInterval(() => {
       // The ids are read and the refresh sent in one tick: a disconnect's removal, sent later, wins.
-      track(presence.refresh([...app.staffSockets.sockets.keys()]).then(() => check()));
+      const sockets = [...app.staffSockets.sockets.values()].map((socket) => ({ socketId: socket.id, staffId: (socket as StaffSocket).data.staffId }));
+      track(presence.refresh(sockets).then(() => check()));
     }, options.refreshEveryMs);
     refreshTimer.unref();
     app.addHook('onClose', async () => clearInterval(refreshTimer));

@@ -331,7 +331,13 @@ export interface ChatSessionSummaryRow {
   ratingComment: string | null;
   ratedAt: string | null;
   version: number;
+  assigneeId: number | null;
+  assigneeEmail: string | null;
+  assigneeDisplayName: string | null;
 }
+
+/** Whose rows a list shows: undefined every row, null the unassigned, a staff id theirs. */
+export type AssigneeCondition = number | null | undefined;
 
 export function summaryQuery(db: Executor) {
   const messagesOf = (eb: ExpressionBuilder<Database, 'chatSessions'>) =>
@@ -368,6 +374,9 @@ export function summaryQuery(db: Executor) {
       'chatSessions.lastSeq as lastMessageSeq',
       'chatSessions.visitorSeenSeq',
       'chatSessions.version',
+      'chatSessions.assigneeId',
+      eb.selectFrom('admins as assignee').select('assignee.email').whereRef('assignee.id', '=', 'chatSessions.assigneeId').as('assigneeEmail'),
+      eb.selectFrom('admins as assignee').select('assignee.displayName').whereRef('assignee.id', '=', 'chatSessions.assigneeId').as('assigneeDisplayName'),
       messagesOf(eb)
         .select((inner) => inner.fn.countAll<number>().as('count'))
         .as('messageCount'),
@@ -381,10 +390,12 @@ export function summaryQuery(db: Executor) {
 
 export async function listSessionSummaries(
   db: Executor,
-  page: { limit: number; before?: { lastActivity: string; id: string }; q?: string; status?: string },
+  page: { limit: number; before?: { lastActivity: string; id: string }; q?: string; status?: string; assigneeId?: AssigneeCondition },
 ): Promise<ChatSessionSummaryRow[]> {
   let query = summaryQuery(db);
   if (page.status) query = query.where('chatSessions.status', '=', page.status);
+  // Served by the `(assignee_id, last_message_at, id)` index.
+  if (page.assigneeId !== undefined) query = query.where('chatSessions.assigneeId', page.assigneeId === null ? 'is' : '=', page.assigneeId);
   if (page.before) {
     const { lastActivity, id } = page.before;
     query = query.where(olderThanCursor('chatSessions.lastMessageAt', 'chatSessions.id', { at: lastActivity, id }));

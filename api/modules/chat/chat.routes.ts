@@ -21,6 +21,7 @@ import { HttpError } from '../../plugins/errors';
 import type { ChatService } from './chat.service';
 import { messagesAfter } from './chat.resync';
 import { staffResyncRoutes } from './chat.resync.routes';
+import { chatAssignmentRoutes } from './chat.assignment';
 import { afterSeqQuerySchema } from '../../contract/chat-resync';
 import { apiPaths } from '../../contract/paths';
 import { chatNoteRoutes } from './chat.notes';
@@ -88,7 +89,7 @@ export async function staffChatRoutes(instance: FastifyInstance, options: { chat
   app.get(
     apiPaths.chatSessions,
     { onRequest: app.requireStaff, schema: { querystring: chatSessionListQuerySchema, response: { 200: z.array(chatSessionSummary), ...errors } } },
-    async (request) => chat.sessions(request.query),
+    async (request) => chat.sessions(request.query, signedInStaffId(request.session)),
   );
 
   app.get(
@@ -114,4 +115,5 @@ export async function staffChatRoutes(instance: FastifyInstance, options: { chat
 
   await instance.register(staffResyncRoutes);
   await instance.register(chatNoteRoutes);
+  await instance.register(chatAssignmentRoutes);
 }

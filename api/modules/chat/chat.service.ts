@@ -2,6 +2,7 @@ import type { Db } from '../../../db/client';
 import type { ChatMessageRow } from '../../../db/schema';
 import { isUniqueViolation } from '../../../db/query-helpers';
 import { chatLimits } from '../../contract/brand';
+import { assigneeCondition } from '../../contract/assignment';
 import { staffDisplayName } from '../../contract/auth';
 import {
   type ChatMessage,
@@ -111,6 +112,8 @@ export function toSummary(row: repository.ChatSessionSummaryRow): ChatSessionSum
     userAgent: row.userAgent,
     createdAt: row.createdAt,
     rating: ratingOf(row),
+    assigneeId: row.assigneeId === null ? null : Number(row.assigneeId),
+    assigneeName: row.assigneeEmail === null ? null : staffDisplayName({ email: row.assigneeEmail, displayName: row.assigneeDisplayName }),
   };
 }
 
@@ -367,8 +370,9 @@ export class ChatService {
     return rows.map(authoredToStaffChatMessage);
   }
 
-  async sessions(query: ChatSessionListQuery): Promise<ChatSessionSummary[]> {
-    const rows = await repository.listSessionSummaries(this.db, query);
+  /** A page of the inbox; `staffId` is who asks, whose rows `assignee=mine` shows. */
+  async sessions(query: ChatSessionListQuery, staffId: number): Promise<ChatSessionSummary[]> {
+    const rows = await repository.listSessionSummaries(this.db, { ...query, assigneeId: assigneeCondition(query.assignee, staffId) });
     return rows.map(toSummary);
   }
 

@@ -3,8 +3,9 @@ import fp from 'fastify-plugin';
 import type { Config } from '../../config';
 import { escalateUnreadChats } from './chat.escalation';
 import { guardChatHandshakes } from './chat.handshake';
-import { announceStaffPresence, inProcessStaffPresence, redisStaffPresence } from './chat.presence';
+import { announceStaffPresence, inProcessStaffPresence, redisStaffPresence, type StaffPresence } from './chat.presence';
 import { pushChatEvents } from './chat.pushes';
+import { autoAssignChats } from './chat.assignment';
 import { askForRatings, ChatRatings } from './chat.rating';
 import { chatRatingRoutes } from './chat.rating.routes';
 import { chatSendLimits } from './chat.rate-limit';
@@ -26,6 +27,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The one chat service; other modules may read chat data through it. */
     chat: ChatService;
+    /** Who on the staff has a live dashboard socket, on any process (chat.presence.ts). */
+    staffPresence: StaffPresence;
   }
 }
 
@@ -57,9 +60,12 @@ export default fp(
       const ttlSeconds = options.config.presenceTtlSeconds;
       const presence = redisStaffPresence(app.redis.client, { keyPrefix: app.redis.keyPrefix, ttlSeconds });
       // Four refreshes per TTL: a key outlives a late refresh or two, and a dead process's staff drop out within TTL + a quarter.
-      announceStaffPresence(app, presence, { shared: true, refreshEveryMs: (ttlSeconds * 1000) / 4 });
+      app.decorate('staffPresence', presence);
+      announceStaffPresence(app, presence, { shared: true, refreshEveryMs: (ttlSeconds * 1000) / 4, staffArrived: autoAssignChats(app, presence) });
     } else {
-      announceStaffPresence(app, inProcessStaffPresence(), { shared: false });
+      const presence = inProcessStaffPresence();
+      app.decorate('staffPresence', presence);
+      announceStaffPresence(app, presence, { shared: false, staffArrived: autoAssignChats(app, presence) });
     }
     capChatRoomsPerSocket(app.visitorSockets);
     chatSocketEvents(app, chat);

@@ -50,6 +50,14 @@ export interface LeadFilter {
   status?: LeadStatus;
   /** Absent: every matching row (CSV export). */
   limit?: number;
+  /** Whose rows: a staff id theirs, null the unassigned, absent every row. */
+  assigneeId?: number | null;
+}
+
+/** The assignee's account beside each lead row, for its display name (null: unassigned, or the account is gone). */
+export interface LeadAssigneeColumns {
+  assigneeEmail: string | null;
+  assigneeDisplayName: string | null;
 }
 
 // Portable SQL from db/query-helpers: keyset paging and a case-insensitive "contains".
@@ -65,6 +73,9 @@ function listConditions(kind: LeadKind, filter: LeadFilter): Expression<SqlBool>
     conditions.push(sql<SqlBool>`(${sql.join(matches, sql` or `)})`);
   }
   if (filter.status) conditions.push(sql<SqlBool>`${sql.ref('status')} = ${filter.status}`);
+  // Served by the `<table>_assignee_created_at_id` indexes.
+  if (filter.assigneeId === null) conditions.push(sql<SqlBool>`${sql.ref('assigneeId')} is null`);
+  else if (filter.assigneeId !== undefined) conditions.push(sql<SqlBool>`${sql.ref('assigneeId')} = ${filter.assigneeId}`);
   return conditions;
 }
 
@@ -80,21 +91,37 @@ function sharedColumnsOf(kind: LeadKind): 'contactSubmissions' {
  * Newest first, by keyset on `(createdAt, id)`: served by the `<table>_created_at_id` indexes, and
  * with a status by the `<table>_status_created_at_id` ones.
  */
-export async function listLeadRows<K extends LeadKind>(db: Db, kind: K, filter: LeadFilter): Promise<LeadRowByKind[K][]> {
+export async function listLeadRows<K extends LeadKind>(db: Db, kind: K, filter: LeadFilter): Promise<(LeadRowByKind[K] & LeadAssigneeColumns)[]> {
   const conditions = listConditions(kind, filter);
-  let query = db
-    .selectFrom(sharedColumnsOf(kind))
-    .selectAll()
+  let query = withAssignee(db, kind)
     .orderBy('createdAt', 'desc')
     .orderBy('id', 'desc');
   if (conditions.length > 0) query = query.where((eb) => eb.and(conditions));
   if (filter.limit !== undefined) query = query.limit(filter.limit);
-  return (await query.execute()) as unknown as LeadRowByKind[K][];
+  return (await query.execute()) as unknown as (LeadRowByKind[K] & LeadAssigneeColumns)[];
 }
 
-export async function findLeadRow<K extends LeadKind>(db: Db, kind: K, id: number): Promise<LeadRowByKind[K] | undefined> {
-  const row = await db.selectFrom(sharedColumnsOf(kind)).selectAll().where('id', '=', id).executeTakeFirst();
-  return row as LeadRowByKind[K] | undefined;
+/** Every column of a kind's rows, and its assignee's account (the table's real name: the type is contactSubmissions's). */
+function withAssignee(db: Db, kind: LeadKind) {
+  const assigneeId = sql<number>`${sql.ref(`${leadTables[kind]}.assigneeId`)}`;
+  return db
+    .selectFrom(sharedColumnsOf(kind))
+    .selectAll()
+    .select((eb) => [
+      eb.selectFrom('admins as assignee').select('assignee.email').where('assignee.id', '=', assigneeId).as('assigneeEmail'),
+      eb.selectFrom('admins as assignee').select('assignee.displayName').where('assignee.id', '=', assigneeId).as('assigneeDisplayName'),
+    ]);
+}
+
+export async function findLeadRow<K extends LeadKind>(db: Db, kind: K, id: number): Promise<(LeadRowByKind[K] & LeadAssigneeColumns) | undefined> {
+  const row = await withAssignee(db, kind).where('id', '=', id).executeTakeFirst();
+  return row as (LeadRowByKind[K] & LeadAssigneeColumns) | undefined;
+}
+
+/** Gives a lead to a staff member (null: to nobody), in the caller's write; false when there is no such lead. */
+export async function assignLeadRow(db: Db, kind: LeadKind, id: number, assigneeId: number | null, at: string): Promise<boolean> {
+  const result = await db.updateTable(sharedColumnsOf(kind)).set({ assigneeId, updatedAt: at }).where('id', '=', id).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 /** A lead of any kind, as one row: who, and what it is about (a subject, a company, a dealership). */
@@ -144,28 +171,37 @@ export async function updateLeadRow<K extends LeadKind>(
   kind: K,
   id: number,
   change: { status?: LeadStatus; note?: string },
-): Promise<LeadRowByKind[K] | undefined> {
-  const row = await db
+): Promise<(LeadRowByKind[K] & LeadAssigneeColumns) | undefined> {
+  const result = await db
     .updateTable(sharedColumnsOf(kind))
     .set({ ...change, updatedAt: new Date().toISOString() })
     .where('id', '=', id)
-    .returningAll()
     .executeTakeFirst();
-  return row as LeadRowByKind[K] | undefined;
+  // Read back with its assignee's name, which the live push carries.
+  return Number(result.numUpdatedRows) > 0 ? findLeadRow(db, kind, id) : undefined;
 }
 
 /** Every count card of the dashboard in one round trip, counted by the database. */
-export async function countAll(db: Db): Promise<Omit<AdminCounts, 'byStatus'>> {
+/** Rows of the assignee a count follows (undefined: every row), on the table's own `assignee_id`. */
+function ofAssignee(assigneeId: number | null | undefined, column = 'assigneeId'): Expression<SqlBool> {
+  // All: a constant the planners drop, so the counts read as they did.
+  if (assigneeId === undefined) return sql<SqlBool>`1 = 1`;
+  return assigneeId === null ? sql<SqlBool>`${sql.ref(column)} is null` : sql<SqlBool>`${sql.ref(column)} = ${assigneeId}`;
+}
+
+export async function countAll(db: Db, assigneeId?: number | null): Promise<Omit<AdminCounts, 'byStatus'>> {
+  const mine = ofAssignee(assigneeId);
   const row = await db
     .selectNoFrom((eb) => [
-      eb.selectFrom('contactSubmissions').select((c) => c.fn.countAll<number>().as('n')).as('contact'),
-      eb.selectFrom('supportTickets').select((c) => c.fn.countAll<number>().as('n')).as('support'),
-      eb.selectFrom('demoRequests').select((c) => c.fn.countAll<number>().as('n')).as('demo'),
-      eb.selectFrom('getStartedRequests').select((c) => c.fn.countAll<number>().as('n')).as('getStarted'),
-      eb.selectFrom('chatSessions').select((c) => c.fn.countAll<number>().as('n')).as('chatSessions'),
+      eb.selectFrom('contactSubmissions').where(mine).select((c) => c.fn.countAll<number>().as('n')).as('contact'),
+      eb.selectFrom('supportTickets').where(mine).select((c) => c.fn.countAll<number>().as('n')).as('support'),
+      eb.selectFrom('demoRequests').where(mine).select((c) => c.fn.countAll<number>().as('n')).as('demo'),
+      eb.selectFrom('getStartedRequests').where(mine).select((c) => c.fn.countAll<number>().as('n')).as('getStarted'),
+      eb.selectFrom('chatSessions').where(mine).select((c) => c.fn.countAll<number>().as('n')).as('chatSessions'),
       // A session is unread while it holds a visitor message newer than the last one staff read.
       eb
         .selectFrom('chatSessions as s')
+        .where(ofAssignee(assigneeId, 's.assigneeId'))
         .where((where) =>
           where.exists(
             where
@@ -191,9 +227,15 @@ export async function countAll(db: Db): Promise<Omit<AdminCounts, 'byStatus'>> {
 }
 
 /** Rows per status of one table, in one grouped query; a status no row has counts 0. */
-async function countByStatus<S extends string>(db: Db, table: LeadTable | 'chatSessions', statuses: readonly S[]): Promise<Record<S, number>> {
+async function countByStatus<S extends string>(
+  db: Db,
+  table: LeadTable | 'chatSessions',
+  statuses: readonly S[],
+  assigneeId?: number | null,
+): Promise<Record<S, number>> {
   const rows = await db
     .selectFrom(table as 'contactSubmissions')
+    .where(ofAssignee(assigneeId))
     .select((eb) => ['status', eb.fn.countAll<number | string>().as('n')])
     .groupBy('status')
     .execute();
@@ -202,13 +244,13 @@ async function countByStatus<S extends string>(db: Db, table: LeadTable | 'chatS
   return counts;
 }
 
-export async function countAllByStatus(db: Db): Promise<AdminCounts['byStatus']> {
+export async function countAllByStatus(db: Db, assigneeId?: number | null): Promise<AdminCounts['byStatus']> {
   const [contact, support, demo, getStarted, chatSessions] = await Promise.all([
-    countByStatus(db, leadTables.contact, leadStatuses),
-    countByStatus(db, leadTables.support, leadStatuses),
-    countByStatus(db, leadTables.demo, leadStatuses),
-    countByStatus(db, leadTables['get-started'], leadStatuses),
-    countByStatus(db, 'chatSessions', chatSessionStatuses),
+    countByStatus(db, leadTables.contact, leadStatuses, assigneeId),
+    countByStatus(db, leadTables.support, leadStatuses, assigneeId),
+    countByStatus(db, leadTables.demo, leadStatuses, assigneeId),
+    countByStatus(db, leadTables['get-started'], leadStatuses, assigneeId),
+    countByStatus(db, 'chatSessions', chatSessionStatuses, assigneeId),
   ]);
   return { contact, support, demo, getStarted, chatSessions };
 }

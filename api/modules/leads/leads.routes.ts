@@ -19,7 +19,10 @@ import {
   supportTicketSchema,
 } from '../../contract/leads';
 import { HttpError } from '../../plugins/errors';
+import { signedInStaffId } from '../../plugins/auth';
+import { assigneeCondition, assigneeQuerySchema } from '../../contract/assignment';
 import { createLeadsService, type LeadInputByKind } from './leads.service';
+import { leadAssignmentRoutes } from './leads.assignment';
 import { apiPaths, leadPaths } from '../../contract/paths';
 
 const minuteMs = 60 * 1000;
@@ -81,16 +84,17 @@ export async function staffLeadRoutes(app: FastifyInstance) {
       paths.list,
       { onRequest: app.requireStaff, schema: { querystring: listQuerySchema, response: { 200: z.union([z.array(record), z.string().describe('CSV with ?format=csv')]) } } },
       async (request, reply) => {
-        const { limit, before, q, status, format } = request.query;
+        const { limit, before, q, status, format, assignee } = request.query;
+        const assigneeId = assigneeCondition(assignee, signedInStaffId(request.session));
         if (format === 'csv') {
-          const csv = await leads.csv(kind, { q, status });
+          const csv = await leads.csv(kind, { q, status, assigneeId });
           const date = new Date().toISOString().slice(0, 10);
           return reply
             .type('text/csv; charset=utf-8')
             .header('content-disposition', `attachment; filename="${paths.csvName}-${date}.csv"`)
             .send(csv);
         }
-        const page = await leads.list(kind, { limit, before, q, status });
+        const page = await leads.list(kind, { limit, before, q, status, assigneeId });
         const last = page.at(-1);
         if (last && page.length === limit) reply.header(nextCursorHeader, listCursor(last));
         return page;
@@ -118,7 +122,11 @@ export async function staffLeadRoutes(app: FastifyInstance) {
     },
   );
 
-  routes.get(apiPaths.adminCounts, { onRequest: app.requireStaff, schema: { response: { 200: adminCountsSchema } } }, () =>
-    leads.counts(),
+  await app.register(leadAssignmentRoutes);
+
+  routes.get(
+    apiPaths.adminCounts,
+    { onRequest: app.requireStaff, schema: { querystring: assigneeQuerySchema, response: { 200: adminCountsSchema } } },
+    (request) => leads.counts(assigneeCondition(request.query.assignee, signedInStaffId(request.session))),
   );
 }

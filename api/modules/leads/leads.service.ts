@@ -23,7 +23,9 @@ import type { AdminCounts } from '../../contract/leads';
 import { leadReference } from '../../contract/after-submit';
 import { toCsv } from './leads.csv';
 import * as repository from './leads.repository';
-import type { LeadFilter, LeadRowByKind, NewLeadRowByKind } from './leads.repository';
+import type { LeadAssigneeColumns, LeadFilter, LeadRowByKind, NewLeadRowByKind } from './leads.repository';
+import { staffDisplayName } from '../../contract/auth';
+import { assigneeFields } from '../../contract/assignment';
 
 /** The parsed (trimmed, defaulted) body of each form, as the routes hand it over. */
 export interface LeadInputByKind {
@@ -69,8 +71,11 @@ const toApi: { [K in LeadKind]: (row: LeadRowByKind[K]) => LeadByKind[K] } = {
   }),
 };
 
-function toLead<K extends LeadKind>(kind: K, row: LeadRowByKind[K]): LeadByKind[K] {
-  return (toApi[kind] as (row: LeadRowByKind[K]) => LeadByKind[K])(row);
+export function toLead<K extends LeadKind>(kind: K, stored: LeadRowByKind[K] & Partial<LeadAssigneeColumns>): LeadByKind[K] {
+  const { assigneeEmail, assigneeDisplayName, ...row } = stored;
+  const lead = (toApi[kind] as (row: LeadRowByKind[K]) => LeadByKind[K])(row as LeadRowByKind[K]);
+  const assigneeName = assigneeEmail ? staffDisplayName({ email: assigneeEmail, displayName: assigneeDisplayName ?? null }) : null;
+  return { ...lead, assigneeId: row.assigneeId ?? null, assigneeName };
 }
 
 // ---------- API inputs to rows ----------
@@ -164,7 +169,8 @@ export function createLeadsService(deps: LeadsServiceDeps) {
     /** Every matching row as CSV, columns in the order of the API record. */
     async csv(kind: LeadKind, filter: Omit<LeadFilter, 'limit' | 'before'>): Promise<string> {
       const leads = await this.list(kind, filter);
-      return toCsv(Object.keys(leadRecordByKind[kind].shape), leads);
+      // The export's columns stay those of the form and its status (who works a lead is the inbox's business).
+      return toCsv(Object.keys(leadRecordByKind[kind].shape).filter((column) => !(column in assigneeFields)), leads);
     },
 
     /** Changes status and/or note (`lead.updated`: staff screens get the changed row). Undefined when there is no such lead. */
@@ -178,8 +184,9 @@ export function createLeadsService(deps: LeadsServiceDeps) {
       });
     },
 
-    async counts(): Promise<AdminCounts> {
-      const [totals, byStatus] = await Promise.all([repository.countAll(db), repository.countAllByStatus(db)]);
+    /** The figures of the rows an assignee filter shows (undefined: every row; null: the unassigned). */
+    async counts(assigneeId?: number | null): Promise<AdminCounts> {
+      const [totals, byStatus] = await Promise.all([repository.countAll(db, assigneeId), repository.countAllByStatus(db, assigneeId)]);
       return { ...totals, byStatus };
     },
   };

@@ -34,6 +34,7 @@ const everyTable: Record<keyof Database, true> = {
   chatNotes: true,
   cannedReplies: true,
   staffInvites: true,
+  settings: true,
 };
 
 const erin = 'erin.ek@example.com';

@@ -352,7 +352,7 @@ describe('status filters and count cards', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Show Chat Sessions' }));
     await advance();
     expect(chatTab()).toHaveAttribute('aria-selected', 'true');
-    expect(screen.getByRole('button', { name: /^All/ })).toHaveAttribute('aria-pressed', 'true');
+    expect(within(screen.getByRole('group', { name: 'Filter Chat Messages by status' })).getByRole('button', { name: /^All/ })).toHaveAttribute('aria-pressed', 'true');
     expect(server.calls.slice(before)).toContain('GET /api/chat-sessions?limit=100');
     expect(screen.getByRole('button', { name: 'Show Support Tickets' })).toHaveAccessibleDescription('0');
   });

@@ -1,4 +1,5 @@
 import { hashKey, notifyManager, type QueryClient } from '@tanstack/react-query';
+import { fitsAssignee, useAssigneeFilter } from './stores/assignee-filter-store';
 import type { ChatMessage, ChatSessionSummary } from '../../../api/contract/chat';
 import type { Lead, LeadStatus } from '../../../api/contract/leads';
 import type { StaffServerToClientEvents } from '../../../api/contract/socket';
@@ -100,6 +101,7 @@ export function createInboxController(queryClient: QueryClient, onOpenSession: (
           for (const list of lists) {
             // A new row is the newest: without a search it belongs on top; under one, the server says.
             if (list.filter.status && item.status !== list.filter.status) continue;
+            if (!fitsAssignee(item.assigneeId, list.filter.assignee, useAssigneeFilter.getState().me)) continue;
             if (list.filter.q) reread(list.key);
             else queryClient.setQueryData(list.key, prependRow(list.data, item));
           }

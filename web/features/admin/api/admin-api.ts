@@ -1,4 +1,5 @@
 import type { AdminLoginInput, SessionInfo, adminLoginAnswerSchema } from '../../../../api/contract/auth';
+import type { AssigneeFilter, AssigneesAnswer, AutoAssignmentSettings } from '../../../../api/contract/assignment';
 import type { z } from 'zod';
 import type { ChatSessionContext, ChatSessionPatch, ChatSessionStatus, ChatSessionSummary, StaffChatMessage } from '../../../../api/contract/chat';
 import type { StaffChatResyncAnswer } from '../../../../api/contract/chat-resync';
@@ -34,6 +35,8 @@ interface PageQuery<Status extends string = string> {
   q?: string;
   /** Only this status; absent or null: all. */
   status?: Status | null;
+  /** Whose rows; absent or 'all': everyone's. */
+  assignee?: AssigneeFilter;
   limit?: number;
 }
 
@@ -43,11 +46,17 @@ export const adminApi = {
   login: (input: AdminLoginInput) => api.post<z.infer<typeof adminLoginAnswerSchema>>(apiPaths.staffLogin, input),
   logout: () => api.post<unknown>(apiPaths.staffLogout, {}),
 
-  counts: () => staffCall(() => get<AdminCounts>(apiPaths.adminCounts)),
+  counts: (assignee: AssigneeFilter = 'all') => staffCall(() => get<AdminCounts>(withQuery(apiPaths.adminCounts, { assignee: assigneeParam(assignee) }))),
   leads: <K extends LeadKind>(kind: K, query: PageQuery<LeadStatus> = {}) =>
     staffCall(() =>
       get<LeadByKind[K][]>(
-        withQuery(leadPaths[kind].list, { limit: query.limit ?? adminPageSize, before: query.before, q: query.q, status: query.status ?? undefined }),
+        withQuery(leadPaths[kind].list, {
+          limit: query.limit ?? adminPageSize,
+          before: query.before,
+          q: query.q,
+          status: query.status ?? undefined,
+          assignee: assigneeParam(query.assignee),
+        }),
       ),
     ),
   /** One lead with every field its form collected. */
@@ -58,7 +67,13 @@ export const adminApi = {
   chatSessions: (query: PageQuery<ChatSessionStatus> = {}) =>
     staffCall(() =>
       get<ChatSessionSummary[]>(
-        withQuery(apiPaths.chatSessions, { limit: query.limit ?? adminPageSize, before: query.before, q: query.q, status: query.status ?? undefined }),
+        withQuery(apiPaths.chatSessions, {
+          limit: query.limit ?? adminPageSize,
+          before: query.before,
+          q: query.q,
+          status: query.status ?? undefined,
+          assignee: assigneeParam(query.assignee),
+        }),
       ),
     ),
   /** One session's row, as the list shows it: its summary after the dashboard's own call. */
@@ -83,9 +98,22 @@ export const adminApi = {
   contactTimeline: (email: string) => staffCall(() => get<ContactTimeline>(withQuery(apiPaths.contactTimeline, { email }))),
   /** The team's figures over whole UTC days. */
   report: (range: { from: string; to: string }) => staffCall(() => get<TeamReport>(withQuery(apiPaths.reports, range))),
+  /** The staff one may assign to, and who asks. */
+  assignees: () => staffCall(() => get<AssigneesAnswer>(apiPaths.assignees)),
+  assignChat: (sessionId: string, assigneeId: number | null) =>
+    staffCall(() => api.put<ChatSessionSummary>(pathTo(apiPaths.chatSessionAssignee, { sessionId }), { assigneeId })),
+  assignLead: <K extends LeadKind>(kind: K, id: number, assigneeId: number | null) =>
+    staffCall(() => api.put<LeadByKind[K]>(pathTo(apiPaths.leadAssignee, { kind, id }), { assigneeId })),
+  autoAssignment: () => staffCall(() => get<AutoAssignmentSettings>(apiPaths.autoAssignmentSettings)),
+  saveAutoAssignment: (settings: AutoAssignmentSettings) => staffCall(() => api.put<AutoAssignmentSettings>(apiPaths.autoAssignmentSettings, settings)),
 };
 
-/** The CSV of what a tab shows: every row matching its search and status filter, not just the loaded pages. */
-export function leadCsvHref(kind: LeadKind, q: string, status: LeadStatus | null = null): string {
-  return withQuery(leadPaths[kind].list, { format: 'csv', q: q.trim() || undefined, status: status ?? undefined });
+/** 'all' is the server's default: left out of the address. */
+function assigneeParam(assignee: AssigneeFilter | undefined): AssigneeFilter | undefined {
+  return assignee === 'all' ? undefined : assignee;
+}
+
+/** The CSV of what a tab shows: every row matching its search, status and assignee filters, not just the loaded pages. */
+export function leadCsvHref(kind: LeadKind, q: string, status: LeadStatus | null = null, assignee: AssigneeFilter = 'all'): string {
+  return withQuery(leadPaths[kind].list, { format: 'csv', q: q.trim() || undefined, status: status ?? undefined, assignee: assigneeParam(assignee) });
 }

@@ -2,6 +2,7 @@ import type { InfiniteData, QueryClient, QueryKey } from '@tanstack/react-query'
 import type { ChatMessage, ChatSessionStatus, ChatSessionSummary } from '../../../../api/contract/chat';
 import type { AdminCounts, Lead, LeadKind, LeadStatus } from '../../../../api/contract/leads';
 import type { ListFilter } from '../stores/list-filters-store';
+import { fitsAssignee, useAssigneeFilter } from '../stores/assignee-filter-store';
 import { adminPageSize } from './admin-api';
 
 /**
@@ -11,9 +12,9 @@ import { adminPageSize } from './admin-api';
 export const adminQueryKeys = {
   allLeads: ['leads'] as const,
   leads: (kind: LeadKind) => ['leads', kind] as const,
-  leadList: (kind: LeadKind, filter: ListFilter<LeadStatus>) => ['leads', kind, { q: filter.q, status: filter.status }] as const,
+  leadList: (kind: LeadKind, filter: ListFilter<LeadStatus>) => ['leads', kind, { q: filter.q, status: filter.status, assignee: filter.assignee ?? 'all' }] as const,
   chatSessions: ['chat-sessions'] as const,
-  chatSessionList: (filter: ListFilter<ChatSessionStatus>) => ['chat-sessions', { q: filter.q, status: filter.status }] as const,
+  chatSessionList: (filter: ListFilter<ChatSessionStatus>) => ['chat-sessions', { q: filter.q, status: filter.status, assignee: filter.assignee ?? 'all' }] as const,
   counts: ['admin-counts'] as const,
   chatMessages: (sessionId: string) => ['chat-messages', sessionId] as const,
 };
@@ -184,8 +185,11 @@ export function putChatRow(queryClient: QueryClient, row: ChatSessionSummary, or
   } else if (!held) {
     result.recount = origin === 'push';
   }
+  // Given to someone else: under Mine or Unassigned the figures are the server's to say.
+  if (held && (held.assigneeId ?? null) !== (row.assigneeId ?? null)) recheckCounts(queryClient);
+  const { me } = useAssigneeFilter.getState();
   for (const list of cachedLists<ChatSessionSummary, ChatSessionStatus>(queryClient, adminQueryKeys.chatSessions)) {
-    const fits = list.filter.status === null || list.filter.status === row.status;
+    const fits = (list.filter.status === null || list.filter.status === row.status) && fitsAssignee(row.assigneeId, list.filter.assignee, me);
     const inList = findRow(list.data, row.id);
     if (inList) {
       queryClient.setQueryData<Pages<ChatSessionSummary>>(list.key, (data) => data && mapRows(data, (known) => (known.id !== row.id ? known : fits ? row : undefined)));
@@ -219,10 +223,13 @@ export function isOlderLead(row: Lead, held: Lead): boolean {
  * no longer fits. A list holding a newer version keeps it.
  */
 export function putLeadRow(queryClient: QueryClient, kind: LeadKind, item: Lead): void {
+  const { me } = useAssigneeFilter.getState();
   for (const list of cachedLists<Lead, LeadStatus>(queryClient, adminQueryKeys.leads(kind))) {
     const held = findRow(list.data, item.id);
+    const fits = (list.filter.status === null || list.filter.status === item.status) && fitsAssignee(item.assigneeId, list.filter.assignee, me);
+    // Given to whom this list shows (Mine, say): its place in the order is the server's to say.
+    if (!held && fits && (list.filter.assignee ?? 'all') !== 'all') rereadList(queryClient, list.key);
     if (!held || isOlderLead(item, held)) continue;
-    const fits = list.filter.status === null || list.filter.status === item.status;
     queryClient.setQueryData<Pages<Lead>>(list.key, (data) => data && mapRows(data, (row) => (row.id !== item.id ? row : fits ? item : undefined)));
   }
 }

@@ -15,6 +15,7 @@ import { type Lead, type LeadByKind, type LeadKind, type LeadPatch, type LeadSta
 import { toast } from '../../../components/ui/toast';
 import { isUnauthorized, saveFailed } from '../lib/failures';
 import { type ListFilter, noFilter, useListFilters } from '../stores/list-filters-store';
+import { useAssigneeFilter } from '../stores/assignee-filter-store';
 import { adminApi, adminPageSize } from './admin-api';
 import { storeLeadUpdate } from './lead-queries';
 import {
@@ -57,7 +58,7 @@ export function leadListQuery(kind: LeadKind, filter: ListFilter<LeadStatus>) {
     queryKey: adminQueryKeys.leadList(kind, filter),
     queryFn: async ({ pageParam, client, queryKey }): Promise<Lead[]> => {
       const before = client.getQueryData<Pages<Lead>>(queryKey);
-      const rows = await adminApi.leads(kind, { q: filter.q, status: filter.status, before: pageParam });
+      const rows = await adminApi.leads(kind, { q: filter.q, status: filter.status, assignee: filter.assignee, before: pageParam });
       await pushesApplied(client);
       const newest = newestLeads(client, kind, rows);
       return pageParam === undefined ? mergeFirstPage(newest, before, client.getQueryData<Pages<Lead>>(queryKey), newestLeadFirst) : newest;
@@ -74,7 +75,7 @@ export function chatSessionListQuery(filter: ListFilter<ChatSessionStatus>) {
     queryKey: adminQueryKeys.chatSessionList(filter),
     queryFn: async ({ pageParam, client, queryKey }) => {
       const before = client.getQueryData<Pages<ChatSessionSummary>>(queryKey);
-      const rows = await adminApi.chatSessions({ q: filter.q, status: filter.status, before: pageParam });
+      const rows = await adminApi.chatSessions({ q: filter.q, status: filter.status, assignee: filter.assignee, before: pageParam });
       await pushesApplied(client);
       const newest = newestChatRows(client, rows);
       return pageParam === undefined ? mergeFirstPage(newest, before, client.getQueryData<Pages<ChatSessionSummary>>(queryKey), byLastActivity) : newest;
@@ -87,7 +88,8 @@ export function chatSessionListQuery(filter: ListFilter<ChatSessionStatus>) {
 
 export const countsQuery = queryOptions({
   queryKey: adminQueryKeys.counts,
-  queryFn: adminApi.counts,
+  // The figures of what the assignee filter shows; a change of filter reads them again (AssigneeFilterBar).
+  queryFn: () => adminApi.counts(useAssigneeFilter.getState().assignee),
   meta: { failure: 'data' } satisfies AdminQueryMeta,
 });
 
@@ -151,7 +153,9 @@ function useListView<Row, Status extends string>(
 
 /** One lead tab's rows for the search and status filter it shows. */
 export function useLeadList<K extends LeadKind>(kind: K): ListView<LeadByKind[K], LeadStatus> {
-  const filter = useListFilters((state) => state.leads[kind]);
+  const leadFilter = useListFilters((state) => state.leads[kind]);
+  const assignee = useAssigneeFilter((state) => state.assignee);
+  const filter = useMemo(() => ({ ...leadFilter, assignee }), [leadFilter, assignee]);
   const setLeadFilter = useListFilters((state) => state.setLeadFilter);
   // A new search shows the rows of the last until its own come.
   const list = useInfiniteQuery({ ...leadListQuery(kind, filter), placeholderData: keepPreviousData });
@@ -161,7 +165,9 @@ export function useLeadList<K extends LeadKind>(kind: K): ListView<LeadByKind[K]
 
 /** The chat tab's sessions for the search and status filter it shows. */
 export function useChatSessionList(): ListView<ChatSessionSummary, ChatSessionStatus> {
-  const filter = useListFilters((state) => state.chats);
+  const chatFilter = useListFilters((state) => state.chats);
+  const assignee = useAssigneeFilter((state) => state.assignee);
+  const filter = useMemo(() => ({ ...chatFilter, assignee }), [chatFilter, assignee]);
   const setChatFilter = useListFilters((state) => state.setChatFilter);
   const list = useInfiniteQuery({ ...chatSessionListQuery(filter), placeholderData: keepPreviousData });
   return useListView(list, filter, setChatFilter);
@@ -285,7 +291,7 @@ export function putChatMessage(queryClient: QueryClient, message: StaffChatMessa
       // The newest activity: the row moves to the top.
       const row = heldRow(data, sessionId)!;
       queryClient.setQueryData(key, prependRow(mapRows(data, (known) => (known.id === sessionId ? undefined : known)), { ...row, ...news }));
-    } else if (!filter.q && filter.status !== 'resolved' && (filter.status === null || message.isFromUser)) {
+    } else if (!filter.q && filter.status !== 'resolved' && (filter.status === null || message.isFromUser) && filter.assignee !== 'mine') {
       // Under a search, only the server says whether it matches; under a filter, whether its status fits.
       queryClient.setQueryData(key, prependRow(data, provisionalRow(message, result.unseen)));
       shownNew = true;
@@ -435,11 +441,12 @@ export function useSetChatStatus(): (sessionId: string, status: ChatSessionStatu
 /** A list with its status filter back on All, read again: who clicks a count card expects fresh rows. */
 export function showAllRows(queryClient: QueryClient, list: LeadKind | 'chats'): void {
   const filters = useListFilters.getState();
+  const { assignee } = useAssigneeFilter.getState();
   if (list === 'chats') {
     filters.setChatFilter({ status: null });
-    rereadList(queryClient, adminQueryKeys.chatSessionList({ q: filters.chats.q, status: null }));
+    rereadList(queryClient, adminQueryKeys.chatSessionList({ q: filters.chats.q, status: null, assignee }));
   } else {
     filters.setLeadFilter(list, { status: null });
-    rereadList(queryClient, adminQueryKeys.leadList(list, { q: filters.leads[list].q, status: null }));
+    rereadList(queryClient, adminQueryKeys.leadList(list, { q: filters.leads[list].q, status: null, assignee }));
   }
 }

@@ -15,6 +15,9 @@ import { bindCollision } from '../collision';
 import { useChatUi } from '../stores/chat-ui-store';
 import { useListFilters } from '../stores/list-filters-store';
 import { useIdleLogout } from '../use-idle-logout';
+import { useAssignees } from '../api/assignment-queries';
+import { useListKeys } from '../lib/list-keys';
+import { useAssigneeFilter } from '../stores/assignee-filter-store';
 import { UnreadBadge } from './badges';
 import { chatSessionIdSchema } from '../../../../api/contract/chat';
 import { ChatInbox } from './chat-inbox';
@@ -87,6 +90,7 @@ function useInboxLive(openConversation: (sessionId: string) => void): void {
       socket.disconnect();
       stopCountsRecheck(queryClient);
       useListFilters.getState().reset();
+      useAssigneeFilter.getState().reset();
       useChatUi.getState().reset();
     };
     // The dashboard mounts once per sign-in, and the query client lives as long as the page: one load and one socket.
@@ -146,11 +150,26 @@ function useDashboardRoute() {
     table?.querySelector<HTMLElement>(`[data-row-key="${opened.id}"]`)?.focus();
   }, [leadOpen]);
 
-  return { tab, showTab, openLead, openLeadRow, openChatId, openConversation, closeConversation };
+  // Esc (lib/list-keys.ts): back to the list, the open row focused again.
+  const closeOpen = (): boolean => {
+    if (openChatId !== undefined) closeConversation();
+    else if (openLead) {
+      // The address's kind and id are the lead's own only once they parse; else back to the first tab.
+      const kind = (leadKinds as readonly string[]).includes(openLead.kind) ? (openLead.kind as LeadKind) : firstTab;
+      if (kind !== chatTab) openedRow.current = { kind, id: Number(openLead.id) };
+      void navigate(tabPath(kind));
+    } else return false;
+    return true;
+  };
+
+  return { tab, showTab, openLead, openLeadRow, openChatId, openConversation, closeConversation, closeOpen };
 }
 
 export function AdminDashboard() {
-  const { tab, showTab, openLead, openLeadRow, openChatId, openConversation, closeConversation } = useDashboardRoute();
+  const { tab, showTab, openLead, openLeadRow, openChatId, openConversation, closeConversation, closeOpen } = useDashboardRoute();
+  useListKeys(closeOpen);
+  // Who is signed in, for Mine and the picker.
+  useAssignees();
   const unread = useUnreadChats();
   const queryClient = useQueryClient();
   useIdleLogout();

@@ -10,6 +10,9 @@ import { RatingBadge } from './rating-badge';
 import { ResolveUnreadDialog } from './resolve-unread-dialog';
 import { SearchBox } from './search-box';
 import { StatusFilter, type StatusFilterOption } from './status-filter';
+import { AssigneeFilterBar } from './assignee-filter';
+import { AssigneeName } from './assignee-name';
+import { AutoAssignmentSettings } from './auto-assignment-settings';
 import { type Column, VirtualTable } from './virtual-table';
 
 const statusLabels: Record<ChatSessionStatus, string> = { open: 'Open', resolved: 'Resolved' };
@@ -81,9 +84,10 @@ function chatColumns(onStatusChange: StatusChange): Column<ChatSessionSummary>[]
         </span>
       ),
     },
-    { key: 'last', header: 'Last Message', width: '18rem', cell: (session) => <span title={session.lastMessage}>{session.lastMessage}</span> },
+    { key: 'last', header: 'Last Message', width: '13.5rem', cell: (session) => <span title={session.lastMessage}>{session.lastMessage}</span> },
     { key: 'count', header: 'Messages', width: '6rem', cell: (session) => session.messageCount },
     { key: 'activity', header: 'Last Activity', width: '12.5rem', cell: (session) => formatDate(session.lastActivity) },
+    { key: 'assignee', header: 'Assignee', width: '6.5rem', cell: (session) => <AssigneeName name={session.assigneeName} /> },
     {
       key: 'status',
       header: 'Status',
@@ -137,7 +141,11 @@ export function ChatSessionsTable({ compact = false }: { compact?: boolean }) {
   const columns = useMemo(() => chatColumns(onStatusChange), [onStatusChange]);
   return (
     <div className="space-y-3">
-      <StatusFilter label="Filter Chat Messages by status" options={statusOptions} selected={chatStatus} onSelect={(status) => filterChats(status)} />
+      <AutoAssignmentSettings />
+      <div className="flex flex-wrap gap-2">
+        <AssigneeFilterBar />
+        <StatusFilter label="Filter Chat Messages by status" options={statusOptions} selected={chatStatus} onSelect={(status) => filterChats(status)} />
+      </div>
       <SearchBox
         label="Search Chat Messages"
         placeholder="Search sender, session or message"

@@ -6,6 +6,7 @@ import { LinkedText } from '../../../components/ui/linked-text';
 import { emitStaffTyping } from '../api/admin-socket';
 import { chatDraftSubject } from '../lib/drafts';
 import { useChatMessages, useChatSession, useMarkReadIfUnread, useSendReply } from '../api/queries';
+import { ChatAssignee } from './assignee-picker';
 import { useChatUi } from '../stores/chat-ui-store';
 import { formatDate, formatTime } from '../lib/format';
 import { ConversationRating } from './rating-badge';
@@ -181,6 +182,7 @@ export function ConversationPane({ onClose }: { onClose: () => void }) {
         </button>
       </div>
       <CollisionNotice sessionId={openSessionId} />
+      {sessionId ? <ChatAssignee sessionId={sessionId} session={session} /> : null}
       <ConversationRating rating={session?.rating} />
       <ol aria-label="Conversation" aria-live="polite" className="min-h-0 flex-1 space-y-3 overflow-y-auto px-4 py-4">
         {openChat?.loading && messageCount === 0 ? <li className="text-center text-sm text-slate-500">Loading messages...</li> : null}

@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { LeadAssignee } from './assignee-picker';
 import { ArrowLeft } from 'lucide-react';
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -132,6 +133,9 @@ function LeadView<K extends LeadKind>({ kind, lead, titleId }: { kind: K; lead: 
             </dd>
           </div>
         </dl>
+        <div className="mt-4">
+          <LeadAssignee kind={kind} id={lead.id} assigneeId={lead.assigneeId ?? null} assigneeName={lead.assigneeName ?? null} />
+        </div>
       </div>
       <LeadWork kind={kind} lead={lead} />
       <div className={`${card} space-y-6`}>

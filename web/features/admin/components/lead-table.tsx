@@ -19,6 +19,9 @@ import { PriorityBadge } from './badges';
 import { LeadNoteInput, LeadStatusSelect } from './lead-cells';
 import { SearchBox } from './search-box';
 import { StatusFilter, type StatusFilterOption } from './status-filter';
+import { AssigneeFilterBar } from './assignee-filter';
+import { AssigneeName } from './assignee-name';
+import { useAssigneeFilter } from '../stores/assignee-filter-store';
 import { type Column, VirtualTable } from './virtual-table';
 
 type Columns<K extends LeadKind> = Column<LeadByKind[K]>[];
@@ -69,6 +72,7 @@ function rowLabel(row: LeadByKind[LeadKind]): string {
 
 function workColumns<K extends LeadKind>(kind: K): Columns<K> {
   return [
+    { key: 'assignee', header: 'Assignee', width: '8rem', cell: (row) => <AssigneeName name={row.assigneeName} /> },
     {
       key: 'status',
       header: 'Status',
@@ -105,6 +109,7 @@ function useLeadStatusOptions(kind: LeadKind): StatusFilterOption<LeadStatus>[] 
 /** One tab's list; `onOpen` opens a row's lead (the dashboard's `/admin/leads/:kind/:id`). */
 export function LeadTable<K extends LeadKind>({ kind, title, onOpen }: { kind: K; title: string; onOpen?: (kind: K, id: number) => void }) {
   const list = useLeadList(kind);
+  const assignee = useAssigneeFilter((state) => state.assignee);
   const { search, filterByStatus, loadMore } = list;
   const statusOptions = useLeadStatusOptions(kind);
   const onEndReached = useCallback(() => loadMore(), [loadMore]);
@@ -113,12 +118,15 @@ export function LeadTable<K extends LeadKind>({ kind, title, onOpen }: { kind: K
 
   return (
     <div className="space-y-3">
-      <StatusFilter
-        label={`Filter ${title} by status`}
-        options={statusOptions}
-        selected={list.status}
-        onSelect={(status) => filterByStatus(status)}
-      />
+      <div className="flex flex-wrap gap-2">
+        <AssigneeFilterBar />
+        <StatusFilter
+          label={`Filter ${title} by status`}
+          options={statusOptions}
+          selected={list.status}
+          onSelect={(status) => filterByStatus(status)}
+        />
+      </div>
       <div className="flex flex-wrap items-center justify-between gap-3">
         <SearchBox
           label={`Search ${title}`}
@@ -127,7 +135,7 @@ export function LeadTable<K extends LeadKind>({ kind, title, onOpen }: { kind: K
           onSearch={(query) => search(query)}
         />
         <a
-          href={leadCsvHref(kind, list.query, list.status)}
+          href={leadCsvHref(kind, list.query, list.status, assignee)}
           download
           className="inline-flex items-center gap-1.5 rounded-md border border-slate-300 px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50"
         >

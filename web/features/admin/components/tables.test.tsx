@@ -45,7 +45,7 @@ describe('lead tables', () => {
     };
     for (const kind of Object.keys(expected) as LeadKind[]) {
       const { unmount } = render(<LeadTable kind={kind} title={kind} />);
-      expect(headers(screen.getByRole('table', { name: kind }))).toEqual([...expected[kind], 'Status', 'Note']);
+      expect(headers(screen.getByRole('table', { name: kind }))).toEqual([...expected[kind], 'Assignee', 'Status', 'Note']);
       unmount();
     }
   });
@@ -272,6 +272,7 @@ describe('lead tables on a phone', () => {
       'Company',
       'Subject',
       'Date',
+      'Assignee',
       'Status',
       'Note',
     ]);
@@ -289,7 +290,7 @@ describe('lead tables on a phone', () => {
     const table = screen.getByRole('table', { name: 'Contact Forms' });
     expect(table.style.minWidth).not.toBe('');
     const cells = within(table).getAllByRole('cell');
-    expect(cells).toHaveLength(7);
+    expect(cells).toHaveLength(8);
     expect(cells.some((cell) => cell.querySelector('[aria-hidden="true"]'))).toBe(false);
   });
 });
@@ -312,6 +313,7 @@ describe('chat sessions table', () => {
       'Last Message',
       'Messages',
       'Last Activity',
+      'Assignee',
       'Status',
       'Actions',
     ]);

@@ -1,11 +1,14 @@
 import { create } from 'zustand';
 import type { ChatSessionStatus } from '../../../../api/contract/chat';
+import type { AssigneeFilter } from '../../../../api/contract/assignment';
 import type { LeadKind, LeadStatus } from '../../../../api/contract/leads';
 
 /** What one list shows: a search (server-side `?q=`) and a status filter (`?status=`; null: all). */
 export interface ListFilter<Status extends string> {
   q: string;
   status: Status | null;
+  /** Whose rows (`?assignee=`): one choice for every list (stores/assignee-filter-store.ts); absent: all. */
+  assignee?: AssigneeFilter;
 }
 
 export const noFilter = { q: '', status: null } as const;

@@ -5,6 +5,7 @@ import { useToastStore } from '../../../components/ui/toast';
 import { connectAdminSocket } from '../api/admin-socket';
 import { useChatUi } from '../stores/chat-ui-store';
 import { useListFilters } from '../stores/list-filters-store';
+import { useAssigneeFilter } from '../stores/assignee-filter-store';
 import { resetStaffSession } from '../session-store';
 import { FakeAdminSocket } from './fake-socket';
 
@@ -20,6 +21,7 @@ export function freshDashboard(): FakeAdminSocket {
   vi.mocked(connectAdminSocket).mockImplementation(() => socket.asSocket());
   resetStaffSession();
   useListFilters.getState().reset();
+  useAssigneeFilter.getState().reset();
   useChatUi.getState().reset();
   useToastStore.setState({ toasts: [] });
   return socket;

@@ -217,6 +217,9 @@ export function fakeServer(options: { admin?: string | null; staffIdleMinutes?: 
     'GET /api/demo-requests': [],
     'GET /api/get-started-requests': [],
     'GET /api/chat-sessions': [],
+    // Assignment: the signed-in staff member is the only one, an admin, with auto-assignment off.
+    'GET /api/assignees': { me: 1, staff: [{ id: 1, name: options.admin ? staffDisplayName({ email: options.admin, displayName: null }) : 'staff', role: 'admin', online: true }] },
+    'GET /api/settings/auto-assignment': { enabled: false, capacity: 5 },
   };
   const scriptedSessions = (): ChatSessionSummary[] => {
     const url = new URL('/api/chat-sessions', 'http://localhost');
