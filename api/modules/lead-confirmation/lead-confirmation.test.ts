@@ -30,6 +30,8 @@ describe('the confirmation mail to the submitter', async () => {
     NOTIFY_EMAIL: notifyEmail,
     RATE_LIMIT_ALLOWLIST: '127.0.0.1',
     JOBS_RETRY_BASE_SECONDS: '0.2',
+    // Each staff notice mailed on its own (the tests look for them), however many leads a minute.
+    NOTIFY_DIGEST_PER_MINUTE: '0',
   });
   const post = async (kind: LeadKind, payload: object) => {
     const response = await app.inject({ method: 'POST', url: leadPaths[kind].create, payload });
@@ -69,6 +71,22 @@ describe('the confirmation mail to the submitter', async () => {
     expect(mail!.subject).toBe(`We received your application (${reference})`);
     expect(mail!.text).toContain(`Your reference: ${reference}\nPlan: Enterprise ($299/month)\n`);
     expect(mail!.text).toContain('Hi Gina Plan,');
+  });
+
+  it('mails one address at most once in 10 minutes, however many forms name it, in any case', async () => {
+    const email = 'flooded.inbox@dealer.example';
+    const first = await post('contact', contactSubmission({ email }));
+    for (const kind of ['support', 'demo', 'contact'] as const) await post(kind, { ...validInput[kind](), email: kind === 'demo' ? email.toUpperCase() : email });
+    const other = 'someone.else@dealer.example';
+    await post('contact', contactSubmission({ email: other }));
+    await sink.waitFor((accepted) => mailsTo(accepted, other).length > 0);
+    await confirmationsSettled(app);
+    await sleep(300);
+    const mails = sink.accepted.filter((mail) => mail.to.toLowerCase() === email);
+    expect(mails.map((mail) => mail.subject)).toEqual([`We received your message (${first.reference})`]);
+    // The job table keeps no address, even in its keys.
+    const keys = await app.db.selectFrom('jobs').select('dedupeKey').where('kind', '=', 'lead-confirmation-mail').execute();
+    expect(keys.some((row) => row.dedupeKey?.includes('dealer.example'))).toBe(false);
   });
 
   it.each(['support', 'demo'] as const)('confirms a %s too', async (kind) => {

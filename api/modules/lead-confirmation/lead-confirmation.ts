@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Config } from '../../config';
@@ -71,10 +72,21 @@ export function confirmationMail(input: ConfirmationInput): { subject: string; t
   return { subject: `${subjects[input.kind]} (${reference})`, text, html };
 }
 
+/** One confirmation per address in a window this long. */
+const confirmationWindowMs = 10 * 60 * 1000;
+
+/** An address as a job's dedupe key holds it: hashed, in any case. */
+function addressKey(email: string): string {
+  return createHash('sha256').update(email.trim().toLowerCase()).digest('base64url').slice(0, 22);
+}
+
 /**
  * The confirmation mail to whoever sent a public form (DESIGN.md 16): a job promised in the lead's
- * own write (a durable listener on `lead.created`), reading the lead when it runs; one per lead
- * (its dedupe key), one Message-ID across retries, none to an address on the unsubscribe list.
+ * own write (a durable listener on `lead.created`), reading the lead when it runs; one Message-ID
+ * across retries, none to an address on the unsubscribe list. At most one per address in each 10-minute
+ * window (its dedupe key: a hash of the address, never the address, and the window): the forms are
+ * open to anyone, so a stranger posting them with someone else's address cannot flood that mailbox;
+ * the thank-you on screen shows every lead's reference whatever the mail.
  */
 export function mailLeadConfirmations(app: FastifyInstance, config: Config): void {
   const leads = createLeadsService({ db: app.db, write: app.write });
@@ -93,5 +105,8 @@ export function mailLeadConfirmations(app: FastifyInstance, config: Config): voi
       });
     },
   });
-  app.events.react('lead.created', ({ kind, lead }) => job.request({ kind, id: lead.id }, { dedupeKey: `lead-confirmation-mail:${kind}:${lead.id}` }));
+  app.events.react('lead.created', ({ kind, lead }) => {
+    const window = Math.floor(Date.parse(lead.createdAt) / confirmationWindowMs);
+    return job.request({ kind, id: lead.id }, { dedupeKey: `lead-confirmation-mail:${addressKey(lead.email)}:${window}` });
+  });
 }
