@@ -69,20 +69,20 @@ function nav(): HTMLElement {
 }
 
 describe('the dashboard header', () => {
-  it('shows the signed-in member’s name and role, and admins the Team and Audit log links', async () => {
+  it('shows the signed-in member’s name and role, and admins the admin-only screens' links', async () => {
     teamServer('admin');
     await renderAt('/admin');
     expect(screen.getByTestId('own-display-name')).toHaveTextContent('Dana');
     expect(screen.getByTestId('own-role')).toHaveTextContent('Admin');
-    expect(within(nav()).getAllByRole('link').map((link) => link.textContent)).toEqual(['Inbox', 'Team', 'Audit log']);
+    expect(within(nav()).getAllByRole('link').map((link) => link.textContent)).toEqual(['Inbox', 'Reports', 'Canned replies', 'Team', 'Audit log', 'Webhooks', 'Data requests', 'Dead jobs']);
     expect(within(nav()).getByRole('link', { name: 'Inbox' })).toHaveAttribute('aria-current', 'page');
   });
 
-  it('shows an agent no Team or Audit log link, and /admin/team tells them it is for admins without asking the server', async () => {
+  it('shows an agent only the screens every staff member may use, and /admin/team tells them it is for admins without asking the server', async () => {
     const server = teamServer('agent');
     await renderAt('/admin/team');
     expect(screen.getByTestId('own-role')).toHaveTextContent('Agent');
-    expect(within(nav()).getAllByRole('link').map((link) => link.textContent)).toEqual(['Inbox']);
+    expect(within(nav()).getAllByRole('link').map((link) => link.textContent)).toEqual(['Inbox', 'Reports', 'Canned replies']);
     expect(screen.getByText('Only admins can manage the team.')).toBeInTheDocument();
     expect(server.calls.some((call) => call.startsWith('GET /api/team'))).toBe(false);
   });
