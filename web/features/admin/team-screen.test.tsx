@@ -69,7 +69,7 @@ function nav(): HTMLElement {
 }
 
 describe('the dashboard header', () => {
-  it('shows the signed-in member’s name and role, and admins the admin-only screens' links', async () => {
+  it('shows the signed-in member’s name and role, and admins the links of the admin-only screens', async () => {
     teamServer('admin');
     await renderAt('/admin');
     expect(screen.getByTestId('own-display-name')).toHaveTextContent('Dana');
