@@ -17,10 +17,9 @@ import {
   chatSessionStatusSchema,
   type StaffChatMessage,
 } from '../../contract/chat';
-import { contactSubjects, leadStatusSchema } from '../../contract/leads';
 import { HttpError } from '../../plugins/errors';
 import type { Tx, Write } from '../../events';
-import { listLeadsByEmail } from '../leads';
+import { leadsByEmail } from '../leads';
 import * as repository from './chat.repository';
 import { findVisibleSession, hasGrant } from './chat.continuity.repository';
 import { ratingOf } from './chat.rating-record';
@@ -309,7 +308,7 @@ export class ChatService {
     const [pages, related, leads] = await Promise.all([
       repository.listPageViews(this.db, sessionId, chatLimits.pageViewsPerSession),
       repository.listRelatedSessions(this.db, { sessionId, visitorId: session.visitorId, email }, chatContextListLimit),
-      email ? listLeadsByEmail(this.db, email, chatContextListLimit) : [],
+      email ? leadsByEmail(this.db, email, chatContextListLimit) : [],
     ]);
     return {
       sessionId,
@@ -326,15 +325,7 @@ export class ChatService {
         status: chatSessionStatusSchema.catch('open').parse(row.status),
         messageCount: Number(row.messageCount),
       })),
-      leads: leads.map((row) => ({
-        kind: row.kind,
-        id: Number(row.id),
-        name: row.name,
-        email: row.email,
-        summary: row.kind === 'contact' ? (contactSubjects.find((subject) => subject.value === row.summary)?.label ?? row.summary) : row.summary,
-        status: leadStatusSchema.catch('new').parse(row.status),
-        createdAt: row.createdAt,
-      })),
+      leads,
     };
   }
 

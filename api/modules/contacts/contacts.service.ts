@@ -1,8 +1,7 @@
 import type { Db } from '../../../db/client';
 import { chatSessionStatusSchema } from '../../contract/chat';
 import { type ContactTimeline, type ContactTimelineItem, contactTimelineLimit } from '../../contract/contacts';
-import { contactSubjects, leadStatusSchema } from '../../contract/leads';
-import { listLeadsByEmail } from '../leads';
+import { leadsByEmail } from '../leads';
 import { listConversationsByEmail } from './contacts.repository';
 
 /** Newest first; at the same moment, leads before conversations, then by id, so the order never wavers. */
@@ -19,20 +18,11 @@ function newestFirst(a: ContactTimelineItem, b: ContactTimelineItem): number {
  */
 export async function contactTimeline(db: Db, email: string): Promise<ContactTimeline> {
   const [leads, conversations] = await Promise.all([
-    listLeadsByEmail(db, email, contactTimelineLimit + 1),
+    leadsByEmail(db, email, contactTimelineLimit + 1),
     listConversationsByEmail(db, email, contactTimelineLimit + 1),
   ]);
   const items: ContactTimelineItem[] = [
-    ...leads.map((row): ContactTimelineItem => ({
-      type: 'lead',
-      kind: row.kind,
-      id: Number(row.id),
-      name: row.name,
-      email: row.email,
-      summary: row.kind === 'contact' ? (contactSubjects.find((subject) => subject.value === row.summary)?.label ?? row.summary) : row.summary,
-      status: leadStatusSchema.catch('new').parse(row.status),
-      at: row.createdAt,
-    })),
+    ...leads.map(({ createdAt, ...lead }): ContactTimelineItem => ({ type: 'lead', ...lead, at: createdAt })),
     ...conversations.map((row): ContactTimelineItem => ({
       type: 'conversation',
       id: row.id,

@@ -6,7 +6,7 @@ import { mailLeadNotices } from './lead-notices';
 import { publicLeadRoutes } from './leads.routes';
 
 export { staffLeadRoutes } from './leads.routes';
-export { listLeadsByEmail } from './leads.repository';
+export { leadsByEmail } from './leads-by-email';
 export { createLeadsService, leadName } from './leads.service';
 
 /**
