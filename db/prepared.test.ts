@@ -22,7 +22,7 @@ describe('prepared queries', async () => {
   it('binds each call’s own values to the SQL built once, and answers camelCase rows', async () => {
     const first = await insertAdmin.first(db, { email: 'ana@lotwise.example' });
     const second = await insertAdmin.first(db, { email: 'bo@lotwise.example' });
-    expect(first).toEqual({ id: expect.any(Number), email: 'ana@lotwise.example', passwordHash: 'hash', credentialVersion: 0, role: 'agent', displayName: null, createdAt: stamp });
+    expect(first).toEqual({ id: expect.any(Number), email: 'ana@lotwise.example', passwordHash: 'hash', credentialVersion: 0, role: 'agent', displayName: null, deactivatedAt: null, lastSignInAt: null, createdAt: stamp });
     expect(second?.email).toBe('bo@lotwise.example');
     expect(second!.id).toBeGreaterThan(first!.id);
 

@@ -20,7 +20,8 @@ const commands = { 'db:migrate': 'db-migrate', 'admin:create': 'admin-create', '
 /** The packages a built file imports: `import … from "x"`, `import "x"` and `import("x")`, relative paths left out. */
 function importedPackages(file: string): string[] {
   const source = readFileSync(file, 'utf8');
-  const specifiers = [...source.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)"([^"./][^"]*)"/g)].map((match) => match[1]!);
+  // `from "x"` after a space or brace: not the string "from" in a list of field names (`path: ["from"]`).
+  const specifiers = [...source.matchAll(/(?:(?<=[\s}])from\s*|\bimport\s*\(?\s*)"([^"./][^"]*)"/g)].map((match) => match[1]!);
   return [...new Set(specifiers.map((specifier) => (specifier.startsWith('@') ? specifier.split('/').slice(0, 2) : specifier.split('/').slice(0, 1)).join('/')))];
 }
 

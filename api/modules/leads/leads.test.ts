@@ -84,7 +84,7 @@ describe('lead forms and staff lists', async () => {
     const outbox = join(dir, 'outbox');
     const files = (await readdir(outbox)).filter((name) => name.endsWith('.eml'));
     const mails = await Promise.all(files.map((name) => readFile(join(outbox, name), 'utf8')));
-    const mail = mails.find((text) => text.includes('Mailed <b>Person</b>'));
+    const mail = mails.find((text) => text.includes('To: leads@lotwise.example') && text.includes('Mailed <b>Person</b>'));
     expect(mail).toBeDefined();
     expect(mail).toContain('To: leads@lotwise.example');
     expect(mail).toContain('Subject: Contact form: Mailed <b>Person</b>');
