@@ -60,7 +60,8 @@ export class EventBus {
       for (const listener of listeners) {
         try {
           const done = listener(event);
-          if (done) done.catch((error: unknown) => this.failed(event, error));
+          // Only a promise is waited on: a listener that answers anything else has finished.
+          if (done instanceof Promise) done.catch((error: unknown) => this.failed(event, error));
         } catch (error) {
           this.failed(event, error);
         }

@@ -85,4 +85,15 @@ describe(`app.write: events and their jobs (${onPostgres ? 'PostgreSQL' : 'SQLit
     expect(await adminCount()).toBe(3);
     expect(logged).toEqual([expect.objectContaining({ event: 'lead.updated' })]);
   });
+
+  it('takes a live listener that answers something other than a promise (a metric counter) as finished, logging nothing', async () => {
+    const counted: number[] = [];
+    // prom-client's inc() answers an object: an arrow listener hands it back.
+    bus.on('staff.changed', ({ staffId }) => ({ counted: counted.push(staffId) }) as unknown as void);
+    bus.on('staff.changed', ({ staffId }) => void counted.push(staffId * 10));
+    logged.length = 0;
+    await write(async (tx) => tx.emit({ type: 'staff.changed', staffId: 7, change: 'created' }));
+    expect(counted).toEqual([7, 70]);
+    expect(logged).toEqual([]);
+  });
 });

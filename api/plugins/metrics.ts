@@ -91,14 +91,18 @@ export default fp(
       labelNames: ['kind'] as const,
       registers,
     });
-    app.events.on('chat.message.created', ({ message }) => chatMessages.inc({ kind: message.kind }));
+    app.events.on('chat.message.created', ({ message }) => {
+      chatMessages.inc({ kind: message.kind });
+    });
     const formPosts = new Counter({
       name: 'lotwise_form_posts_total',
       help: 'Public form posts stored as leads by this node, by kind (a filled honeypot is not counted)',
       labelNames: ['kind'] as const,
       registers,
     });
-    app.events.on('lead.created', ({ kind }) => formPosts.inc({ kind }));
+    app.events.on('lead.created', ({ kind }) => {
+      formPosts.inc({ kind });
+    });
 
     const writeTime = new Histogram({
       name: 'lotwise_db_write_seconds',
