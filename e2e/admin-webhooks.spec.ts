@@ -59,9 +59,9 @@ test('an admin subscribes a receiver on a phone, sends a test event, and sees it
   await expectNoSidewaysScroll(page);
   await page.screenshot({ path: 'test-results/screenshots/admin-webhooks-375.png', fullPage: true });
 
-  for (const screen of ['data', 'jobs']) {
+  for (const [screen, title] of [['data', 'Data requests'], ['jobs', 'Dead jobs']] as const) {
     await page.goto(`${server.baseURL}/admin/${screen}`);
-    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 2, name: title })).toBeVisible();
     await expectNoSidewaysScroll(page);
     await page.screenshot({ path: `test-results/screenshots/admin-${screen}-375.png`, fullPage: true });
   }

@@ -11,7 +11,7 @@ export function OperationsPage({ screen }: { screen: OperationsScreen }) {
   return (
     <div className="mx-auto max-w-4xl">
       <PageTitle title={titles[screen]} />
-      <h1 className="mb-4 text-2xl font-bold text-slate-900">{titles[screen]}</h1>
+      <h2 className="mb-4 text-2xl font-bold text-slate-900">{titles[screen]}</h2>
       {screen === 'webhooks' && <WebhooksScreen />}
       {screen === 'data' && <DataRequestsScreen />}
       {screen === 'jobs' && <DeadJobsScreen />}
