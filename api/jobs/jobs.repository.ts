@@ -15,6 +15,8 @@ export interface JobRequest {
    * set twice, a notice promised twice). A finished job's key is taken over by the new one.
    */
   dedupeKey?: string;
+  /** With `dedupeKey`: a key a finished job still holds adds nothing either (at most one job per key while its row is kept). */
+  once?: boolean;
 }
 
 const insertJob = prepareQuery(
@@ -42,10 +44,18 @@ const insertJob = prepareQuery(
       ),
 );
 
+const insertJobOnce = prepareQuery(
+  (db: Db, job: { kind: string; payload: string; runAt: number; dedupeKey: string | null; createdAt: number }) =>
+    db
+      .insertInto('jobs')
+      .values({ kind: job.kind, payload: job.payload, runAt: job.runAt, dueAt: job.runAt, dedupeKey: job.dedupeKey, createdAt: job.createdAt })
+      .onConflict((conflict) => conflict.column('dedupeKey').doNothing()),
+);
+
 /** Inserts the jobs in the transaction of `db`: they commit with the write that promises them. */
 export async function insertJobs(db: Db, jobs: readonly JobRequest[], now: number): Promise<void> {
   for (const job of jobs) {
-    await insertJob.run(db, {
+    await (job.once ? insertJobOnce : insertJob).run(db, {
       kind: job.kind,
       payload: JSON.stringify(job.payload),
       runAt: job.runAt ?? now,

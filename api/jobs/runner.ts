@@ -32,7 +32,7 @@ interface JobDefinition<P> {
 /** A defined kind: makes requests of its own kind with a checked payload. */
 export interface JobKind<P> {
   kind: string;
-  request(payload: P, options?: { runAt?: number; dedupeKey?: string }): JobRequest;
+  request(payload: P, options?: { runAt?: number; dedupeKey?: string; once?: boolean }): JobRequest;
 }
 
 export interface RunnerOptions {

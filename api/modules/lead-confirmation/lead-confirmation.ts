@@ -84,7 +84,7 @@ function addressKey(email: string): string {
  * The confirmation mail to whoever sent a public form (DESIGN.md 16): a job promised in the lead's
  * own write (a durable listener on `lead.created`), reading the lead when it runs; one Message-ID
  * across retries, none to an address on the unsubscribe list. At most one per address in each 10-minute
- * window (its dedupe key: a hash of the address, never the address, and the window): the forms are
+ * window (its dedupe key, kept by the sent job too: a hash of the address, never the address, and the window): the forms are
  * open to anyone, so a stranger posting them with someone else's address cannot flood that mailbox;
  * the thank-you on screen shows every lead's reference whatever the mail.
  */
@@ -107,6 +107,6 @@ export function mailLeadConfirmations(app: FastifyInstance, config: Config): voi
   });
   app.events.react('lead.created', ({ kind, lead }) => {
     const window = Math.floor(Date.parse(lead.createdAt) / confirmationWindowMs);
-    return job.request({ kind, id: lead.id }, { dedupeKey: `lead-confirmation-mail:${addressKey(lead.email)}:${window}` });
+    return job.request({ kind, id: lead.id }, { dedupeKey: `lead-confirmation-mail:${addressKey(lead.email)}:${window}`, once: true });
   });
 }
