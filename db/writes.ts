@@ -33,7 +33,7 @@ const maxWritesPerTransaction = 200;
  * a batch is committed as one transaction. A commit (its WAL written and flushed) costs more than the
  * statements before it, so under load the batches grow and the cost per write falls instead of a queue
  * building up. Each write still resolves only once its transaction is committed, so nothing is
- * acknowledged before it is stored. The dialects differ in how a batch keeps one write's failure its own.
+ * acknowledged before it is stored. SQLite's below; PostgreSQL does better without (PostgresTransactions).
  */
 abstract class GroupCommit implements Transactions {
   private pendingWrites: PendingWrite[] = [];
@@ -126,54 +126,31 @@ export class SqliteGroupCommit extends GroupCommit {
 }
 
 /**
- * PostgreSQL's group commit: one batch at a time per process, on one pooled connection, so a batch of
- * writes costs one BEGIN, its statements and one COMMIT (one WAL flush) instead of three round trips
- * and a flush each; reads keep the rest of the pool. A savepoint would cost two more round trips a
- * write, so a batch runs without them, optimistically: when one of its writes fails (a refusal, a
- * broken constraint, a deadlock with another node), the batch is rolled back and each of its writes
- * runs again in a transaction of its own, so the failure is its write's alone and the others commit
- * as if it had never run. A write's work is its statements and what it tells `tx` (which starts afresh
- * each run), so running it again repeats nothing. A failure of the COMMIT itself is not retried: whether
- * it was applied is unknown, so each write of the batch is answered with it, as a lone write would be.
+ * PostgreSQL's side: a transaction of its own per write, on its pool connection, many at once. A
+ * group commit here (one batch at a time on one connection) measured no faster with one statement a
+ * write and half as fast with two (bench:forms): PostgreSQL already flushes the WAL of concurrent
+ * commits together, and parallel connections beat one connection's round trips one after another.
  */
-export class PostgresGroupCommit extends GroupCommit {
-  constructor(private readonly db: Db) {
-    super();
+export class PostgresTransactions implements Transactions {
+  lastCommitAt = 0;
+  private observer: ((durationMs: number) => void) | undefined;
+
+  constructor(private readonly db: Db) {}
+
+  observe(observer: (durationMs: number) => void): void {
+    this.observer = observer;
   }
 
-  private alone(item: PendingWrite): Promise<void> {
-    return this.db
-      .transaction()
-      .execute(item.work)
-      .then((value) => {
-        this.committed();
-        item.resolve(value);
-      }, item.reject);
-  }
-
-  protected async commit(batch: PendingWrite[]): Promise<void> {
-    if (batch.length === 1) return this.alone(batch[0]!);
-    const outcomes: { ok: boolean; value: unknown }[] = [];
-    let worked = false;
-    try {
-      await this.db.transaction().execute(async (trx) => {
-        for (const item of batch) outcomes.push({ ok: true, value: await item.work(trx) });
-        worked = true;
-      });
-    } catch (error) {
-      if (worked) {
-        for (const item of batch) item.reject(error);
-        return;
-      }
-      await Promise.all(batch.map((item) => this.alone(item)));
-      return;
-    }
-    this.committed();
-    settle(batch, outcomes);
+  async run<T>(work: (db: Db) => Promise<T>): Promise<T> {
+    const startedAt = performance.now();
+    const value = await this.db.transaction().execute(work);
+    this.lastCommitAt = performance.now();
+    this.observer?.(this.lastCommitAt - startedAt);
+    return value;
   }
 }
 
-/** The transactions of `db`: group commit, in the way of its dialect. */
+/** The transactions of `db`: SQLite's group commit, or PostgreSQL's transaction per write. */
 export function transactionsFor(db: Db): Transactions {
-  return supportsDirectQueries(db) ? new SqliteGroupCommit(db) : new PostgresGroupCommit(db);
+  return supportsDirectQueries(db) ? new SqliteGroupCommit(db) : new PostgresTransactions(db);
 }
