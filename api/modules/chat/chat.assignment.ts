@@ -112,7 +112,11 @@ export function autoAssignChats(app: FastifyInstance, presence: StaffPresence): 
   });
   const handOutLater = () => handOut.request({}, { dedupeKey: 'chat-auto-assignment' });
 
-  app.events.react('chat.message.created', ({ startedBy }) => (startedBy ? handOutLater() : undefined));
+  // A new conversation's promise is keyed by the conversation: one shared row upserted by every new
+  // conversation's write would make concurrent first messages wait on each other's lock of it (PostgreSQL).
+  app.events.react('chat.message.created', ({ startedBy, message }) =>
+    startedBy ? handOut.request({}, { dedupeKey: `chat-auto-assignment:${message.sessionId}` }) : undefined,
+  );
   app.events.react('chat.session.updated', ({ session }) => (session.status === 'resolved' && session.assigneeId ? handOutLater() : undefined));
   app.events.react('auto-assignment.changed', ({ enabled }) => (enabled ? handOutLater() : undefined));
 
