@@ -13,8 +13,8 @@ declare module 'fastify' {
     events: EventBus;
     /** The one way a module changes data (api/events/write.ts). */
     write: Write;
-    /** Registers the local job runner's wake-up (api/jobs/index.ts). */
-    wakeJobs(wake: () => void): void;
+    /** Registers the local job runner, told when a write here adds jobs and the soonest is due (api/jobs/index.ts). */
+    wakeJobs(wake: (soonestAt: number) => void): void;
     /** How writes commit, for metrics: when the last transaction committed, and each one's duration. */
     commits: WriteCommits;
   }
@@ -27,16 +27,16 @@ export interface WriteCommits {
 }
 
 /**
- * `app.write` and `app.events`. A write that enqueues a job due now wakes this node's job runner
+ * `app.write` and `app.events`. A write that enqueues jobs tells this node's job runner
  * (api/jobs), which subscribes through `wakeJobs`.
  */
 export default fp(
   async (app) => {
     const bus = new EventBus(app.log);
-    const jobWaiters: (() => void)[] = [];
+    const jobWaiters: ((soonestAt: number) => void)[] = [];
     app.decorate('events', bus);
-    app.decorate('write', createWrite({ transactions: app.transactions, bus, onJobsDue: () => jobWaiters.forEach((wake) => wake()) }));
-    app.decorate('wakeJobs', (wake: () => void) => void jobWaiters.push(wake));
+    app.decorate('write', createWrite({ transactions: app.transactions, bus, onJobsAdded: (soonestAt) => jobWaiters.forEach((wake) => wake(soonestAt)) }));
+    app.decorate('wakeJobs', (wake: (soonestAt: number) => void) => void jobWaiters.push(wake));
     const { transactions } = app;
     app.decorate('commits', {
       lastAt: () => transactions.lastCommitAt,

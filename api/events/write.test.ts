@@ -29,11 +29,12 @@ describe(`app.write: events and their jobs (${onPostgres ? 'PostgreSQL' : 'SQLit
   const adminCount = async () => Number((await elsewhere.selectFrom('admins').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
   bus.on('lead.created', async ({ lead }) => void heard.push({ id: lead.id, adminsVisibleElsewhere: await adminCount() }));
   bus.react('lead.created', ({ lead }) => ({ kind: 'notice', payload: { id: lead.id }, dedupeKey: `notice:${lead.id}` }));
-  let woken = 0;
-  const write = createWrite({ transactions: transactionsFor(db), bus, onJobsDue: () => void (woken += 1) });
+  const told: number[] = [];
+  const write = createWrite({ transactions: transactionsFor(db), bus, onJobsAdded: (soonestAt) => void told.push(soonestAt) });
   const jobKeys = async () => (await elsewhere.selectFrom('jobs').select('dedupeKey').orderBy('id').execute()).map((row) => row.dedupeKey);
 
   it('adds a durable listener’s job in the write’s own transaction, and tells live listeners after the commit', async () => {
+    const before = Date.now();
     await write(async (tx) => {
       await insertAdmin.first(tx.db, { email: 'one@events.example' });
       tx.emit(leadEvent(1));
@@ -44,7 +45,10 @@ describe(`app.write: events and their jobs (${onPostgres ? 'PostgreSQL' : 'SQLit
     await expect.poll(() => heard.length).toBe(1);
     expect(heard).toEqual([{ id: 1, adminsVisibleElsewhere: 1 }]);
     expect(await jobKeys()).toEqual(['notice:1']);
-    expect(woken).toBe(1);
+    // The job runner here is told once, of a job due now.
+    expect(told).toHaveLength(1);
+    expect(told[0]).toBeGreaterThanOrEqual(before);
+    expect(told[0]).toBeLessThanOrEqual(Date.now());
   });
 
   it('promises nothing and tells no one when the write fails after its event, and other writes of that moment stand', async () => {

@@ -20,8 +20,8 @@ export type Write = <T>(work: (tx: Tx) => Promise<T>) => Promise<T>;
 class WriteTx implements Tx {
   readonly events: DomainEvent[] = [];
   readonly jobs: JobRequest[] = [];
-  /** Set when a job this write added is due at once. */
-  jobsDueNow = false;
+  /** When the soonest job this write added is due (epoch ms). */
+  soonestJobAt: number | undefined;
 
   constructor(readonly db: Db) {}
 
@@ -37,8 +37,11 @@ class WriteTx implements Tx {
 export interface WriteOptions {
   transactions: Transactions;
   bus: EventBus;
-  /** After a commit that added a job due now: the local job runner takes it without waiting for its poll. */
-  onJobsDue?: () => void;
+  /**
+   * After a commit that added jobs, when the soonest is due: the local job runner takes one due now
+   * without waiting for its poll, and wakes for a later one in time.
+   */
+  onJobsAdded?: (soonestAt: number) => void;
   now?: () => number;
 }
 
@@ -49,7 +52,7 @@ export interface WriteOptions {
  * nothing and enqueues nothing costs nothing more than its own statements.
  */
 export function createWrite(options: WriteOptions): Write {
-  const { transactions, bus, onJobsDue } = options;
+  const { transactions, bus, onJobsAdded } = options;
   const now = options.now ?? Date.now;
   return async <T>(work: (tx: Tx) => Promise<T>): Promise<T> => {
     let tx: WriteTx | undefined;
@@ -61,13 +64,13 @@ export function createWrite(options: WriteOptions): Write {
       if (jobs.length > 0) {
         const at = now();
         await insertJobs(db, jobs, at);
-        current.jobsDueNow = jobs.some((job) => (job.runAt ?? at) <= at);
+        current.soonestJobAt = Math.min(...jobs.map((job) => job.runAt ?? at));
       }
       return result;
     });
     const committed = tx!;
     if (committed.events.length > 0) bus.dispatch(committed.events);
-    if (committed.jobsDueNow) onJobsDue?.();
+    if (committed.soonestJobAt !== undefined) onJobsAdded?.(committed.soonestJobAt);
     return value;
   };
 }

@@ -22,9 +22,9 @@ const dayMs = 24 * 60 * 60 * 1000;
  */
 export default fp(
   async (app, options: { config: Config }) => {
-    const runner = new JobRunner(app.db, app.write, options.config.jobs, app.log.child({ module: 'jobs' }));
+    const runner = new JobRunner(app.db, app.write, (statement) => app.transactions.single(statement), options.config.jobs, app.log.child({ module: 'jobs' }));
     app.decorate('jobs', runner);
-    app.wakeJobs(() => runner.wake());
+    app.wakeJobs((soonestAt) => runner.jobsAdded(soonestAt));
     // Finished jobs are kept a week (a dedupe key holds that long), dead ones until an admin acts;
     // jobs no node knows how to do are made dead (kept, with that error).
     runner.every('jobs.sweep', 60 * 60 * 1000, async () => {

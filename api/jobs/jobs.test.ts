@@ -20,8 +20,9 @@ const options: RunnerOptions = { leaseMs: 60 * second, retryBaseMs: 10 * second,
 /** A node: its own connection to the shared database, its own runner, on a clock the test may move. */
 function nodeOn(db: Db, clock?: { now: number }, overrides: Partial<RunnerOptions> = {}) {
   const now = clock ? () => clock.now : Date.now;
-  const write = createWrite({ transactions: transactionsFor(db), bus: new EventBus(), now });
-  const runner = new JobRunner(db, write, { ...options, ...overrides }, silent, now);
+  const transactions = transactionsFor(db);
+  const write = createWrite({ transactions, bus: new EventBus(), now });
+  const runner = new JobRunner(db, write, (statement) => transactions.single(statement), { ...options, ...overrides }, silent, now);
   return { db, write, runner };
 }
 

@@ -48,6 +48,9 @@ export interface RunnerOptions {
   concurrency: number;
 }
 
+/** Runs a write of one statement (db/writes.ts `single`): the runner's own bookkeeping. */
+export type SingleStatement = <T>(statement: (db: Db) => Promise<T>) => Promise<T>;
+
 const maxRetryDelayMs = 60 * 60 * 1000;
 const emptyPayload = z.object({});
 
@@ -82,12 +85,25 @@ export class JobRunner {
   private stopping = false;
   private looking = false;
   private lookAgain = false;
+  /** The next look claims without reading first: a job is known to be due. */
+  private claimFirst = false;
+  /** Due jobs may wait unclaimed (a claim took as many as it had room for). */
+  private moreMayBeDue = false;
+  /**
+   * When the next job is due, as far as this runner knows (`dueKnown`): its last read, and jobs
+   * added on this node since; undefined when none is pending. A claim of what it knew of ends it.
+   */
+  private knownDueAt: number | undefined;
+  private dueKnown = false;
+  /** When the timer fires (epoch ms, the runner's clock). */
+  private timerAt: number | undefined;
   /** When this runner last began a look for due jobs (epoch ms): readiness calls it stuck past a limit. */
   private lastLookAt = 0;
 
   constructor(
     private readonly db: Db,
     private readonly write: Write,
+    private readonly single: SingleStatement,
     private readonly options: RunnerOptions,
     private readonly log: FastifyBaseLogger,
     private readonly now: () => number = Date.now,
@@ -128,7 +144,7 @@ export class JobRunner {
    * promise made after that look (enqueued under the same key) is a new job, not lost behind this one.
    */
   async releaseDedupeKey(jobId: number): Promise<void> {
-    await this.write((tx) => repository.releaseDedupeKey(tx.db, jobId));
+    await this.single((db) => repository.releaseDedupeKey(db, jobId));
   }
 
   async start(): Promise<void> {
@@ -140,7 +156,7 @@ export class JobRunner {
     // A periodic job already waiting (another node, an earlier start) keeps its time.
     if (periodic.length > 0) await this.write(async (tx) => periodic.forEach((job) => tx.enqueue(job)));
     await this.killUnknownKinds();
-    this.wake();
+    this.lookSoon();
   }
 
   /**
@@ -149,20 +165,54 @@ export class JobRunner {
    */
   async killUnknownKinds(): Promise<void> {
     const now = this.now();
-    const killed = await this.write((tx) => repository.killUnknownKinds(tx.db, this.kinds, now - this.options.leaseMs, now));
+    const killed = await this.single((db) => repository.killUnknownKinds(db, this.kinds, now - this.options.leaseMs, now));
     if (killed > 0) this.log.error({ jobs: killed }, 'jobs of unknown kinds are dead: kept for an admin');
   }
 
-  /** Look for due jobs now (a write on this node just added one). */
+  /** A write on this node added jobs, the soonest due at `soonestAt`: claim it now, or wake in time for it. */
+  jobsAdded(soonestAt: number): void {
+    if (soonestAt <= this.now()) this.wake();
+    else this.expect(soonestAt);
+  }
+
+  /** Look for due jobs now: a write on this node just added one, so the look claims at once. */
   wake(): void {
+    this.claimFirst = true;
+    this.lookSoon();
+  }
+
+  /** A job is due at `runAt`, later: the runner's timer fires by then. */
+  private expect(runAt: number): void {
+    if (this.dueKnown && (this.knownDueAt === undefined || runAt < this.knownDueAt)) this.knownDueAt = runAt;
+    if (!this.started || this.stopping) return;
+    if (this.looking) {
+      // The look under way may have read before this job was added: it reads again.
+      if (!this.dueKnown) this.lookAgain = true;
+      return;
+    }
+    if (this.timerAt !== undefined && this.timerAt <= runAt) return;
+    this.setTimer(runAt - this.now());
+  }
+
+  private lookSoon(): void {
     if (!this.started || this.stopping) return;
     clearTimeout(this.timer);
     this.timer = undefined;
+    this.timerAt = undefined;
     if (this.looking) {
       this.lookAgain = true;
       return;
     }
     void this.look();
+  }
+
+  private setTimer(inMs: number): void {
+    clearTimeout(this.timer);
+    const delay = Math.max(inMs, 5);
+    this.timerAt = this.now() + delay;
+    // A timer's look reads when the next job is due first: it may find none, and then writes nothing.
+    this.timer = setTimeout(() => this.lookSoon(), delay);
+    this.timer.unref();
   }
 
   /**
@@ -198,6 +248,11 @@ export class JobRunner {
     return { started: this.started && !this.stopping, lastLookAt: this.lastLookAt, running: this.running.size };
   }
 
+  /**
+   * Claims what is due. A look woken by a write here claims at once (a job is due); any other reads
+   * first when the next job is due, so an idle node writes nothing, and sleeps until then (at most
+   * `pollMs`). Under load that makes a job cost its claim and its outcome, not a read besides each.
+   */
   private async look(): Promise<void> {
     this.looking = true;
     let nextIn = this.options.pollMs;
@@ -205,26 +260,46 @@ export class JobRunner {
       do {
         this.lookAgain = false;
         const free = this.options.concurrency - this.running.size;
-        if (free <= 0) return;
+        if (free <= 0) {
+          // A job ending frees a slot: it looks again then.
+          this.moreMayBeDue = true;
+          return;
+        }
         const now = this.now();
         this.lastLookAt = now;
-        const dueAt = await repository.nextDueAt(this.db, now, this.kinds);
-        if (dueAt === undefined || dueAt > now) {
-          if (dueAt !== undefined) nextIn = Math.min(nextIn, dueAt - now);
-          continue;
+        if (!this.claimFirst) {
+          const dueAt = await repository.nextDueAt(this.db, now, this.kinds);
+          this.knownDueAt = dueAt;
+          this.dueKnown = true;
+          if (dueAt === undefined || dueAt > now) {
+            if (dueAt !== undefined) nextIn = Math.min(nextIn, dueAt - now);
+            continue;
+          }
         }
-        const claimed = await this.write((tx) => repository.claimDueJobs(tx.db, { node: this.node, now, lockedUntil: now + this.options.leaseMs, limit: free, kinds: this.kinds }));
+        this.claimFirst = false;
+        const claimed = await this.single((db) => repository.claimDueJobs(db, { node: this.node, now, lockedUntil: now + this.options.leaseMs, limit: free, kinds: this.kinds }));
         for (const job of claimed) this.track(this.run(job));
-        // A full claim may have left more due: look again at once.
-        if (claimed.length === free) this.lookAgain = true;
+        // A full claim may have left more due: claim again at once (or when a slot frees).
+        this.moreMayBeDue = claimed.length === free;
+        if (this.moreMayBeDue) {
+          this.lookAgain = true;
+          this.claimFirst = true;
+        } else if (this.dueKnown && (this.knownDueAt === undefined || this.knownDueAt > now)) {
+          if (this.knownDueAt !== undefined) nextIn = Math.min(nextIn, this.knownDueAt - now);
+        } else {
+          // What the last read knew of is claimed now (or nothing was read yet): read when the next is due.
+          this.dueKnown = false;
+          this.lookAgain = true;
+        }
       } while (this.lookAgain && !this.stopping);
     } catch (error) {
       this.log.error({ err: error }, 'job runner could not read the jobs table');
     } finally {
       this.looking = false;
       if (!this.stopping && this.running.size < this.options.concurrency) {
-        this.timer = setTimeout(() => this.wake(), Math.max(nextIn, 5));
-        this.timer.unref();
+        // A job added here while this look ran may be due sooner than what the look saw.
+        const known = this.dueKnown && this.knownDueAt !== undefined ? this.knownDueAt - this.now() : nextIn;
+        this.setTimer(Math.min(nextIn, known));
       }
     }
   }
@@ -233,8 +308,8 @@ export class JobRunner {
     this.running.add(run);
     void run.finally(() => {
       this.running.delete(run);
-      // A slot is free: there may be more due.
-      this.wake();
+      // A slot is free: claim again if due jobs may have been left for want of one.
+      if (this.moreMayBeDue) this.wake();
     });
   }
 
@@ -251,10 +326,10 @@ export class JobRunner {
       }
       const everyMs = this.periodic.get(job.kind);
       const now = this.now();
-      await this.write((tx) =>
+      await this.single((db) =>
         everyMs === undefined
-          ? repository.markDone(tx.db, job.id, this.node, now)
-          : repository.markRetry(tx.db, job.id, this.node, { runAt: now + everyMs, error: null, resetAttempts: true }),
+          ? repository.markDone(db, job.id, this.node, now)
+          : repository.markRetry(db, job.id, this.node, { runAt: now + everyMs, error: null, resetAttempts: true }),
       );
     } catch (error) {
       // The job table itself failed us: the lease runs out and the job is taken again.
@@ -272,13 +347,13 @@ export class JobRunner {
       return this.dead(job, errorText(error), log);
     }
     log.warn({ err: error, retryAt: new Date(runAt).toISOString() }, 'job failed; retrying later');
-    await this.write((tx) => repository.markRetry(tx.db, job.id, this.node, { runAt, error: errorText(error) }));
+    await this.single((db) => repository.markRetry(db, job.id, this.node, { runAt, error: errorText(error) }));
   }
 
   private async dead(job: JobRow, error: string, log: FastifyBaseLogger): Promise<void> {
     log.error({ error }, 'job dead: kept for an admin to retry');
     const now = this.now();
-    await this.write((tx) => repository.markDead(tx.db, job.id, this.node, { error, now }));
+    await this.single((db) => repository.markDead(db, job.id, this.node, { error, now }));
   }
 }
 
