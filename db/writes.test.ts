@@ -12,6 +12,10 @@ const insertAdmin = prepareQuery((db: Db, params: { email: string }) =>
   db.insertInto('admins').values({ email: params.email, passwordHash: 'hash', createdAt: stamp }).returningAll(),
 );
 
+const addAdmin = prepareQuery((db: Db, params: { email: string }) =>
+  db.insertInto('admins').values({ email: params.email, passwordHash: 'hash', createdAt: stamp }),
+);
+
 class Refusal extends Error {}
 
 /** The database under test, and the emails another connection (as another process would) sees committed. */
@@ -109,6 +113,37 @@ describe(`writes (${onPostgres ? 'PostgreSQL: a transaction per write' : 'SQLite
     expect(String((results[1] as PromiseRejectedResult).reason)).toMatch(/UNIQUE|duplicate key/);
     expect(String((results[2] as PromiseRejectedResult).reason)).toMatch(/no_such_table|does not exist/);
     expect((await committedEmails('%@batch.example')).sort()).toEqual(['after@batch.example', 'kept@batch.example']);
+  });
+
+  // What a write promises (its job rows) is run at its commit: on PostgreSQL sent with the COMMIT.
+  it('commits a statement run at commit with its write, and a failure there takes the whole write back', async () => {
+    const promised = await writes.run(async (connection) => {
+      await adminNamed('row@at-commit.example')(connection);
+      return addAdmin.runAtCommit(connection, { email: 'promise@at-commit.example' });
+    });
+    const alone = await writes.run((connection) => addAdmin.runAtCommit(connection, { email: 'alone@at-commit.example' }));
+    expect([await promised.changed, await alone.changed]).toEqual([1, 1]);
+    expect((await committedEmails('%@at-commit.example')).sort()).toEqual(['alone@at-commit.example', 'promise@at-commit.example', 'row@at-commit.example']);
+
+    // Its unique constraint breaks at commit: the write's first row goes too, and the write fails.
+    let undone: { changed: Promise<number> } | undefined;
+    await expect(
+      writes.run(async (connection) => {
+        await adminNamed('undone@at-commit.example')(connection);
+        undone = await addAdmin.runAtCommit(connection, { email: 'alone@at-commit.example' });
+      }),
+    ).rejects.toThrow(/UNIQUE|duplicate key/);
+    // SQLite ran it before the commit, and the constraint stopped it there: it changed nothing either way.
+    expect(await undone?.changed).toBe(onPostgres ? 0 : undefined);
+    expect(await committedEmails('undone@at-commit.example')).toEqual([]);
+    // The connection it ran on goes on: every one of the pool's.
+    await Promise.all(['a', 'b', 'c', 'd', 'e', 'f'].map((name) => writes.run(adminNamed(`${name}@after-commit.example`))));
+    expect(await committedEmails('%@after-commit.example')).toHaveLength(6);
+  });
+
+  it('runs a statement at commit outside a write at once', async () => {
+    await addAdmin.runAtCommit(db, { email: 'now@outside.example' });
+    expect(await committedEmails('now@outside.example')).toEqual(['now@outside.example']);
   });
 
   it.skipIf(onPostgres)('waits while a Kysely transaction holds the connection, then writes (SQLite: one connection)', async () => {

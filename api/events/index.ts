@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import type { Db } from '../../db/client';
 import { EventBus } from './bus';
 import { createWrite, type Write } from './write';
 
@@ -13,12 +14,19 @@ declare module 'fastify' {
     events: EventBus;
     /** The one way a module changes data (api/events/write.ts). */
     write: Write;
+    /**
+     * A write of one statement that emits nothing and promises nothing: the job runner's claims and
+     * outcomes (api/jobs), which PostgreSQL then runs without a BEGIN and a COMMIT. Modules use `write`.
+     */
+    writeSingleStatement: SingleStatementWrite;
     /** Registers the local job runner, told when a write here adds jobs and the soonest is due (api/jobs/index.ts). */
     wakeJobs(wake: (soonestAt: number) => void): void;
     /** How writes commit, for metrics: when the last transaction committed, and each one's duration. */
     commits: WriteCommits;
   }
 }
+
+export type SingleStatementWrite = <T>(statement: (db: Db) => Promise<T>) => Promise<T>;
 
 export interface WriteCommits {
   /** `performance.now()` at the last commit: a write's live listeners run in the same turn, right after it. */
@@ -38,6 +46,7 @@ export default fp(
     app.decorate('write', createWrite({ transactions: app.transactions, bus, onJobsAdded: (soonestAt) => jobWaiters.forEach((wake) => wake(soonestAt)) }));
     app.decorate('wakeJobs', (wake: (soonestAt: number) => void) => void jobWaiters.push(wake));
     const { transactions } = app;
+    app.decorate('writeSingleStatement', ((statement) => transactions.single(statement)) satisfies SingleStatementWrite);
     app.decorate('commits', {
       lastAt: () => transactions.lastCommitAt,
       observe: (observer: (durationMs: number) => void) => transactions.observe?.(observer),

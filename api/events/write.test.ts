@@ -100,4 +100,23 @@ describe(`app.write: events and their jobs (${onPostgres ? 'PostgreSQL' : 'SQLit
     expect(counted).toEqual([7, 70]);
     expect(logged).toEqual([]);
   });
+
+  it('tells the job runner nothing when a write’s promise was already held (a dedupe key) and adds no row', async () => {
+    const toldBefore = told.length;
+    const keysBefore = await jobKeys();
+    // Lead 1's notice still waits (nothing runs jobs here): promising it again changes nothing.
+    await write(async (tx) => {
+      await insertAdmin.first(tx.db, { email: 'again@events.example' });
+      tx.emit(leadEvent(1));
+    });
+    expect(await jobKeys()).toEqual(keysBefore);
+    expect(told).toHaveLength(toldBefore);
+    // A new lead's notice is a new row: the runner hears of it.
+    await write(async (tx) => {
+      await insertAdmin.first(tx.db, { email: 'fresh@events.example' });
+      tx.emit(leadEvent(9));
+    });
+    expect(await jobKeys()).toEqual([...keysBefore, 'notice:9']);
+    expect(told).toHaveLength(toldBefore + 1);
+  });
 });

@@ -20,8 +20,9 @@ export type Write = <T>(work: (tx: Tx) => Promise<T>) => Promise<T>;
 class WriteTx implements Tx {
   readonly events: DomainEvent[] = [];
   readonly jobs: JobRequest[] = [];
-  /** When the soonest job this write added is due (epoch ms). */
+  /** When the soonest job this write promised is due (epoch ms), and how many rows its promises added. */
   soonestJobAt: number | undefined;
+  jobsAdded: Promise<number> | undefined;
 
   constructor(readonly db: Db) {}
 
@@ -63,14 +64,15 @@ export function createWrite(options: WriteOptions): Write {
       const jobs = current.events.length > 0 ? [...current.jobs, ...bus.jobsFor(current.events)] : current.jobs;
       if (jobs.length > 0) {
         const at = now();
-        await insertJobs(db, jobs, at);
+        current.jobsAdded = (await insertJobs(db, jobs, at)).added;
         current.soonestJobAt = Math.min(...jobs.map((job) => job.runAt ?? at));
       }
       return result;
     });
     const committed = tx!;
     if (committed.events.length > 0) bus.dispatch(committed.events);
-    if (committed.soonestJobAt !== undefined) onJobsAdded?.(committed.soonestJobAt);
+    // A promise already held (a dedupe key) adds no row: nothing new for the runner then.
+    if (committed.soonestJobAt !== undefined && (await committed.jobsAdded!) > 0) onJobsAdded?.(committed.soonestJobAt);
     return value;
   };
 }

@@ -22,7 +22,7 @@ const dayMs = 24 * 60 * 60 * 1000;
  */
 export default fp(
   async (app, options: { config: Config }) => {
-    const runner = new JobRunner(app.db, app.write, (statement) => app.transactions.single(statement), options.config.jobs, app.log.child({ module: 'jobs' }));
+    const runner = new JobRunner(app.db, app.write, app.writeSingleStatement, options.config.jobs, app.log.child({ module: 'jobs' }));
     app.decorate('jobs', runner);
     app.wakeJobs((soonestAt) => runner.jobsAdded(soonestAt));
     // Finished jobs are kept a week (a dedupe key holds that long), dead ones until an admin acts;

@@ -52,50 +52,52 @@ const insertJobOnce = prepareQuery(
       .onConflict((conflict) => conflict.column('dedupeKey').doNothing()),
 );
 
-/** Inserts the jobs in the transaction of `db`: they commit with the write that promises them. */
-export async function insertJobs(db: Db, jobs: readonly JobRequest[], now: number): Promise<void> {
+/**
+ * Inserts the jobs in the transaction of `db`: they commit with the write that promises them (on
+ * PostgreSQL, sent with its COMMIT). Answers how many rows were added or taken over, once committed:
+ * none when each was already promised (a dedupe key held).
+ */
+export async function insertJobs(db: Db, jobs: readonly JobRequest[], now: number): Promise<{ added: Promise<number> }> {
+  const counts: Promise<number>[] = [];
   for (const job of jobs) {
-    await (job.once ? insertJobOnce : insertJob).run(db, {
+    const { changed } = await (job.once ? insertJobOnce : insertJob).runAtCommit(db, {
       kind: job.kind,
       payload: JSON.stringify(job.payload),
       runAt: job.runAt ?? now,
       dedupeKey: job.dedupeKey ?? null,
       createdAt: now,
     });
+    counts.push(changed);
   }
+  return { added: Promise.all(counts).then((each) => each.reduce((sum, count) => sum + count, 0)) };
 }
 
-/**
- * When the next pending job of these kinds is due (epoch ms), or undefined when none is: a read, so
- * an idle runner costs no write. A job whose lease runs on counts once the lease ends.
- */
-export async function nextDueAt(db: Db, now: number, kinds: readonly string[]): Promise<number | undefined> {
-  if (kinds.length === 0) return undefined;
-  const row = await db
+type Claim = {
+  node: string;
+  now: number;
+  lockedUntil: number;
+  limit: number;
+};
+
+/** When the next pending job of `kinds` is due; one whose lease runs on counts once the lease ends. */
+function nextDueQuery(db: Db, now: number, kinds: readonly string[]) {
+  return db
     .selectFrom('jobs')
     .select((eb) => eb.fn.min('runAt').as('runAt'))
     .where('state', '=', 'pending')
     .where('kind', 'in', kinds)
-    .where((eb) => eb.or([eb('lockedUntil', 'is', null), eb('lockedUntil', '<=', now)]))
-    .executeTakeFirst();
-  return row?.runAt == null ? undefined : Number(row.runAt);
+    .where((eb) => eb.or([eb('lockedUntil', 'is', null), eb('lockedUntil', '<=', now)]));
 }
 
-/**
- * Claims up to `limit` due jobs for `node` until `lockedUntil`: each counts an attempt. One
- * statement; on PostgreSQL the rows another runner is claiming are skipped, not waited for.
- */
-export async function claimDueJobs(
-  db: Db,
-  claim: { node: string; now: number; lockedUntil: number; limit: number; kinds: readonly string[] },
-): Promise<JobRow[]> {
+/** Claims up to `limit` due jobs of `kinds`: each counts an attempt. On PostgreSQL rows another runner is claiming are skipped. */
+function claimQuery(db: Db, claim: Claim, kinds: readonly string[]) {
   const due = lockedSkippingLocked(
     db,
     db
       .selectFrom('jobs')
       .select('id')
       .where('state', '=', 'pending')
-      .where('kind', 'in', claim.kinds)
+      .where('kind', 'in', kinds)
       .where('runAt', '<=', claim.now)
       .where((eb) => eb.or([eb('lockedUntil', 'is', null), eb('lockedUntil', '<=', claim.now)]))
       .orderBy('runAt')
@@ -106,8 +108,36 @@ export async function claimDueJobs(
     .updateTable('jobs')
     .set((eb) => ({ attempts: eb('attempts', '+', 1), lockedBy: claim.node, lockedUntil: claim.lockedUntil }))
     .where('id', 'in', due)
-    .returningAll()
-    .execute();
+    .returningAll();
+}
+
+/**
+ * A runner's two queries on the jobs table for its kinds (at least one), each built once: a busy
+ * node claims many times a second, and building the claim cost more than running it.
+ */
+export function jobQueriesFor(kinds: readonly string[]) {
+  const nextDue = prepareQuery((db: Db, params: { now: number }) => nextDueQuery(db, params.now, kinds));
+  const claim = prepareQuery((db: Db, params: Claim) => claimQuery(db, params, kinds));
+  return {
+    /**
+     * When the next pending job is due (epoch ms), or undefined when none is: a read, so an idle
+     * runner costs no write.
+     */
+    async nextDueAt(db: Db, now: number): Promise<number | undefined> {
+      if (kinds.length === 0) return undefined;
+      const row = await nextDue.first(db, { now });
+      return row?.runAt == null ? undefined : Number(row.runAt);
+    },
+    /** Claims up to `limit` due jobs for `node` until `lockedUntil`, in one statement. */
+    async claimDueJobs(db: Db, params: Claim): Promise<JobRow[]> {
+      return kinds.length === 0 ? [] : claim.all(db, params);
+    },
+  };
+}
+
+/** `jobQueriesFor(kinds).claimDueJobs`, built for this one call (tests). */
+export function claimDueJobs(db: Db, claim: Claim & { kinds: readonly string[] }): Promise<JobRow[]> {
+  return claimQuery(db, claim, claim.kinds).execute();
 }
 
 /** The claim of `node` on job `id`: a runner whose lease ran out (and was taken over) changes nothing. */
@@ -115,8 +145,12 @@ function ownJob(db: Db, id: number, node: string) {
   return db.updateTable('jobs').where('id', '=', id).where('lockedBy', '=', node).where('state', '=', 'pending');
 }
 
+const markDoneQuery = prepareQuery((db: Db, params: { id: number; node: string; now: number }) =>
+  ownJob(db, params.id, params.node).set({ state: 'done', finishedAt: params.now, lockedUntil: null, lockedBy: null }),
+);
+
 export async function markDone(db: Db, id: number, node: string, now: number): Promise<void> {
-  await ownJob(db, id, node).set({ state: 'done', finishedAt: now, lockedUntil: null, lockedBy: null }).execute();
+  await markDoneQuery.run(db, { id, node, now });
 }
 
 /** Due again at `runAt`, its error kept; `attempts` carries on. For periodic work, `resetAttempts` starts it afresh. */

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import type { JobRow } from '../../db/schema';
+import type { SingleStatementWrite } from '../events';
 import type { Write } from '../events/write';
 import * as repository from './jobs.repository';
 import type { BatchRequest, JobRequest } from './jobs.repository';
@@ -48,9 +49,6 @@ export interface RunnerOptions {
   concurrency: number;
 }
 
-/** Runs a write of one statement (db/writes.ts `single`): the runner's own bookkeeping. */
-export type SingleStatement = <T>(statement: (db: Db) => Promise<T>) => Promise<T>;
-
 const maxRetryDelayMs = 60 * 60 * 1000;
 const emptyPayload = z.object({});
 
@@ -78,6 +76,8 @@ export class JobRunner {
   private readonly definitions = new Map<string, JobDefinition<unknown>>();
   /** The kinds this runner does (every module defines its kinds before start). */
   private kinds: string[] = [];
+  /** Its queries for those kinds, built at start. */
+  private queries!: ReturnType<typeof repository.jobQueriesFor>;
   private readonly periodic = new Map<string, number>();
   private readonly running = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
@@ -103,7 +103,7 @@ export class JobRunner {
   constructor(
     private readonly db: Db,
     private readonly write: Write,
-    private readonly single: SingleStatement,
+    private readonly single: SingleStatementWrite,
     private readonly options: RunnerOptions,
     private readonly log: FastifyBaseLogger,
     private readonly now: () => number = Date.now,
@@ -151,6 +151,7 @@ export class JobRunner {
     if (this.started) return;
     this.started = true;
     this.kinds = [...this.definitions.keys()];
+    this.queries = repository.jobQueriesFor(this.kinds);
     const now = this.now();
     const periodic = [...this.periodic].map(([kind, everyMs]) => ({ kind, payload: {}, runAt: now + everyMs, dedupeKey: `every:${kind}` }));
     // A periodic job already waiting (another node, an earlier start) keeps its time.
@@ -223,7 +224,7 @@ export class JobRunner {
     for (;;) {
       this.wake();
       while (this.looking || this.running.size > 0) await Promise.race([...this.running, pause(5)]);
-      const dueAt = await repository.nextDueAt(this.db, this.now(), this.kinds);
+      const dueAt = await this.queries.nextDueAt(this.db, this.now());
       if (dueAt === undefined || dueAt > this.now()) return;
     }
   }
@@ -268,7 +269,7 @@ export class JobRunner {
         const now = this.now();
         this.lastLookAt = now;
         if (!this.claimFirst) {
-          const dueAt = await repository.nextDueAt(this.db, now, this.kinds);
+          const dueAt = await this.queries.nextDueAt(this.db, now);
           this.knownDueAt = dueAt;
           this.dueKnown = true;
           if (dueAt === undefined || dueAt > now) {
@@ -277,7 +278,7 @@ export class JobRunner {
           }
         }
         this.claimFirst = false;
-        const claimed = await this.single((db) => repository.claimDueJobs(db, { node: this.node, now, lockedUntil: now + this.options.leaseMs, limit: free, kinds: this.kinds }));
+        const claimed = await this.single((db) => this.queries.claimDueJobs(db, { node: this.node, now, lockedUntil: now + this.options.leaseMs, limit: free }));
         for (const job of claimed) this.track(this.run(job));
         // A full claim may have left more due: claim again at once (or when a slot frees).
         this.moreMayBeDue = claimed.length === free;
