@@ -3,7 +3,7 @@ import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AssigneeFilter } from '../../../../api/contract/assignment';
 import type { ChatSessionStatus } from '../../../../api/contract/chat';
-import type { LeadKind } from '../../../../api/contract/leads';
+import type { LeadKind, LeadStatus } from '../../../../api/contract/leads';
 import { useAssigneeFilter } from '../stores/assignee-filter-store';
 import { useChatUi } from '../stores/chat-ui-store';
 import { useListFilters } from '../stores/list-filters-store';
@@ -254,6 +254,26 @@ function stubPhoneScreen(): void {
     removeEventListener: () => undefined,
   }));
 }
+
+describe('an empty lead list', () => {
+  afterEach(() => useAssigneeFilter.getState().reset());
+
+  it('says what is empty under its assignee and status filters; "yet" only for no lead at all', () => {
+    const cases: { assignee: AssigneeFilter; status: LeadStatus | null; text: string }[] = [
+      { assignee: 'all', status: null, text: 'No contact forms yet.' },
+      { assignee: 'mine', status: null, text: 'No contact forms assigned to you.' },
+      { assignee: 'unassigned', status: 'closed', text: 'No closed unassigned contact forms.' },
+    ];
+    for (const { assignee, status, text } of cases) {
+      useAssigneeFilter.getState().setAssignee(assignee);
+      useListFilters.getState().setLeadFilter('contact', { status });
+      seed('contact', [], false, { q: '', status, assignee });
+      const { unmount } = render(<LeadTable kind="contact" title="Contact Forms" />);
+      expect(screen.getByRole('table', { name: 'Contact Forms' }).parentElement?.querySelector('[data-empty-table]'), `${assignee} ${status}`).toHaveTextContent(text);
+      unmount();
+    }
+  });
+});
 
 describe('lead tables on a phone', () => {
   it('show each row as a card of labelled cells that fits the screen; the row still opens its lead and its status changes', async () => {
