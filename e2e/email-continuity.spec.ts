@@ -109,7 +109,7 @@ test.describe('email continuity: a visitor who left gets the reply by mail, and 
     // The mail's unsubscribe link, opened by a person: a page that asks, then one click.
     const unsubscribe = /^<(.+)>$/.exec(mail.headers['list-unsubscribe']!)![1]!;
     await phone.goto(unsubscribe);
-    await expect(phone.getByRole('heading', { name: 'Unsubscribe from chat emails' })).toBeVisible();
+    await expect(phone.getByRole('heading', { name: 'Unsubscribe from Lotwise emails' })).toBeVisible();
     await shoot(phone, 'unsubscribe-page');
     await phone.getByRole('button', { name: 'Unsubscribe' }).click();
     await expect(phone.getByRole('heading', { name: "You're unsubscribed" })).toBeVisible();

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { operatorPaths } from '../contract/operations';
+import { socketLimits } from '../contract/socket';
 import { leadPaths } from '../contract/paths';
 import { contactSubmission } from '../../test/support/factories';
 import { buildTestServer } from '../../test/support/helper';
@@ -73,6 +74,37 @@ describe('GET /metrics', () => {
     expect(after.has('nodejs_eventloop_lag_seconds')).toBe(true);
     // Routes are patterns: no session id, no query string in any label.
     expect([...after.keys()].filter((key) => key.includes(sessionId) || key.includes('?'))).toEqual([]);
+  });
+
+  it('counts socket refusals by a rate limit with the refused event, exactly as many as were refused', async () => {
+    const { app } = await buildTestServer({}, { listen: true });
+    const before = await scrape(app);
+
+    // The visitor's sends per minute are spent over REST: each socket send is then refused (chat.rate-limit.ts).
+    const cookie = visitorCookie(app);
+    const sessionId = `session_${Date.now()}_refusals`;
+    for (let index = 0; index < socketLimits.chatSendsPerMinute; index += 1) {
+      const posted = await app.inject({ method: 'POST', url: '/api/chat-message', headers: { cookie }, payload: { sessionId, message: `rest ${index}` } });
+      expect(posted.statusCode).toBe(201);
+    }
+    const sender = tracked(visitorClient(app, cookie));
+    await connected(sender);
+    const sends = [];
+    for (let index = 0; index < 3; index += 1) sends.push((await sender.emitWithAck('chat:send', { sessionId, message: `over ${index}` })));
+    for (const ack of sends) expect(ack.ok === false && ack.error).toMatch(/^Too many messages/);
+
+    // A flood of joins on another socket runs out of its event budget (chat.budget.ts).
+    const joiner = tracked(visitorClient(app, visitorCookie(app)));
+    await connected(joiner);
+    const joins = await Promise.all(Array.from({ length: 60 }, (_, index) => joiner.emitWithAck('chat:join', { sessionId: `session_${Date.now()}_join${index}` })));
+    const joinsRefused = joins.filter((ack) => !ack.ok && ack.error === 'Too many events: please slow down').length;
+    expect(joinsRefused).toBeGreaterThan(0);
+
+    const after = await scrape(app);
+    expect(moved(before, after, 'lotwise_rate_limit_refusals_total{route="socket:chat:send"}')).toBe(3);
+    expect(moved(before, after, 'lotwise_rate_limit_refusals_total{route="socket:chat:join"}')).toBe(joinsRefused);
+    // The REST sends were all within the limit: no HTTP refusal counted.
+    expect(moved(before, after, 'lotwise_rate_limit_refusals_total{route="/api/chat-message"}')).toBe(0);
   });
 
   it('reports the jobs due, running and dead, and how long the oldest due one has waited', async () => {

@@ -62,7 +62,7 @@ export default fp(
     });
     const rateLimitRefusals = new Counter({
       name: 'lotwise_rate_limit_refusals_total',
-      help: 'Requests refused with 429 by a rate limit, by route pattern',
+      help: 'Requests refused with 429 by a rate limit, by route pattern (socket:<event> for a socket event)',
       labelNames: ['route'] as const,
       registers,
     });
@@ -73,6 +73,7 @@ export default fp(
       if (reply.statusCode === 429) rateLimitRefusals.inc({ route });
       done();
     });
+    app.socketRefusals.observe((event) => rateLimitRefusals.inc({ route: `socket:${event}` }));
 
     new Gauge({
       name: 'lotwise_sockets_connected',

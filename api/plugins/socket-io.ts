@@ -24,7 +24,17 @@ declare module 'fastify' {
     visitorSockets: VisitorNamespace;
     /** Namespace `/admin`: staff only (the chat module installs the connect guard). */
     staffSockets: StaffNamespace;
+    /** Socket events refused by a rate limit: handlers report them, metrics observes (the HTTP 429s have their own hook). */
+    socketRefusals: SocketRefusals;
   }
+}
+
+/** An event a client sends, on either namespace. */
+export type ClientEventName = keyof VisitorClientToServerEvents | keyof StaffClientToServerEvents;
+
+export interface SocketRefusals {
+  refused(event: ClientEventName): void;
+  observe(observer: (event: ClientEventName) => void): void;
 }
 
 /**
@@ -147,6 +157,11 @@ export default fp(
     app.decorate('io', io);
     app.decorate('visitorSockets', io.of('/'));
     app.decorate('staffSockets', io.of('/admin') as unknown as StaffNamespace);
+    const refusalObservers: ((event: ClientEventName) => void)[] = [];
+    app.decorate('socketRefusals', {
+      refused: (event) => refusalObservers.forEach((observe) => observe(event)),
+      observe: (observer) => void refusalObservers.push(observer),
+    } satisfies SocketRefusals);
     app.addHook('preClose', async () => {
       // Sockets go first so in-flight HTTP requests can finish while no new chat arrives.
       // io.close() would also close the HTTP server, which is Fastify's to close.

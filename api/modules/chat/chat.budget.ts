@@ -1,4 +1,6 @@
+import type { FastifyInstance } from 'fastify';
 import type { Ack } from '../../contract/socket';
+import type { ClientEventName } from '../../plugins/socket-io';
 import { isAllowlisted } from '../../plugins/rate-limits';
 
 /** Events one socket may send: a burst of 20, then 10 a second. Chat sends also count against the visitor's limit. */
@@ -41,9 +43,10 @@ export function eventBudgetFor(address: string | undefined, allowlist: readonly 
   return isAllowlisted(allowlist, address) ? unlimited : new TokenBucket();
 }
 
-/** False while the socket's budget allows one more event; otherwise acks the refusal, if asked for one. */
-export function overBudget(budget: EventBudget, ack: unknown): boolean {
+/** False while the socket's budget allows one more event; otherwise acks the refusal, if asked for one, and reports it. */
+export function overBudget(app: FastifyInstance, event: ClientEventName, budget: EventBudget, ack: unknown): boolean {
   if (budget.take()) return false;
+  app.socketRefusals.refused(event);
   if (typeof ack === 'function') (ack as Ack)({ ok: false, error: tooManyEventsMessage });
   return true;
 }

@@ -58,8 +58,8 @@ export function shareConversationViewing(app: FastifyInstance): void {
     };
 
     socket.on('chat:viewing', (payload, ack) => {
-      if (overBudget(budget, ack)) return;
-      void answer(app, ack, async () => {
+      if (overBudget(app, 'chat:viewing', budget, ack)) return;
+      void answer(app, 'chat:viewing', ack, async () => {
         const parsed = parsePayload(staffViewingSchema, payload);
         if (!parsed.ok) throw new HttpError(400, parsed.error);
         await identify();
@@ -74,15 +74,15 @@ export function shareConversationViewing(app: FastifyInstance): void {
     });
 
     socket.on('chat:typing-reply', (payload) => {
-      if (overBudget(budget, undefined)) return;
+      if (overBudget(app, 'chat:typing-reply', budget, undefined)) return;
       const parsed = parsePayload(staffTypingReplySchema, payload);
       if (!parsed.ok) return;
       identify().then((viewer) => socket.broadcast.emit('chat:typing-reply', { ...parsed.data, ...viewer }), failed);
     });
 
     socket.on('chat:viewers', (ack) => {
-      if (overBudget(budget, ack)) return;
-      void answer(app, ack, async () => {
+      if (overBudget(app, 'chat:viewers', budget, ack)) return;
+      void answer(app, 'chat:viewers', ack, async () => {
         const { staffId } = await identify();
         const bySession = new Map<string, { data: Partial<StaffSocketData> }[]>();
         for (const each of await staff.fetchSockets()) {

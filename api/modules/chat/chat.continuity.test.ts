@@ -153,6 +153,9 @@ describe('email continuity', async () => {
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toContain('text/html');
     expect(page.body).toContain('<button type="submit">Unsubscribe</button>');
+    // The same link is in lead confirmations: the page speaks of both.
+    expect(page.body).toContain('<h1>Unsubscribe from Lotwise emails</h1>');
+    expect(page.body).toContain('<p>Stop the emails from Lotwise about your requests and chats to <strong>');
     expect(page.body).not.toContain(email);
     // So a browser holding our cookies posts the form with its Origin (no-referrer would send `null`, refused).
     expect(page.headers['referrer-policy']).toBe('same-origin');
@@ -170,6 +173,7 @@ describe('email continuity', async () => {
     const oneClick = await app.inject({ method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'List-Unsubscribe=One-Click' });
     expect(oneClick.statusCode).toBe(200);
     expect(oneClick.body).toContain('<h1>You&#39;re unsubscribed</h1>');
+    expect(oneClick.body).toContain('</strong> about your requests and chats any more.');
     expect((await app.db.selectFrom('emailUnsubscribes').select('email').execute()).map((row) => row.email)).toEqual([email]);
     // Again (a mail client retrying): still fine.
     expect((await app.inject({ method: 'POST', url })).statusCode).toBe(200);

@@ -143,10 +143,10 @@ function maskedEmail(email: string): string {
 }
 
 /**
- * The unsubscribe link of the continuity mails, signed with the address it stops. A person opening
- * it gets a page with one button (a link scanner's GET changes nothing); the button, and a mail
- * client's one-click POST (RFC 8058: `List-Unsubscribe=One-Click`), unsubscribe. Its own scope takes
- * the form-encoded body those send; the API elsewhere still refuses one.
+ * The unsubscribe link of the visitor mails (chat mails and lead confirmations), signed with the
+ * address it stops. A person opening it gets a page with one button (a link scanner's GET changes
+ * nothing); the button, and a mail client's one-click POST (RFC 8058: `List-Unsubscribe=One-Click`),
+ * unsubscribe. Its own scope takes the form-encoded body those send; the API elsewhere still refuses one.
  */
 export async function unsubscribeRoutes(app: FastifyInstance, options: { config: Config }): Promise<void> {
   const secret = options.config.sessionSecret;
@@ -164,8 +164,9 @@ export async function unsubscribeRoutes(app: FastifyInstance, options: { config:
     // check refuses when the browser holds our cookies: this page's form names its own origin.
     reply.header('referrer-policy', 'same-origin');
     return page(
-      'Unsubscribe from chat emails',
-      `<p>Stop the emails about your chats with ${brand.product} to <strong>${escapeHtml(maskedEmail(email))}</strong>?</p><form method="post" action="${escapeHtml(action)}"><button type="submit">Unsubscribe</button></form>`,
+      `Unsubscribe from ${brand.product} emails`,
+      // The link is in chat mails and in lead confirmations alike.
+      `<p>Stop the emails from ${brand.product} about your requests and chats to <strong>${escapeHtml(maskedEmail(email))}</strong>?</p><form method="post" action="${escapeHtml(action)}"><button type="submit">Unsubscribe</button></form>`,
     );
   });
 
@@ -175,6 +176,6 @@ export async function unsubscribeRoutes(app: FastifyInstance, options: { config:
     reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
     if (!email) return reply.code(400).send(invalid);
     await app.write((tx) => addUnsubscribe(tx.db, email, new Date().toISOString()));
-    return page("You're unsubscribed", `<p>We won't email <strong>${escapeHtml(maskedEmail(email))}</strong> about your chats any more. You can still chat with us on the website any time.</p>`);
+    return page("You're unsubscribed", `<p>We won't email <strong>${escapeHtml(maskedEmail(email))}</strong> about your requests and chats any more. You can still chat with us on the website any time.</p>`);
   });
 }

@@ -7,6 +7,8 @@ import { apiPaths } from '../../contract/paths';
 import type { ChatRatings } from './chat.rating';
 
 const errors = { 400: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema, 410: errorBodySchema, 429: errorBodySchema };
+/** Per IP and per route, as the public forms: one rating a conversation, so far above what people send. */
+const ratingPostsPerIp = { max: 20, timeWindow: 60 * 1000 };
 
 /**
  * The rating's calls. The widget's are the visitor's own session only (by the visitor cookie, never
@@ -26,13 +28,13 @@ export async function chatRatingRoutes(instance: FastifyInstance, options: { rat
 
   app.post(
     apiPaths.chatRating,
-    { schema: { params: chatSessionParamsSchema, body: chatRatingInputSchema, response: { 200: chatRatingRecord, ...errors } } },
+    { schema: { params: chatSessionParamsSchema, body: chatRatingInputSchema, response: { 200: chatRatingRecord, ...errors } }, config: { rateLimit: ratingPostsPerIp } },
     async (request) => ratings.rate({ by: 'visitor', visitorId: visitorOf(request.headers.cookie) }, request.params.sessionId, request.body),
   );
 
   app.post(
     apiPaths.chatRatingByLink,
-    { schema: { body: chatRatingByLinkSchema, response: { 200: chatRatingRecord, ...errors } } },
+    { schema: { body: chatRatingByLinkSchema, response: { 200: chatRatingRecord, ...errors } }, config: { rateLimit: ratingPostsPerIp } },
     async (request) => {
       const { token, ...rating } = request.body;
       return ratings.rate({ by: 'link', token }, undefined, rating);

@@ -98,6 +98,31 @@ describe('rating a conversation', async () => {
     expect(first).toMatchObject({ rating: 'good', ratingComment: null });
   });
 
+  it('limits rating posts per address, widget and mailed link alike: the 21st in a minute gets 429 and changes nothing', async () => {
+    const sessionId = newSessionId();
+    const { cookie } = await presentVisitor(sessionId);
+    const rateFrom = (remoteAddress: string, payload: Record<string, unknown>) =>
+      app.inject({ method: 'POST', url: `/api/chat-rating/${sessionId}`, headers: { cookie }, payload, remoteAddress });
+    const statuses = [];
+    for (let index = 0; index < 20; index += 1) statuses.push((await rateFrom('10.5.0.1', { rating: 'meh' })).statusCode);
+    expect(statuses).toEqual(Array<number>(20).fill(400));
+    const refused = await rateFrom('10.5.0.1', { rating: 'good' });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toEqual({ message: expect.stringMatching(/^Too many requests: please wait \d+ seconds and try again$/) as unknown });
+    expect((await storedRating(sessionId)).rating).toBeNull();
+    // Another address is counted apart.
+    expect((await rateFrom('10.5.0.2', { rating: 'good' })).statusCode).toBe(200);
+
+    const byLinkFrom = (remoteAddress: string) =>
+      app.inject({ method: 'POST', url: '/api/chat-rating-by-link', payload: { token: 'forged', rating: 'bad' }, remoteAddress });
+    const linkStatuses = [];
+    for (let index = 0; index < 20; index += 1) linkStatuses.push((await byLinkFrom('10.5.0.3')).statusCode);
+    expect(linkStatuses.every((status) => status >= 400 && status < 429)).toBe(true);
+    const linkRefused = await byLinkFrom('10.5.0.3');
+    expect(linkRefused.statusCode).toBe(429);
+    expect(linkRefused.json()).toEqual({ message: expect.stringMatching(/^Too many requests: please wait \d+ seconds and try again$/) as unknown });
+  });
+
   it("answers another visitor's session, or one without a visitor cookie, as not found", async () => {
     const sessionId = newSessionId();
     await presentVisitor(sessionId);

@@ -16,8 +16,8 @@ export function chatResyncSocketEvents(app: FastifyInstance): void {
     const socket = rawSocket as VisitorSocket;
     const { visitorId, budget } = socket.data;
     socket.on('chat:resync', (payload, ack) => {
-      if (overBudget(budget, ack)) return;
-      void answer(app, ack, async () => {
+      if (overBudget(app, 'chat:resync', budget, ack)) return;
+      void answer(app, 'chat:resync', ack, async () => {
         const parsed = parsePayload(chatResyncInputSchema, payload);
         if (!parsed.ok) throw new HttpError(400, parsed.error);
         const { sessionId, afterSeq } = parsed.data;

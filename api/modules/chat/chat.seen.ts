@@ -53,8 +53,8 @@ export function seenSocketEvents(app: FastifyInstance): void {
     const socket = rawSocket as VisitorSocket;
     const { visitorId, budget } = socket.data;
     socket.on('chat:seen', (payload, ack) => {
-      if (overBudget(budget, ack)) return;
-      void answer(app, ack, async () => {
+      if (overBudget(app, 'chat:seen', budget, ack)) return;
+      void answer(app, 'chat:seen', ack, async () => {
         const parsed = parsePayload(chatSeenSchema, payload);
         if (!parsed.ok) throw new HttpError(400, parsed.error);
         return { ok: true as const, visitorSeenSeq: await recordSeen(app, visitorId, parsed.data) };

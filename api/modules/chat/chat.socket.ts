@@ -4,6 +4,7 @@ import { adminChatReplySchema, chatMessageInputSchema, chatPageSchema, chatSessi
 import { notAuthenticatedMessage } from '../../contract/auth';
 import { type Ack, rooms } from '../../contract/socket';
 import { HttpError } from '../../plugins/errors';
+import type { ClientEventName } from '../../plugins/socket-io';
 import { overBudget } from './chat.budget';
 import type { StaffSocket, VisitorSocket } from './chat.handshake';
 import { enterChatRoom } from './chat.rooms';
@@ -17,13 +18,16 @@ export function parsePayload<T extends z.ZodType>(schema: T, payload: unknown): 
   return { ok: false, error: result.error.issues[0]?.message ?? 'Invalid payload' };
 }
 
-/** Runs an acked handler: client mistakes and refusals become `{ ok: false, error }`, never a crash. */
-export async function answer<T extends object>(app: FastifyInstance, ack: unknown, work: () => Promise<{ ok: true } & T>): Promise<void> {
+/** Runs an acked handler: client mistakes and refusals become `{ ok: false, error }`, never a crash; a rate limit's refusal is reported. */
+export async function answer<T extends object>(app: FastifyInstance, event: ClientEventName, ack: unknown, work: () => Promise<{ ok: true } & T>): Promise<void> {
   const reply: Ack<T> = typeof ack === 'function' ? (ack as Ack<T>) : () => {};
   try {
     reply(await work());
   } catch (error) {
-    if (error instanceof HttpError) return reply({ ok: false, error: error.message });
+    if (error instanceof HttpError) {
+      if (error.statusCode === 429) app.socketRefusals.refused(event);
+      return reply({ ok: false, error: error.message });
+    }
     app.log.error({ err: error }, 'socket handler failed');
     reply({ ok: false, error: 'Something went wrong on our side. Please try again.' });
   }
@@ -45,8 +49,8 @@ export function chatSocketEvents(app: FastifyInstance, chat: ChatService): void 
     void socket.join(rooms.visitor(visitorId));
 
     socket.on('chat:join', (payload, ack) => {
-      if (overBudget(budget, ack)) return;
-      void answer(app, ack, async () => {
+      if (overBudget(app, 'chat:join', budget, ack)) return;
+      void answer(app, 'chat:join', ack, async () => {
         const parsed = parsePayload(chatSessionParamsSchema, payload);
         if (!parsed.ok) throw new HttpError(400, parsed.error);
         // Throws 404 for a stranger's session. An id nobody owns yet joins nothing, so a socket cannot
@@ -59,8 +63,8 @@ export function chatSocketEvents(app: FastifyInstance, chat: ChatService): void 
     });
 
     socket.on('chat:send', (payload, ack) => {
-      if (overBudget(budget, ack)) return;
-      void answer(app, ack, async () => {
+      if (overBudget(app, 'chat:send', budget, ack)) return;
+      void answer(app, 'chat:send', ack, async () => {
         const parsed = parsePayload(chatMessageInputSchema, payload);
         if (!parsed.ok) throw new HttpError(400, parsed.error);
         // A visitor's message is always the visitor's: the service never reads the payload's isFromUser.
@@ -71,8 +75,8 @@ export function chatSocketEvents(app: FastifyInstance, chat: ChatService): void 
     });
 
     socket.on('chat:page', (payload, ack) => {
-      if (overBudget(budget, ack)) return;
-      void answer(app, ack, async () => {
+      if (overBudget(app, 'chat:page', budget, ack)) return;
+      void answer(app, 'chat:page', ack, async () => {
         const parsed = parsePayload(chatPageSchema, payload);
         if (!parsed.ok) throw new HttpError(400, parsed.error);
         await chat.recordPageView(visitorId, parsed.data);
@@ -81,7 +85,7 @@ export function chatSocketEvents(app: FastifyInstance, chat: ChatService): void 
     });
 
     socket.on('chat:typing', (payload) => {
-      if (overBudget(budget, undefined)) return;
+      if (overBudget(app, 'chat:typing', budget, undefined)) return;
       const parsed = parsePayload(chatTypingSchema, payload);
       if (!parsed.ok) return;
       void chat.visitorOwns(visitorId, parsed.data.sessionId).then(
@@ -113,8 +117,8 @@ export function chatSocketEvents(app: FastifyInstance, chat: ChatService): void 
     };
 
     socket.on('chat:reply', (payload, ack) => {
-      if (overBudget(budget, ack)) return;
-      void answer(app, ack, async () => {
+      if (overBudget(app, 'chat:reply', budget, ack)) return;
+      void answer(app, 'chat:reply', ack, async () => {
         const parsed = parsePayload(adminChatReplySchema, payload);
         if (!parsed.ok) throw new HttpError(400, parsed.error);
         const staffId = await requireLiveSession();
@@ -124,7 +128,7 @@ export function chatSocketEvents(app: FastifyInstance, chat: ChatService): void 
     });
 
     socket.on('chat:typing', (payload) => {
-      if (overBudget(budget, undefined)) return;
+      if (overBudget(app, 'chat:typing', budget, undefined)) return;
       const parsed = parsePayload(chatTypingSchema, payload);
       if (!parsed.ok) return;
       visitors.to(rooms.chatSession(parsed.data.sessionId)).emit('chat:typing', parsed.data);

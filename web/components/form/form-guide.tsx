@@ -1,5 +1,6 @@
-import { useFormikContext } from 'formik';
-import { type MouseEvent, useEffect, useRef, useState } from 'react';
+import { Form, useFormikContext } from 'formik';
+import { type ComponentProps, type MouseEvent, useEffect, useRef, useState } from 'react';
+import { FieldErrorsAnnounced } from '../ui/field';
 
 /** A field with an error, as the summary lists it: the control to go to and the message under it. */
 interface ErrorEntry {
@@ -37,7 +38,8 @@ function focusControl(element: HTMLElement | null) {
  * Guides a person after an invalid submit (DESIGN.md 16): focus and scroll go to the first invalid
  * field; with `summary`, a list of every error sits at the top of the form, announced (role="alert")
  * and each entry a link to its field. The summary follows the errors as they are fixed and leaves
- * when none is left. Put it first inside a Formik `<Form>`; `form` is the fields' id prefix.
+ * when none is left. Put it first inside a Formik `<Form>`; `form` is the fields' id prefix. With
+ * `summary`, use `SummarizedForm` for that `<Form>`.
  */
 export function FormGuide({
   form,
@@ -99,5 +101,17 @@ export function FormGuide({
         </div>
       ) : null}
     </div>
+  );
+}
+
+/**
+ * A Formik `<Form>` whose errors a `FormGuide summary` announces: the summary is the form's one
+ * alert, and each field's message is its control's description, not one more alert among a dozen.
+ */
+export function SummarizedForm(props: ComponentProps<typeof Form>) {
+  return (
+    <FieldErrorsAnnounced value={false}>
+      <Form {...props} />
+    </FieldErrorsAnnounced>
   );
 }

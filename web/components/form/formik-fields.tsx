@@ -1,7 +1,7 @@
 import { useField, useFormikContext } from 'formik';
 import type { FocusEvent, ReactNode } from 'react';
 import { honeypotName } from '../../../api/contract/common';
-import { Checkbox, Field, fieldAria, Input, Select, Textarea } from '../ui/field';
+import { Checkbox, Field, fieldAria, Input, Select, Textarea, useFieldErrorRole } from '../ui/field';
 
 /**
  * Marks the field touched on blur, except when focus moves to the submit button: the message then
@@ -96,6 +96,7 @@ export function SelectField({ form, name, label, required, hint, className, opti
 export function CheckboxField({ form, name, label, className }: Omit<BaseProps, 'required' | 'hint'>) {
   const [field, , helpers] = useField<boolean>(name);
   const error = useFieldError(name);
+  const errorRole = useFieldErrorRole();
   const id = `${form}-${name}`;
   return (
     <div className={className}>
@@ -108,7 +109,7 @@ export function CheckboxField({ form, name, label, className }: Omit<BaseProps, 
         {...fieldAria(id, error)}
       />
       {error ? (
-        <p id={`${id}-error`} className="mt-1.5 ml-7 text-sm text-red-700" role="alert">
+        <p id={`${id}-error`} className="mt-1.5 ml-7 text-sm text-red-700" role={errorRole}>
           {error}
         </p>
       ) : null}
@@ -136,6 +137,7 @@ export function CheckboxGroupField({
 }) {
   const [field, , helpers] = useField<string[]>(name);
   const error = useFieldError(name);
+  const errorRole = useFieldErrorRole();
   const selected = field.value ?? [];
   const id = `${form}-${name}`;
   return (
@@ -168,7 +170,7 @@ export function CheckboxGroupField({
         ))}
       </div>
       {error ? (
-        <p id={`${id}-error`} className="mt-2 text-sm text-red-700" role="alert">
+        <p id={`${id}-error`} className="mt-2 text-sm text-red-700" role={errorRole}>
           {error}
         </p>
       ) : null}

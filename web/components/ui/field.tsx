@@ -1,4 +1,4 @@
-import type { ComponentProps, ReactNode } from 'react';
+import { type ComponentProps, createContext, type ReactNode, useContext } from 'react';
 
 const inputClasses =
   'block w-full rounded-lg border border-slate-300 bg-white px-3.5 py-2.5 text-base text-slate-900 shadow-xs placeholder:text-slate-500 transition-colors focus:border-brand focus:outline-2 focus:outline-offset-0 focus:outline-brand/30 aria-[invalid=true]:border-red-600 sm:text-sm';
@@ -13,8 +13,20 @@ interface FieldProps {
   className?: string;
 }
 
+/**
+ * Whether a field's message announces itself (role="alert"). A form with an error summary provides
+ * false: the summary is its one announcement, and each message stays its control's description.
+ */
+export const FieldErrorsAnnounced = createContext(true);
+
+/** The role of a field's message under the form it is in. */
+export function useFieldErrorRole(): 'alert' | undefined {
+  return useContext(FieldErrorsAnnounced) ? 'alert' : undefined;
+}
+
 /** A label, a control and the message under it. The control gets `id`, `aria-invalid` and `aria-describedby` from `fieldAria`. */
 export function Field({ id, label, error, hint, required, children, className = '' }: FieldProps) {
+  const errorRole = useFieldErrorRole();
   return (
     <div className={className}>
       <label htmlFor={id} className="mb-1.5 block text-sm font-medium text-slate-800">
@@ -33,7 +45,7 @@ export function Field({ id, label, error, hint, required, children, className = 
         </p>
       ) : null}
       {error ? (
-        <p id={`${id}-error`} className="mt-1.5 text-sm text-red-700" role="alert">
+        <p id={`${id}-error`} className="mt-1.5 text-sm text-red-700" role={errorRole}>
           {error}
         </p>
       ) : null}

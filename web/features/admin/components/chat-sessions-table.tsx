@@ -1,8 +1,10 @@
 import { useCallback, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
+import type { AssigneeFilter } from '../../../../api/contract/assignment';
 import { chatSenderLabel, chatSessionStatuses, type ChatSessionStatus, type ChatSessionSummary } from '../../../../api/contract/chat';
 import { useAdminCounts, useChatSessionList, useSetChatStatus } from '../api/queries';
 import { chatPath } from '../lib/admin-paths';
+import { useAssigneeFilter } from '../stores/assignee-filter-store';
 import { formatDate, shortSessionId } from '../lib/format';
 import { Badge, UnreadBadge } from './badges';
 import { ViewersMark } from './collision-notice';
@@ -107,10 +109,12 @@ function useChatStatusOptions(): StatusFilterOption<ChatSessionStatus>[] {
   ];
 }
 
-function emptyChatsText(query: string, status: ChatSessionStatus | null): string {
-  const what = status ? `${statusLabels[status].toLowerCase()} chat sessions` : 'chat sessions';
+/** What an empty list lacks under its filters; "yet" only when nothing is filtered out. */
+function emptyChatsText(query: string, status: ChatSessionStatus | null, assignee: AssigneeFilter): string {
+  const kind = [status ? statusLabels[status].toLowerCase() : '', assignee === 'unassigned' ? 'unassigned' : '', 'chat sessions'].filter(Boolean).join(' ');
+  const what = assignee === 'mine' ? `${kind} assigned to you` : kind;
   if (query) return `No ${what} match "${query}".`;
-  return status ? `No ${what}.` : `No ${what} yet.`;
+  return status || assignee !== 'all' ? `No ${what}.` : `No ${what} yet.`;
 }
 
 /** `compact`: beside an open conversation, each session is a card that fits the narrow list. */
@@ -127,6 +131,7 @@ export function ChatSessionsTable({ compact = false }: { compact?: boolean }) {
     filterByStatus: filterChats,
   } = useChatSessionList();
   const statusOptions = useChatStatusOptions();
+  const assignee = useAssigneeFilter((state) => state.assignee);
   const onEndReached = useCallback(() => loadMoreChats(), [loadMoreChats]);
   const setChatStatus = useSetChatStatus();
   // Held here, not in the row: a virtual row may unmount (a push moves it out of view) while it asks.
@@ -162,7 +167,7 @@ export function ChatSessionsTable({ compact = false }: { compact?: boolean }) {
         loadingMore={loadingMore}
         onEndReached={onEndReached}
         stacked={compact ? true : undefined}
-        emptyText={emptyChatsText(chatQuery, chatStatus)}
+        emptyText={emptyChatsText(chatQuery, chatStatus, assignee)}
       />
       <ResolveUnreadDialog
         sessionId={confirmingResolve}

@@ -11,6 +11,7 @@ import {
   leadStatuses,
   leadStatusLabels,
 } from '../../../../api/contract/leads';
+import type { AssigneeFilter } from '../../../../api/contract/assignment';
 import { leadCsvHref } from '../api/admin-api';
 import { countKeys } from '../api/live-cache';
 import { useAdminCounts, useLeadList } from '../api/queries';
@@ -90,10 +91,12 @@ function workColumns<K extends LeadKind>(kind: K): Columns<K> {
   ];
 }
 
-function emptyLeadsText(title: string, query: string, status: LeadStatus | null): string {
-  const what = status ? `${leadStatusLabels[status].toLowerCase()} ${title.toLowerCase()}` : title.toLowerCase();
+/** What an empty list lacks under its filters; "yet" only when nothing is filtered out. */
+function emptyLeadsText(title: string, query: string, status: LeadStatus | null, assignee: AssigneeFilter): string {
+  const kind = [status ? leadStatusLabels[status].toLowerCase() : '', assignee === 'unassigned' ? 'unassigned' : '', title.toLowerCase()].filter(Boolean).join(' ');
+  const what = assignee === 'mine' ? `${kind} assigned to you` : kind;
   if (query) return `No ${what} match "${query}".`;
-  return status ? `No ${what}.` : `No ${what} yet.`;
+  return status || assignee !== 'all' ? `No ${what}.` : `No ${what} yet.`;
 }
 
 /** All, then the spec's lead statuses, each with the server's figure. */
@@ -153,7 +156,7 @@ export function LeadTable<K extends LeadKind>({ kind, title, onOpen }: { kind: K
         loadingMore={list.loadingMore}
         onEndReached={onEndReached}
         onRowOpen={onRowOpen}
-        emptyText={emptyLeadsText(title, list.query, list.status)}
+        emptyText={emptyLeadsText(title, list.query, list.status, assignee)}
       />
     </div>
   );

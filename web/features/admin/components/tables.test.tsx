@@ -1,7 +1,10 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { LeadKind } from '../../../../api/contract/leads';
+import type { AssigneeFilter } from '../../../../api/contract/assignment';
+import type { ChatSessionStatus } from '../../../../api/contract/chat';
+import type { LeadKind, LeadStatus } from '../../../../api/contract/leads';
+import { useAssigneeFilter } from '../stores/assignee-filter-store';
 import { useChatUi } from '../stores/chat-ui-store';
 import { useListFilters } from '../stores/list-filters-store';
 import { freshQueryClient, renderWithQueries as render, seedChatSessions, seedCounts, seedLeads, testQueryClient } from '../test/query-cache';
@@ -252,6 +255,26 @@ function stubPhoneScreen(): void {
   }));
 }
 
+describe('an empty lead list', () => {
+  afterEach(() => useAssigneeFilter.getState().reset());
+
+  it('says what is empty under its assignee and status filters; "yet" only for no lead at all', () => {
+    const cases: { assignee: AssigneeFilter; status: LeadStatus | null; text: string }[] = [
+      { assignee: 'all', status: null, text: 'No contact forms yet.' },
+      { assignee: 'mine', status: null, text: 'No contact forms assigned to you.' },
+      { assignee: 'unassigned', status: 'closed', text: 'No closed unassigned contact forms.' },
+    ];
+    for (const { assignee, status, text } of cases) {
+      useAssigneeFilter.getState().setAssignee(assignee);
+      useListFilters.getState().setLeadFilter('contact', { status });
+      seed('contact', [], false, { q: '', status, assignee });
+      const { unmount } = render(<LeadTable kind="contact" title="Contact Forms" />);
+      expect(screen.getByRole('table', { name: 'Contact Forms' }).parentElement?.querySelector('[data-empty-table]'), `${assignee} ${status}`).toHaveTextContent(text);
+      unmount();
+    }
+  });
+});
+
 describe('lead tables on a phone', () => {
   it('show each row as a card of labelled cells that fits the screen; the row still opens its lead and its status changes', async () => {
     stubPhoneScreen();
@@ -331,6 +354,34 @@ describe('chat sessions table', () => {
     expect(within(third!).queryByText('Customer')).not.toBeInTheDocument();
     expect(third).toHaveTextContent('4');
     expect(within(third!).getByRole('button', { name: /View & Reply/ })).toBeInTheDocument();
+  });
+});
+
+describe('an empty chat list', () => {
+  afterEach(() => useAssigneeFilter.getState().reset());
+
+  it('says what is empty under each filter: whose, which status, which search; "yet" only for no chat at all', () => {
+    const cases: { assignee: AssigneeFilter; status: ChatSessionStatus | null; q: string; text: string }[] = [
+      { assignee: 'all', status: null, q: '', text: 'No chat sessions yet.' },
+      { assignee: 'mine', status: null, q: '', text: 'No chat sessions assigned to you.' },
+      { assignee: 'unassigned', status: null, q: '', text: 'No unassigned chat sessions.' },
+      { assignee: 'all', status: 'open', q: '', text: 'No open chat sessions.' },
+      { assignee: 'mine', status: 'open', q: '', text: 'No open chat sessions assigned to you.' },
+      { assignee: 'unassigned', status: 'resolved', q: '', text: 'No resolved unassigned chat sessions.' },
+      { assignee: 'mine', status: null, q: 'ford', text: 'No chat sessions assigned to you match "ford".' },
+    ];
+    for (const { assignee, status, q, text } of cases) {
+      useAssigneeFilter.getState().setAssignee(assignee);
+      useListFilters.getState().setChatFilter({ status, q });
+      seedChatSessions([], { q, status, assignee });
+      const { unmount } = render(
+        <MemoryRouter>
+          <ChatSessionsTable />
+        </MemoryRouter>,
+      );
+      expect(screen.getByRole('table', { name: 'Chat Messages' }).parentElement?.querySelector('[data-empty-table]'), `${assignee} ${status} ${q}`).toHaveTextContent(text);
+      unmount();
+    }
   });
 });
 

@@ -1,7 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import type { ChatSessionSummary } from '../../../../api/contract/chat';
+import type { ChatSessionStatus, ChatSessionSummary } from '../../../../api/contract/chat';
 import type { AdminCounts, Lead, LeadKind, LeadStatus } from '../../../../api/contract/leads';
 import { adminPageSize } from '../api/admin-api';
 import { createAdminQueryClient } from '../api/lead-queries';
@@ -28,8 +28,8 @@ export function seedLeads(kind: LeadKind, rows: Lead[], hasMore = false, filter:
   testQueryClient.setQueryData(adminQueryKeys.leadList(kind, filter), pages(rows, hasMore));
 }
 
-export function seedChatSessions(rows: ChatSessionSummary[]): void {
-  testQueryClient.setQueryData(adminQueryKeys.chatSessionList(noFilter), pages(rows, false));
+export function seedChatSessions(rows: ChatSessionSummary[], filter: ListFilter<ChatSessionStatus> = noFilter): void {
+  testQueryClient.setQueryData(adminQueryKeys.chatSessionList(filter), pages(rows, false));
 }
 
 export function seedCounts(counts: AdminCounts): void {

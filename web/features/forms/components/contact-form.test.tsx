@@ -40,6 +40,9 @@ describe('contact form', { timeout: 20_000 }, () => {
     ]) {
       expect(await screen.findByText(message)).toBeVisible();
     }
+    // Without an error summary, each message is announced on its own.
+    expect(screen.getAllByRole('alert').map((alert) => alert.textContent)).toContain('Please select a subject');
+    expect(screen.getByLabelText(/Subject/)).toHaveAccessibleDescription('Please select a subject');
     expect(network.calls).toHaveLength(0);
   });
 

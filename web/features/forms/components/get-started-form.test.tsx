@@ -53,8 +53,16 @@ describe('get started form', { timeout: 20_000 }, () => {
       expect(await screen.findByText(message, { selector: 'p' })).toBeVisible();
     }
     const summary = await screen.findByTestId('error-summary');
-    // Announced: it sits in an alert region, named by its heading.
+    // Announced: it sits in an alert region, named by its heading; the one alert of the form, so a
+    // screen reader reads the summary once instead of thirteen alerts at a time.
     expect(screen.getByRole('alert', { name: /Please correct the following in your application \(13 problems\)/ })).toContainElement(summary);
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
+    // Each message under its field is no alert of its own, and is its control's description.
+    expect(screen.getByText('First name must be at least 2 characters', { selector: 'p' })).not.toHaveAttribute('role');
+    expect(screen.getByLabelText(/First Name/)).toHaveAccessibleDescription('First name must be at least 2 characters');
+    expect(screen.getByLabelText(/Inventory Size/)).toHaveAccessibleDescription('Please select your inventory size');
+    expect(screen.getByRole('group', { name: /Primary goals/ })).toHaveAccessibleDescription('Please select at least one goal');
+    expect(screen.getByLabelText(/I agree to the/)).toHaveAccessibleDescription('You must agree to the terms');
     const links = within(summary).getAllByRole('link');
     expect(links.map((link) => link.textContent)).toEqual(requiredMessages);
     expect(links[0]).toHaveAttribute('href', '#gs-firstName');

@@ -1,4 +1,4 @@
-import { Form, Formik, useFormikContext } from 'formik';
+import { Formik, useFormikContext } from 'formik';
 import { type ReactNode, useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import type { LeadCreatedAnswer } from '../../../../api/contract/after-submit';
@@ -11,7 +11,7 @@ import {
   primaryGoalOptions,
 } from '../../../../api/contract/leads';
 import { isPricingPlanId, planLabel, planQueryParam, pricingPlans, type PricingPlanId } from '../../../../api/contract/plans';
-import { FormGuide } from '../../../components/form/form-guide';
+import { FormGuide, SummarizedForm } from '../../../components/form/form-guide';
 import { buttonClasses } from '../../../components/ui/button';
 import { validateWith } from '../../../lib/form';
 import { storageKeys } from '../../../lib/storage-keys';
@@ -146,7 +146,7 @@ export function GetStartedForm() {
       }}
     >
       {({ isSubmitting, values }) => (
-        <Form noValidate className="relative grid gap-8" aria-label="Get started application">
+        <SummarizedForm noValidate className="relative grid gap-8" aria-label="Get started application">
           {/* Empty, it takes no row (and no gap) of the grid, yet stays in the page as a live region. */}
           <FormGuide form="gs" summary title="Please correct the following in your application" className="empty:absolute" />
           <PlanFromQuery />
@@ -282,7 +282,7 @@ export function GetStartedForm() {
             <SubmitButton pending={isSubmitting} label="Submit Application" pendingLabel="Submitting Application..." className="w-full" />
             <p className="text-center text-sm text-slate-600">Our team will contact you within 24 hours to schedule your strategy call.</p>
           </div>
-        </Form>
+        </SummarizedForm>
       )}
     </Formik>
   );

@@ -13,10 +13,12 @@ export function CookieBanner() {
   const choose = useCookieConsent((state) => state.choose);
   const hydrated = useHydrated();
   if (!bannerOpen || !hydrated) return null;
+  // From lg the hero's buttons sit at the left of a short screen (1280x720): the banner takes the
+  // right, clear of them and of the chat button.
   return (
     <section
       aria-label="Cookie consent"
-      className="fixed right-20 bottom-3 left-3 z-40 max-w-md rounded-2xl border border-slate-200 bg-white p-3 shadow-2xl sm:right-auto sm:bottom-5 sm:left-5 sm:p-5"
+      className="fixed right-20 bottom-3 left-3 z-40 max-w-md rounded-2xl border border-slate-200 bg-white p-3 shadow-2xl sm:right-auto sm:bottom-5 sm:left-5 sm:p-5 lg:right-24 lg:left-auto"
     >
       <h2 className="text-sm font-semibold text-slate-900 sm:text-base">We value your privacy</h2>
       {/* On a phone the banner says it in two lines, so the hero's buttons stay in sight above it. */}
