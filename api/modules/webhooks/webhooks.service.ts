@@ -131,11 +131,32 @@ export function createWebhooks(app: FastifyInstance, config: Config) {
   app.events.react('lead.updated', ({ kind, lead }) => promise('lead.updated', `lead:${kind}`, lead.id));
   app.events.react('chat.message.created', ({ message }) => promise('chat.message', 'chat-message', message.id));
 
+  /**
+   * After a subscription changed: this node reads them again, and so does every other (through the
+   * Socket.IO adapter), which answers once it has. The change's request answers after that, so an
+   * event committed on any node after it is seen by the new subscription (or no longer by a removed one).
+   */
   const changed = async () => {
     await subscribed.refresh(app);
-    if (app.redis) app.visitorSockets.serverSideEmit(subscriptionsChangedEvent);
+    if (!app.redis) return;
+    try {
+      await app.visitorSockets.serverSideEmitWithAck(subscriptionsChangedEvent);
+    } catch (error) {
+      // A node too slow to answer (the adapter waits 5 s) still reads them when it gets the message.
+      app.log.warn({ err: error }, 'not every node confirmed reading the webhook subscriptions in time');
+    }
   };
-  if (app.redis) app.visitorSockets.on(subscriptionsChangedEvent, () => void subscribed.refresh(app).catch((error: unknown) => app.log.error({ err: error }, 'webhook subscriptions not read')));
+  if (app.redis) {
+    app.visitorSockets.on(subscriptionsChangedEvent, (answer: (read: boolean) => void) => {
+      subscribed.refresh(app).then(
+        () => answer(true),
+        (error: unknown) => {
+          app.log.error({ err: error }, 'webhook subscriptions not read');
+          answer(false);
+        },
+      );
+    });
+  }
   app.addHook('onReady', () => subscribed.refresh(app));
 
   async function checkUrl(url: string): Promise<void> {
