@@ -12,7 +12,8 @@
  * "--cpu-prof --cpu-prof-dir=DIR"), BENCH_ALLOC_PROFILE=FILE (where the full server's bytes are allocated, freed ones
  * included; BENCH_ALLOC_MINOR=0 keeps only what outlived a young collection), NOTIFY_EMAIL (passed to the full server),
  * BENCH_METRICS (on, the default, as in production; off: the full server runs without /metrics and its
- * measurements: run the bench once each way on a quiet machine to see what the metrics cost).
+ * measurements), BENCH_MODES (default "bare,full"; "unmetered,full" interleaves the full app without
+ * metrics and with them, rounds and slices alike, to see what the metrics cost).
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { resolve } from 'node:path';
@@ -20,7 +21,7 @@ import type { Socket } from 'socket.io-client';
 import { connectMany, connectSocket } from './bench/sockets';
 import { median, percentile } from './bench/stats';
 
-type Mode = 'full' | 'bare';
+type Mode = 'full' | 'bare' | 'unmetered';
 interface Ready {
   type: 'ready';
   port: number;
@@ -293,14 +294,30 @@ async function runIdle(count: number): Promise<{ rssBeforeMb: number; rssMb: num
 
 const fixed = (value: number, digits = 2) => value.toFixed(digits);
 
+/** What /metrics costs: the full app with it against the same app without, round by round (target within 5%). */
+function metricsCost(visitors: number, off: RunResult[], on: RunResult[]): string {
+  const perRound = (pick: (result: RunResult) => number) => on.map((run, index) => pick(run) / pick(off[index]!));
+  const change = (ratio: number) => `${ratio >= 1 ? '+' : ''}${fixed((ratio - 1) * 100, 1)}%`;
+  const p99Ratios = perRound((result) => result.p99);
+  const cpuRatios = perRound((result) => result.cpuMicrosPerMessage);
+  const rateRatios = perRound((result) => result.messagesPerSecond);
+  return (
+    `N=${visitors} metrics on vs off: p99 ${fixed(median(on.map((r) => r.p99)))} vs ${fixed(median(off.map((r) => r.p99)))} ms ` +
+    `(per round ${p99Ratios.map(change).join(' ')}, median ${change(median(p99Ratios))}); ` +
+    `server CPU per message ${fixed(median(on.map((r) => r.cpuMicrosPerMessage)), 0)} vs ${fixed(median(off.map((r) => r.cpuMicrosPerMessage)), 0)} µs ` +
+    `(per round ${cpuRatios.map(change).join(' ')}, median ${change(median(cpuRatios))}); ` +
+    `msg/s median ${change(median(rateRatios))} (target: within 5%)`
+  );
+}
+
 async function main(): Promise<void> {
   console.log(
-    `bench:chat: sizes ${sizes.join(', ')}; ${rounds} interleaved rounds of bare relay vs full app; ${measureSeconds} s measured each` +
+    `bench:chat: sizes ${sizes.join(', ')}; ${rounds} interleaved rounds of ${modes.join(' vs ')}; ${measureSeconds} s measured each` +
       (countLimits ? '; limits counted' : '; loopback allowlisted (BENCH_LIMITS=1 counts the limits)'),
   );
   const summary: string[] = [];
   for (const visitors of sizes) {
-    const results: Record<Mode, RunResult[]> = { bare: [], full: [] };
+    const results: Record<Mode, RunResult[]> = { bare: [], full: [], unmetered: [] };
     for (let round = 1; round <= rounds; round += 1) {
       const pair = await runPair(visitors, round);
       for (const mode of modes) {
@@ -314,6 +331,8 @@ async function main(): Promise<void> {
         );
       }
     }
+    if (modes.includes('unmetered')) summary.push(metricsCost(visitors, results.unmetered, results.full));
+    if (!modes.includes('bare')) continue;
     const p99 = { bare: median(results.bare.map((r) => r.p99)), full: median(results.full.map((r) => r.p99)) };
     // Each round's pair ran back to back, so its ratio is the least disturbed by load elsewhere on the machine.
     const roundRatios = results.full.map((run, index) => run.p99 / (results.bare[index]?.p99 ?? Number.NaN));

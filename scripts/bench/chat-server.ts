@@ -17,7 +17,8 @@ import { buildApp } from '../../api/app';
 import { parseConfig } from '../../api/config';
 import { sessionCookieName, visitorCookieName } from '../../api/plugins/session';
 
-type Mode = 'full' | 'bare' | 'poll';
+/** `unmetered`: the full app without /metrics and its measurements, to compare with `full` (BENCH_MODES=unmetered,full). */
+type Mode = 'full' | 'bare' | 'poll' | 'unmetered';
 const mode = (process.argv[2] ?? 'full') as Mode;
 const send = (message: object) => process.send?.(message);
 
@@ -91,7 +92,7 @@ async function startFull(): Promise<void> {
     // BENCH_LIMITS=1: the visitors' limits are counted (the load spreads them over loopback addresses).
     RATE_LIMIT_ALLOWLIST: process.env.BENCH_LIMITS === '1' ? '' : '127.0.0.1',
     // BENCH_METRICS=off: without /metrics and its measurements (on, as in production, by default).
-    METRICS: process.env.BENCH_METRICS === 'off' ? 'off' : 'on',
+    METRICS: mode === 'unmetered' || process.env.BENCH_METRICS === 'off' ? 'off' : 'on',
     // A known staff account, so start does not print a generated one.
     ADMIN_EMAIL: 'bench-admin@lotwise.example',
     ADMIN_PASSWORD: 'bench-admin-password',
