@@ -159,9 +159,14 @@ export function pipelinedTransactions(client: pg.PoolClient, toQuery: (sqlText: 
     if (marked) {
       const step = { text: sqlText.slice(marked[0].length), values, token: Number(marked[1]) };
       if (!inTransaction) {
-        const result = await client.query(step.text, step.values);
-        tell(step.token, result.rowCount ?? 0);
-        return result;
+        let changed = 0;
+        try {
+          const result = await client.query(step.text, step.values);
+          changed = result.rowCount ?? 0;
+          return result;
+        } finally {
+          tell(step.token, changed);
+        }
       }
       heldForCommit.push(step);
       // Its outcome is the commit's: a failure there fails the write.
