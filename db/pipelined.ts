@@ -66,7 +66,7 @@ class PipelinedQuery extends pg.Query {
 
   constructor(
     private readonly before: Step[],
-    query: { text: string; values: unknown[]; name?: string },
+    query: Query,
     callback: (error: Error | null, result: pg.QueryResult) => void,
   ) {
     super({ ...query, callback } as pg.QueryConfig);

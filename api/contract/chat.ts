@@ -226,6 +226,18 @@ export const chatSessionPatchSchema = z
   });
 export type ChatSessionPatch = z.infer<typeof chatSessionPatchSchema>;
 
+/** A lead of a contact's, as the staff see it beside a conversation and in a timeline (contacts.ts). */
+export const contactLeadSchema = z.object({
+  kind: leadKindSchema,
+  id: rowId,
+  name: z.string(),
+  email: z.string(),
+  /** What it is about: a contact's subject, a ticket's subject, a demo's company, a get-started's dealership. */
+  summary: z.string(),
+  status: leadStatusSchema,
+  createdAt: isoDate,
+});
+
 /** `GET /api/chat-sessions/:sessionId/context` (staff): who the visitor is, beside the conversation. */
 export const chatSessionContext = z.object({
   sessionId: z.string(),
@@ -242,18 +254,7 @@ export const chatSessionContext = z.object({
     z.object({ id: z.string(), lastMessage: z.string(), lastActivity: isoDate, status: chatSessionStatusSchema, messageCount: z.number().int() }),
   ),
   /** Leads of the four forms with the same email in any case, newest first. */
-  leads: z.array(
-    z.object({
-      kind: leadKindSchema,
-      id: rowId,
-      name: z.string(),
-      email: z.string(),
-      /** What it is about: a contact's subject, a ticket's subject, a demo's company, a get-started's dealership. */
-      summary: z.string(),
-      status: leadStatusSchema,
-      createdAt: isoDate,
-    }),
-  ),
+  leads: z.array(contactLeadSchema),
 });
 export type ChatSessionContext = z.infer<typeof chatSessionContext>;
 /** How many earlier conversations and leads the context lists. */

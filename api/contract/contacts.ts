@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { chatSessionStatusSchema } from './chat';
-import { emailField, isoDate, rowId } from './common';
-import { leadKindSchema, leadStatusSchema } from './leads';
+import { chatSessionStatusSchema, contactLeadSchema } from './chat';
+import { emailField, isoDate } from './common';
 
 /** `GET /api/contacts/timeline?email=` (staff): one contact's leads and conversations together. */
 export const contactTimelineQuerySchema = z.object({ email: emailField });
@@ -10,15 +9,8 @@ export const contactTimelineQuerySchema = z.object({ email: emailField });
 export const contactTimelineLimit = 50;
 
 export const contactTimelineItem = z.discriminatedUnion('type', [
-  z.object({
+  contactLeadSchema.omit({ createdAt: true }).extend({
     type: z.literal('lead'),
-    kind: leadKindSchema,
-    id: rowId,
-    name: z.string(),
-    email: z.string(),
-    /** A contact's subject, a ticket's subject, a demo's company, a get-started's dealership. */
-    summary: z.string(),
-    status: leadStatusSchema,
     /** When it was sent: its place in the timeline. */
     at: isoDate,
   }),

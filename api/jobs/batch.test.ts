@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { testDatabase } from '../../test/support/database';
 import { transactionsFor } from '../../db/writes';
-import { addToBatch, type BatchRequest, claimDueJobs, markRetry } from './jobs.repository';
+import { addToBatch, type BatchRequest, jobQueriesFor, markRetry } from './jobs.repository';
 
 /** Batch jobs (a digest of many promises) on the real database: SQLite, and PostgreSQL on the scaled run. */
 describe('batch jobs', async () => {
@@ -16,7 +16,7 @@ describe('batch jobs', async () => {
   const claim = (node: string) => {
     // As a runner that knows this kind claims.
     const request = { node, now: Date.now(), lockedUntil: Date.now() + 60_000, limit: 100, kinds: ['test-batch'] };
-    return transactions.run((tx) => claimDueJobs(tx, request));
+    return transactions.run((tx) => jobQueriesFor(request.kinds).claimDueJobs(tx, request));
   };
 
   it('gathers items into one pending job, each item once', async () => {

@@ -135,11 +135,6 @@ export function jobQueriesFor(kinds: readonly string[]) {
   };
 }
 
-/** `jobQueriesFor(kinds).claimDueJobs`, built for this one call (tests). */
-export function claimDueJobs(db: Db, claim: Claim & { kinds: readonly string[] }): Promise<JobRow[]> {
-  return claimQuery(db, claim, claim.kinds).execute();
-}
-
 /** The claim of `node` on job `id`: a runner whose lease ran out (and was taken over) changes nothing. */
 function ownJob(db: Db, id: number, node: string) {
   return db.updateTable('jobs').where('id', '=', id).where('lockedBy', '=', node).where('state', '=', 'pending');

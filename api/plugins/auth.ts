@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest, RouteOptions, Session } from 'fastify';
 import fp from 'fastify-plugin';
-import { staffSignInFields } from '../../db/session-store';
+import { dealerSignInFields, staffSignInFields } from '../../db/session-store';
 import { adminsOnlyMessage, notAuthenticatedMessage } from '../contract/auth';
 import { HttpError } from './errors';
 
@@ -31,6 +31,18 @@ export function isLiveStaffSession(session: SessionData | null | undefined, staf
 export function signedInStaffId(session: Pick<Session, 'adminId'>): number {
   if (session.adminId === undefined) throw new HttpError(401, notAuthenticatedMessage);
   return session.adminId;
+}
+
+/**
+ * Signs staff in on a request's session: a new session id (the old one may have been planted), the
+ * dealer sign-in kept, the staff fields set and the idle clock started.
+ */
+export async function startStaffSession(request: FastifyRequest, staff: { id: number; email: string; credentialVersion: number }): Promise<void> {
+  await request.session.regenerate([...dealerSignInFields]);
+  request.session.adminId = staff.id;
+  request.session.adminEmail = staff.email;
+  request.session.adminCredentialVersion = staff.credentialVersion;
+  request.session.staffLastActiveAt = Date.now();
 }
 
 /** Forgets the staff sign-in of a session, leaving any dealer sign-in in place. */

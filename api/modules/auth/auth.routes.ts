@@ -17,7 +17,7 @@ import { messageBodySchema, okBodySchema } from '../../contract/common';
 import { rooms } from '../../contract/socket';
 import { deactivatedSignInMessage } from '../../contract/team';
 import type { Config } from '../../config';
-import { clearStaff, isLiveStaffSession, signedInStaffId } from '../../plugins/auth';
+import { clearStaff, isLiveStaffSession, signedInStaffId, startStaffSession } from '../../plugins/auth';
 import { HttpError } from '../../plugins/errors';
 import { addressKey, isAllowlisted, keyedLimit } from '../../plugins/rate-limits';
 import { sessionCookieName, sessionCookieOptions } from '../../plugins/session';
@@ -110,11 +110,7 @@ export default async function authRoutes(app: FastifyInstance, options: { config
       if (target.account?.deactivatedAt) throw new HttpError(403, deactivatedSignInMessage);
       staffGuard.succeeded(reply, staff.id);
       await auth.recordStaffSignIn(app.write, staff.id);
-      await request.session.regenerate([...dealerSignInFields]);
-      request.session.adminId = staff.id;
-      request.session.adminEmail = staff.email;
-      request.session.adminCredentialVersion = staff.credentialVersion;
-      request.session.staffLastActiveAt = Date.now();
+      await startStaffSession(request, staff);
       return { message: 'Login successful', admin: staff.account, staffIdleMinutes: config.staffIdleMinutes };
     },
   );

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { dealerSignInFields } from '../../../db/session-store';
 import { adminLoginAnswerSchema, staffAccountSchema } from '../../contract/auth';
 import { rowIdParam } from '../../contract/common';
 import {
@@ -17,7 +16,7 @@ import {
   teamSchema,
 } from '../../contract/team';
 import type { Config } from '../../config';
-import { signedInStaffId } from '../../plugins/auth';
+import { signedInStaffId, startStaffSession } from '../../plugins/auth';
 import type { TeamService } from './team.service';
 
 const memberParams = z.object({ id: rowIdParam('Member id') });
@@ -78,11 +77,7 @@ export async function teamRoutes(app: FastifyInstance, options: { team: TeamServ
     { schema: { body: acceptInviteSchema, response: { 200: adminLoginAnswerSchema } }, config: { rateLimit: inviteLinkPerIp } },
     async (request) => {
       const member = await team.acceptInvite(request.body.token, request.body.password);
-      await request.session.regenerate([...dealerSignInFields]);
-      request.session.adminId = member.id;
-      request.session.adminEmail = member.email;
-      request.session.adminCredentialVersion = member.credentialVersion;
-      request.session.staffLastActiveAt = Date.now();
+      await startStaffSession(request, member);
       return { message: 'Welcome to the team', admin: member.account, staffIdleMinutes: config.staffIdleMinutes };
     },
   );

@@ -4,6 +4,20 @@ import { planQueryParam } from '../../../../api/contract/plans';
 import { buttonClasses } from '../../../components/ui/button';
 import { planFeatures, plans } from '../content';
 
+/** The features every plan has, each ticked. */
+function PlanFeatureList({ className }: { className: string }) {
+  return (
+    <ul className={className}>
+      {planFeatures.map((feature) => (
+        <li key={feature} className="flex gap-3">
+          <Check className="mt-0.5 size-4 shrink-0 text-emerald-600" aria-hidden="true" />
+          {feature}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export function PricingSection() {
   return (
     <section id="pricing" aria-labelledby="pricing-title" className="scroll-mt-20 bg-slate-50 py-20 sm:py-24">
@@ -45,27 +59,13 @@ export function PricingSection() {
                 Get Started
               </Link>
               {/* Every plan has the same features: side by side each card lists them, stacked they are listed once below. */}
-              <ul className="mt-8 hidden gap-3 text-sm text-slate-700 lg:grid">
-                {planFeatures.map((feature) => (
-                  <li key={feature} className="flex gap-3">
-                    <Check className="mt-0.5 size-4 shrink-0 text-emerald-600" aria-hidden="true" />
-                    {feature}
-                  </li>
-                ))}
-              </ul>
+              <PlanFeatureList className="mt-8 hidden gap-3 text-sm text-slate-700 lg:grid" />
             </li>
           ))}
         </ul>
         <div className="mx-auto mt-10 max-w-2xl rounded-2xl border border-slate-200 bg-white p-6 sm:p-8 lg:hidden">
           <h3 className="text-lg font-bold text-slate-900">Every plan includes</h3>
-          <ul className="mt-4 grid gap-3 text-sm text-slate-700 sm:grid-cols-2">
-            {planFeatures.map((feature) => (
-              <li key={feature} className="flex gap-3">
-                <Check className="mt-0.5 size-4 shrink-0 text-emerald-600" aria-hidden="true" />
-                {feature}
-              </li>
-            ))}
-          </ul>
+          <PlanFeatureList className="mt-4 grid gap-3 text-sm text-slate-700 sm:grid-cols-2" />
         </div>
       </div>
     </section>
