@@ -38,6 +38,8 @@ function setVisibility(state: 'visible' | 'hidden') {
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+  // Within business hours, as the other widget tests: after hours the widget shows its away state instead.
+  vi.setSystemTime(new Date('2026-11-24T16:00:00Z'));
   routes = [];
   fetchMock = vi.fn<typeof fetch>(async (input, init) => {
     for (const route of routes) {
