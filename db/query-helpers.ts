@@ -41,12 +41,13 @@ export function isUniqueViolation(error: unknown): boolean {
 }
 
 /**
- * The rows of `query` locked for this transaction, skipping rows another transaction holds: how
- * several job runners claim different due jobs at once (PostgreSQL's `FOR UPDATE SKIP LOCKED`).
- * SQLite has one writer at a time, so the claim's own statement is already alone.
+ * Whether the job runner's claim and next-due read run as the functions of migration
+ * 2026-12-22T0000_jobs_claim_plan: on PostgreSQL, whose planner misjudges a queue table's backlog
+ * (and whose claim skips rows another runner is claiming). SQLite has one writer at a time and plans
+ * them well as plain statements.
  */
-export function lockedSkippingLocked<Q extends { forUpdate(): Q; skipLocked(): Q }, DB>(db: Kysely<DB>, query: Q): Q {
-  return isPostgres(db) ? query.forUpdate().skipLocked() : query;
+export function claimsThroughFunctions<DB>(db: Kysely<DB>): boolean {
+  return isPostgres(db);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/client';
 import { prepareQuery } from '../../db/prepared';
-import { lockedForUpdate, lockedSkippingLocked } from '../../db/query-helpers';
+import { claimsThroughFunctions, lockedForUpdate } from '../../db/query-helpers';
 import type { JobRow } from '../../db/schema';
 
 /** Work to do later: a kind with a handler (api/jobs/runner.ts), and its payload of ids. */
@@ -81,6 +81,10 @@ type Claim = {
 
 /** When the next pending job of `kinds` is due; one whose lease runs on counts once the lease ends. */
 function nextDueQuery(db: Db, now: number, kinds: readonly string[]) {
+  if (claimsThroughFunctions(db)) {
+    // Planned without sorting (2026-12-22T0000_jobs_claim_plan): one step into the pending index, whatever the statistics.
+    return db.selectNoFrom(sql<number | null>`lotwise_next_job_due(${sql.val(kinds)}, ${now})`.as('runAt'));
+  }
   return db
     .selectFrom('jobs')
     .select((eb) => eb.fn.min('runAt').as('runAt'))
@@ -89,21 +93,27 @@ function nextDueQuery(db: Db, now: number, kinds: readonly string[]) {
     .where((eb) => eb.or([eb('lockedUntil', 'is', null), eb('lockedUntil', '<=', now)]));
 }
 
-/** Claims up to `limit` due jobs of `kinds`: each counts an attempt. On PostgreSQL rows another runner is claiming are skipped. */
+/**
+ * Claims up to `limit` due jobs of `kinds`, oldest due first: each counts an attempt. On PostgreSQL
+ * rows another runner is claiming are skipped, and the claim walks the pending index in order
+ * however many jobs wait (2026-12-22T0000_jobs_claim_plan).
+ */
 function claimQuery(db: Db, claim: Claim, kinds: readonly string[]) {
-  const due = lockedSkippingLocked(
-    db,
-    db
-      .selectFrom('jobs')
-      .select('id')
-      .where('state', '=', 'pending')
-      .where('kind', 'in', kinds)
-      .where('runAt', '<=', claim.now)
-      .where((eb) => eb.or([eb('lockedUntil', 'is', null), eb('lockedUntil', '<=', claim.now)]))
-      .orderBy('runAt')
-      .orderBy('id')
-      .limit(claim.limit),
-  );
+  if (claimsThroughFunctions(db)) {
+    return db
+      .selectFrom(sql<JobRow>`lotwise_claim_jobs(${sql.val(kinds)}, ${claim.node}, ${claim.now}, ${claim.lockedUntil}, ${claim.limit})`.as('claimed'))
+      .selectAll();
+  }
+  const due = db
+    .selectFrom('jobs')
+    .select('id')
+    .where('state', '=', 'pending')
+    .where('kind', 'in', kinds)
+    .where('runAt', '<=', claim.now)
+    .where((eb) => eb.or([eb('lockedUntil', 'is', null), eb('lockedUntil', '<=', claim.now)]))
+    .orderBy('runAt')
+    .orderBy('id')
+    .limit(claim.limit);
   return db
     .updateTable('jobs')
     .set((eb) => ({ attempts: eb('attempts', '+', 1), lockedBy: claim.node, lockedUntil: claim.lockedUntil }))
