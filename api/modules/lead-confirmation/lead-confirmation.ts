@@ -6,9 +6,9 @@ import { afterSubmitCopy, leadReference } from '../../contract/after-submit';
 import { brand } from '../../contract/brand';
 import { leadKindSchema, type LeadKind } from '../../contract/leads';
 import { planLabel, pricingPlanOf } from '../../contract/plans';
-import { isUnsubscribed, unsubscribeHeaders, unsubscribeLinkFor } from '../chat';
-import { createLeadsService, leadName } from '../leads';
+import { unsubscribeHeaders, unsubscribeLinkFor } from '../chat';
 import { escapeHtml } from '../mail';
+import { findConfirmationRecipient } from './lead-confirmation.repository';
 
 const confirmationPayload = z.object({ kind: leadKindSchema, id: z.number().int().positive() });
 
@@ -89,17 +89,15 @@ function addressKey(email: string): string {
  * the thank-you on screen shows every lead's reference whatever the mail.
  */
 export function mailLeadConfirmations(app: FastifyInstance, config: Config): void {
-  const leads = createLeadsService({ db: app.db, write: app.write });
   const job = app.jobs.define('lead-confirmation-mail', {
     payload: confirmationPayload,
     async handle({ kind, id }, context) {
-      const lead = await leads.get(kind, id);
-      if (!lead || (await isUnsubscribed(app.db, lead.email))) return;
-      const unsubscribeLink = unsubscribeLinkFor(config, lead.email);
-      const plan = 'plan' in lead ? lead.plan : null;
+      const recipient = await findConfirmationRecipient(app.db, kind, id);
+      if (!recipient || recipient.unsubscribed) return;
+      const unsubscribeLink = unsubscribeLinkFor(config, recipient.email);
       await app.mailer.send({
-        to: lead.email,
-        ...confirmationMail({ kind, id, name: leadName(lead), plan, unsubscribeLink }),
+        to: recipient.email,
+        ...confirmationMail({ kind, id, name: recipient.name, plan: recipient.plan, unsubscribeLink }),
         headers: unsubscribeHeaders(unsubscribeLink),
         messageId: app.mailer.messageIdOf(context),
       });
