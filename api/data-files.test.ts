@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { settleSessionSecret, parseConfig } from './config';
@@ -35,6 +35,14 @@ describe('data files are private to the server user', async () => {
     expect(mail).toBeDefined();
     expect(statSync(join(dir, 'outbox')).mode & 0o777).toBe(0o700);
     expect(othersBits(join(dir, 'outbox', mail!.file))).toBe(0);
+  });
+
+  it('makes the outbox again, 0700, when it was removed while the server ran: the mail is not lost', async () => {
+    rmSync(join(dir, 'outbox'), { recursive: true, force: true });
+    await app.mailer.send({ to: 'staff@lotwise.example', subject: 'After the outbox went', text: 'written all the same' });
+    const mails = await readOutbox(dir);
+    expect(mails.map((each) => each.text.trim())).toEqual(['written all the same']);
+    expect(statSync(join(dir, 'outbox')).mode & 0o777).toBe(0o700);
   });
 
   it('keeps the generated session secret in a private folder and file', () => {

@@ -93,11 +93,17 @@ export class Mailer {
     if (this.options.smtpUrl) return;
     const raw = (info as { message?: unknown }).message;
     if (!Buffer.isBuffer(raw)) throw new Error('mail transport returned no message');
-    await mkdir(this.options.outboxDir, { recursive: true, mode: privateFolderMode });
     const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`;
     // Written whole, then renamed: a reader of the outbox never sees half a message.
     const temporary = join(this.options.outboxDir, `.${name}.tmp`);
-    await writeFile(temporary, raw, { mode: privateFileMode });
+    try {
+      await writeFile(temporary, raw, { mode: privateFileMode });
+    } catch (error) {
+      // The folder is made when a mail first finds it missing, not looked for before every mail.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      await mkdir(this.options.outboxDir, { recursive: true, mode: privateFolderMode });
+      await writeFile(temporary, raw, { mode: privateFileMode });
+    }
     await rename(temporary, join(this.options.outboxDir, name));
   }
 
