@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
-import { createPostgresDb } from '../../db/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPostgresDb, type Db } from '../../db/client';
 import { migrateToLatest } from '../../db/migrate';
 import { freshPostgresUrl, onPostgres } from '../../test/support/database';
 
@@ -11,31 +11,36 @@ import { freshPostgresUrl, onPostgres } from '../../test/support/database';
  * time, 5 to 10 ms per claim (migration 2026-12-22T0000_jobs_claim_plan). The plans of the statements inside the runner's functions are
  * read with auto_explain, which reports them to the session that ran them.
  */
-describe.runIf(onPostgres)('the job claim on PostgreSQL, with a backlog no statistics have seen', async () => {
-  const url = await freshPostgresUrl();
-  const db = createPostgresDb(url, 2);
-  await migrateToLatest(db);
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  afterAll(async () => {
-    await client.end();
-    await db.destroy();
-  });
-
+describe.runIf(onPostgres)('the job claim on PostgreSQL, with a backlog no statistics have seen', () => {
   const now = Date.UTC(2026, 10, 26, 15);
-  // A new install's table, which autovacuum has not analyzed yet: 20,000 jobs done...
-  await sql`insert into jobs (kind, payload, state, run_at, due_at, created_at, finished_at)
-    select 'notice', '{}', 'done', ${now - 7_200_000}::bigint + g, ${now - 7_200_000}::bigint + g, ${now}, ${now} from generate_series(1, 20000) as g`.execute(db);
-  // ...and a burst of 20,000 due, the oldest first due an hour ago.
-  await sql`insert into jobs (kind, payload, run_at, due_at, created_at)
-    select 'notice', json_build_object('n', g)::text, ${now - 3_600_000}::bigint + g, ${now - 3_600_000}::bigint + g, ${now} from generate_series(1, 20000) as g`.execute(db);
-
   const plans: string[] = [];
-  client.on('notice', (notice) => plans.push(notice.message ?? ''));
-  await client.query(`load 'auto_explain'`);
-  await client.query(`set auto_explain.log_min_duration = 0`);
-  await client.query(`set auto_explain.log_nested_statements = on`);
-  await client.query(`set auto_explain.log_level = notice`);
+  let db: Db;
+  let client: pg.Client;
+
+  // Set up in a hook: on SQLite runs the block is skipped, and there is no PostgreSQL to set up.
+  beforeAll(async () => {
+    const url = await freshPostgresUrl();
+    db = createPostgresDb(url, 2);
+    await migrateToLatest(db);
+    // A new install's table, which autovacuum has not analyzed yet: 20,000 jobs done...
+    await sql`insert into jobs (kind, payload, state, run_at, due_at, created_at, finished_at)
+      select 'notice', '{}', 'done', ${now - 7_200_000}::bigint + g, ${now - 7_200_000}::bigint + g, ${now}, ${now} from generate_series(1, 20000) as g`.execute(db);
+    // ...and a burst of 20,000 due, the oldest first due an hour ago.
+    await sql`insert into jobs (kind, payload, run_at, due_at, created_at)
+      select 'notice', json_build_object('n', g)::text, ${now - 3_600_000}::bigint + g, ${now - 3_600_000}::bigint + g, ${now} from generate_series(1, 20000) as g`.execute(db);
+
+    client = new pg.Client({ connectionString: url });
+    await client.connect();
+    client.on('notice', (notice) => plans.push(notice.message ?? ''));
+    await client.query(`load 'auto_explain'`);
+    await client.query(`set auto_explain.log_min_duration = 0`);
+    await client.query(`set auto_explain.log_nested_statements = on`);
+    await client.query(`set auto_explain.log_level = notice`);
+  });
+  afterAll(async () => {
+    await client?.end();
+    await db?.destroy();
+  });
 
   /** The plans of the statements run inside `call` (auto_explain reports the outer call's own plan too). */
   async function innerPlans(call: string, values: unknown[]): Promise<{ rows: Record<string, unknown>[]; plan: string }> {
