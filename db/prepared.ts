@@ -19,6 +19,10 @@ export class CamelCase extends CamelCasePlugin {
   toCamel(column: string): string {
     return this.camelCase(column);
   }
+
+  toSnake(name: string): string {
+    return this.snakeCase(name);
+  }
 }
 
 interface DirectConnection {
