@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/client';
-import { prepareQuery } from '../../db/prepared';
+import { type PreparedQuery, prepareQuery } from '../../db/prepared';
 import { claimsThroughFunctions, lockedForUpdate } from '../../db/query-helpers';
 import type { JobRow } from '../../db/schema';
 
@@ -150,12 +150,28 @@ function ownJob(db: Db, id: number, node: string) {
   return db.updateTable('jobs').where('id', '=', id).where('lockedBy', '=', node).where('state', '=', 'pending');
 }
 
-const markDoneQuery = prepareQuery((db: Db, params: { id: number; node: string; now: number }) =>
-  ownJob(db, params.id, params.node).set({ state: 'done', finishedAt: params.now, lockedUntil: null, lockedBy: null }),
-);
+/** The statement marking `count` jobs done, by count: each built once (at most a runner's concurrency of them). */
+const markDoneQueries = new Map<number, PreparedQuery<Record<string, number | string>, unknown>>();
 
-export async function markDone(db: Db, id: number, node: string, now: number): Promise<void> {
-  await markDoneQuery.run(db, { id, node, now });
+/** Marks done the jobs `ids` that `node` holds, in one statement; a job whose lease was taken over is left alone. */
+export async function markDone(db: Db, ids: readonly number[], node: string, now: number): Promise<void> {
+  const count = ids.length;
+  if (count === 0) return;
+  let query = markDoneQueries.get(count);
+  if (!query) {
+    query = prepareQuery((builder: Db, params: Record<string, number | string>) =>
+      builder
+        .updateTable('jobs')
+        .where('id', 'in', Array.from({ length: count }, (_, index) => params[`id${index}`] as number))
+        .where('lockedBy', '=', params.node as string)
+        .where('state', '=', 'pending')
+        .set({ state: 'done', finishedAt: params.now as number, lockedUntil: null, lockedBy: null }),
+    );
+    markDoneQueries.set(count, query);
+  }
+  const params: Record<string, number | string> = { node, now };
+  ids.forEach((id, index) => (params[`id${index}`] = id));
+  await query.run(db, params);
 }
 
 /** Due again at `runAt`, its error kept; `attempts` carries on. For periodic work, `resetAttempts` starts it afresh. */
