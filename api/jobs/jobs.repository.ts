@@ -145,9 +145,9 @@ export function jobQueriesFor(kinds: readonly string[]) {
   };
 }
 
-/** The claim of `node` on job `id`: a runner whose lease ran out (and was taken over) changes nothing. */
-function ownJob(db: Db, id: number, node: string) {
-  return db.updateTable('jobs').where('id', '=', id).where('lockedBy', '=', node).where('state', '=', 'pending');
+/** The claim of `node` on jobs `ids`: a runner whose lease ran out (and was taken over) changes nothing. */
+function ownJobs(db: Db, ids: readonly number[], node: string) {
+  return db.updateTable('jobs').where('id', 'in', ids).where('lockedBy', '=', node).where('state', '=', 'pending');
 }
 
 /** The statement marking `count` jobs done, by count: each built once (at most a runner's concurrency of them). */
@@ -160,12 +160,11 @@ export async function markDone(db: Db, ids: readonly number[], node: string, now
   let query = markDoneQueries.get(count);
   if (!query) {
     query = prepareQuery((builder: Db, params: Record<string, number | string>) =>
-      builder
-        .updateTable('jobs')
-        .where('id', 'in', Array.from({ length: count }, (_, index) => params[`id${index}`] as number))
-        .where('lockedBy', '=', params.node as string)
-        .where('state', '=', 'pending')
-        .set({ state: 'done', finishedAt: params.now as number, lockedUntil: null, lockedBy: null }),
+      ownJobs(
+        builder,
+        Array.from({ length: count }, (_, index) => params[`id${index}`] as number),
+        params.node as string,
+      ).set({ state: 'done', finishedAt: params.now as number, lockedUntil: null, lockedBy: null }),
     );
     markDoneQueries.set(count, query);
   }
@@ -176,7 +175,7 @@ export async function markDone(db: Db, ids: readonly number[], node: string, now
 
 /** Due again at `runAt`, its error kept; `attempts` carries on. For periodic work, `resetAttempts` starts it afresh. */
 export async function markRetry(db: Db, id: number, node: string, retry: { runAt: number; error: string | null; resetAttempts?: boolean }): Promise<void> {
-  await ownJob(db, id, node)
+  await ownJobs(db, [id], node)
     .set({
       runAt: retry.runAt,
       lastError: retry.error,
@@ -188,7 +187,7 @@ export async function markRetry(db: Db, id: number, node: string, retry: { runAt
 }
 
 export async function markDead(db: Db, id: number, node: string, failure: { error: string; now: number }): Promise<void> {
-  await ownJob(db, id, node).set({ state: 'dead', lastError: failure.error, finishedAt: failure.now, lockedUntil: null, lockedBy: null }).execute();
+  await ownJobs(db, [id], node).set({ state: 'dead', lastError: failure.error, finishedAt: failure.now, lockedUntil: null, lockedBy: null }).execute();
 }
 
 /**
