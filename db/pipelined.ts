@@ -8,7 +8,8 @@ import pgUtils from 'pg/lib/utils.js';
  *
  * - `begin` is held back and sent with the transaction's first statement, in the same message.
  * - A statement marked to run at commit (db/prepared.ts `runAtCommit`: a write's job rows, which
- *   nothing in the write reads back) is held back and sent with the `commit`.
+ *   nothing in the write reads back) is held back and sent with the `commit`; a prepared query's goes
+ *   as its named statement, parsed by the first commit that sends it on the connection, then only bound.
  *
  * A write of a row and its job is then two round trips instead of four. Under load each message to
  * PostgreSQL costs the Node process a system call, and those, not the queries, were most of the time
@@ -45,9 +46,14 @@ interface Step {
   values: unknown[];
   /** An at-commit statement's token. */
   token?: number;
+  /** A prepared query's statement name (db/prepared.ts): parsed once per connection, then only bound. */
+  name?: string;
 }
 
 interface Connection {
+  parsedStatements: Record<string, string>;
+  on(event: 'parseComplete', listener: () => void): void;
+  off(event: 'parseComplete', listener: () => void): void;
   parse(message: { text: string; name?: string }): void;
   bind(message: { portal?: string; statement?: string; values: unknown[]; valueMapper?: (value: unknown) => unknown }): void;
   execute(message: { portal?: string; rows?: number }): void;
@@ -79,9 +85,36 @@ class PipelinedQuery extends pg.Query {
 
   // pg's Query then sends its parse, bind, describe, execute and the one sync.
   prepare(connection: Connection): void {
-    for (const step of this.before) send(connection, step);
+    // Each parse sent, in order, to record the named ones PostgreSQL parsed.
+    const parses: { text: string; name?: string }[] = [];
+    // A statement twice in one message (two jobs of a kind) is parsed by the first.
+    const parsing = new Set<string>();
+    for (const step of this.before) {
+      const parse = send(connection, step, parsing);
+      if (parse) parses.push(parse);
+    }
+    if (parses.some((parse) => parse.name !== undefined)) this.recordParses(connection, parses);
     (pg.Query.prototype as unknown as { prepare(connection: Connection): void }).prepare.call(this, connection);
   }
+
+  /**
+   * Records each named statement of `parses` as parsed on the connection once PostgreSQL says so (its
+   * ParseComplete, answered in the order the parses went): a parse skipped because a statement
+   * before it failed is not recorded, so it is sent again next time. pg records its own query's only.
+   */
+  private recordParses(connection: Connection, parses: { text: string; name?: string }[]): void {
+    let answered = 0;
+    const onParseComplete = () => {
+      const parse = parses[answered];
+      answered += 1;
+      if (parse?.name !== undefined) connection.parsedStatements[parse.name] = parse.text;
+    };
+    connection.on('parseComplete', onParseComplete);
+    this.stopRecording = () => connection.off('parseComplete', onParseComplete);
+  }
+
+  /** Stops recording parses: the query ended. */
+  stopRecording = () => {};
 
   handleCommandComplete(message: unknown, connection: unknown): void {
     const index = this.completed;
@@ -91,10 +124,16 @@ class PipelinedQuery extends pg.Query {
   }
 }
 
-function send(connection: Connection, step: Step): void {
-  connection.parse({ text: step.text });
-  connection.bind({ values: step.values, valueMapper: pgUtils.prepareValue });
+/** Sends one statement of a pipeline; answers the parse it sent, if any. */
+function send(connection: Connection, step: Step, parsing: Set<string>): { text: string; name?: string } | undefined {
+  const { name } = step;
+  const parsed = name !== undefined && (connection.parsedStatements[name] !== undefined || parsing.has(name));
+  const parse = parsed ? undefined : { text: step.text, ...(name === undefined ? {} : { name }) };
+  if (parse) connection.parse(parse);
+  if (name !== undefined) parsing.add(name);
+  connection.bind({ ...(name === undefined ? {} : { statement: name }), values: step.values, valueMapper: pgUtils.prepareValue });
   connection.execute({ portal: '' });
+  return parse;
 }
 
 const begin: Step = { text: 'begin', values: [] };
@@ -117,6 +156,7 @@ export function pipelinedTransactions(client: pg.PoolClient, toQuery: (sqlText: 
   const pipelined = (before: Step[], query: Query) =>
     new Promise<pg.QueryResult>((resolve, reject) => {
       const pipeline = new PipelinedQuery(before, query, (error, result) => {
+        pipeline.stopRecording();
         before.forEach((step, index) => tell(step.token, error ? 0 : (pipeline.counts[index] ?? 0)));
         if (error) reject(error);
         else resolve(result);
@@ -157,7 +197,8 @@ export function pipelinedTransactions(client: pg.PoolClient, toQuery: (sqlText: 
     }
     const marked = atCommitPattern.exec(sqlText);
     if (marked) {
-      const step = { text: sqlText.slice(marked[0].length), values, token: Number(marked[1]) };
+      const text = sqlText.slice(marked[0].length);
+      const step: Step = { text, values, token: Number(marked[1]), name: toQuery(text, values).name };
       if (!inTransaction) {
         let changed = 0;
         try {

@@ -180,7 +180,53 @@ describe(`writes (${onPostgres ? 'PostgreSQL: a transaction per write' : 'SQLite
   });
 });
 
+/** Inserts like `addAdmin`, each with a column more: statements (SQL texts) of their own. */
+const addAdminAgain = prepareQuery((db: Db, params: { email: string }) =>
+  db.insertInto('admins').values({ email: params.email, passwordHash: 'hash', role: 'agent', createdAt: stamp }),
+);
+const addAdminOnceMore = prepareQuery((db: Db, params: { email: string }) =>
+  db.insertInto('admins').values({ email: params.email, passwordHash: 'hash', displayName: 'Once More', createdAt: stamp }),
+);
+
 describe.runIf(onPostgres)('prepared queries on PostgreSQL', () => {
+  it('run at commit as named statements: parsed by the first commit that sends them on a connection, then only bound', async () => {
+    const db = createPostgresDb(await freshPostgresUrl(), 1);
+    try {
+      await migrateToLatest(db);
+      const writes = transactionsFor(db);
+      const named = async () => (await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(db)).rows.map((row) => row.statement);
+      const emails = async () => (await db.selectFrom('admins').select('email').orderBy('email').execute()).map((row) => row.email);
+
+      // Twice in one message: parsed by the first, bound by both; then bound alone by the next write.
+      await writes.run(async (connection) => {
+        await addAdmin.runAtCommit(connection, { email: 'one@held.example' });
+        await addAdmin.runAtCommit(connection, { email: 'two@held.example' });
+      });
+      await writes.run((connection) => addAdmin.runAtCommit(connection, { email: 'three@held.example' }));
+      expect(await named()).toHaveLength(1);
+
+      // The message fails before a new statement's parse (the one ahead of it breaks a constraint):
+      // it was not parsed, and the next commit parses it.
+      await expect(
+        writes.run(async (connection) => {
+          await addAdmin.runAtCommit(connection, { email: 'one@held.example' });
+          await addAdminAgain.runAtCommit(connection, { email: 'skipped@held.example' });
+        }),
+      ).rejects.toThrow(/duplicate key/);
+      await writes.run((connection) => addAdminAgain.runAtCommit(connection, { email: 'again@held.example' }));
+
+      // A new statement parsed, then failing as it runs: it stays parsed, and the next commit binds it.
+      await expect(writes.run((connection) => addAdminOnceMore.runAtCommit(connection, { email: 'one@held.example' }))).rejects.toThrow(/duplicate key/);
+      await writes.run((connection) => addAdminOnceMore.runAtCommit(connection, { email: 'once.more@held.example' }));
+
+      expect(await named()).toHaveLength(3);
+      expect(await emails()).toEqual(['again@held.example', 'once.more@held.example', 'one@held.example', 'three@held.example', 'two@held.example']);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+
   it('run as a named statement that each connection plans once, answering fresh values every call', async () => {
     const db = createPostgresDb(await freshPostgresUrl(), 1);
     try {
