@@ -11,7 +11,8 @@ import pgUtils from 'pg/lib/utils.js';
  *   nothing in the write reads back) is held back and sent with the `commit`; a prepared query's goes
  *   as its named statement, parsed by the first commit that sends it on the connection, then only bound.
  *
- * A write of a row and its job is then two round trips instead of four. Under load each message to
+ * A write of a row and its job is then two round trips instead of four, and one when the row itself
+ * goes at commit (db/insert-returning.ts `insertWhole`). Under load each message to
  * PostgreSQL costs the Node process a system call, and those, not the queries, were most of the time
  * a form post took (bench:forms). What PostgreSQL runs is the same: BEGIN, the statements, COMMIT;
  * one that fails skips the rest of its message, as if sent alone, and the transaction is rolled back.

@@ -35,7 +35,6 @@ declare module 'fastify' {
 export { staffChatRoutes } from './chat.routes';
 // Every mail to a visitor carries the unsubscribe link and honours the list (lead confirmations too).
 export { unsubscribeHeaders, unsubscribeLinkFor } from './chat.continuity';
-export { isUnsubscribed } from './chat.continuity.repository';
 
 /**
  * Live chat: one service behind the REST calls and the Socket.IO events. Registered outside the
