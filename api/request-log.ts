@@ -1,7 +1,8 @@
 import type { FastifyRequest } from 'fastify';
+import { secretQueryParameters } from './lib/signed-link';
 
-/** Query parameters whose values are secrets (a reset link's `token`, a mailed conversation link's `chat`): logged as `name=[redacted]`. */
-export const secretQueryParameters: ReadonlySet<string> = new Set(['token', 'reset', 'code', 'password', 'secret', 'chat']);
+/** The signed-link module's secret query parameters (a mailed link's `token`, a conversation link's `chat`): logged as `name=[redacted]`. */
+const secretNames: ReadonlySet<string> = new Set(secretQueryParameters);
 
 function isSecretName(name: string): boolean {
   let decoded = name.replace(/\+/g, ' ');
@@ -10,7 +11,7 @@ function isSecretName(name: string): boolean {
   } catch {
     // A malformed escape: judged by the name as written.
   }
-  return secretQueryParameters.has(decoded.trim().toLowerCase());
+  return secretNames.has(decoded.trim().toLowerCase());
 }
 
 /** `url` with the value of each secret query parameter replaced; the path and the other parameters as they were. */

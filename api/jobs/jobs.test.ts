@@ -52,6 +52,7 @@ describe(`jobs (${onPostgres ? 'PostgreSQL' : 'SQLite'})`, async () => {
     const [a, b] = [node(), node()];
     for (const [name, { runner }] of [['a', a], ['b', b]] as const) {
       runner.define('count', {
+        class: 'mail',
         payload: z.object({ n: z.number() }),
         handle: async ({ n }) => {
           await new Promise((resolve) => setTimeout(resolve, 2));
@@ -79,11 +80,12 @@ describe(`jobs (${onPostgres ? 'PostgreSQL' : 'SQLite'})`, async () => {
     const alive = node(clock);
     const runs: string[] = [];
     dead.runner.define('lease', {
+      class: 'mail',
       payload: z.object({}),
       // The node dies mid-job: its handler never ends.
       handle: () => new Promise<void>(() => runs.push('dead node')),
     });
-    alive.runner.define('lease', { payload: z.object({}), handle: async () => void runs.push('other node') });
+    alive.runner.define('lease', { class: 'mail', payload: z.object({}), handle: async () => void runs.push('other node') });
     await dead.write(async (tx) => tx.enqueue({ kind: 'lease', payload: {}, dedupeKey: 'lease-test' }));
     await dead.runner.start();
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -104,6 +106,7 @@ describe(`jobs (${onPostgres ? 'PostgreSQL' : 'SQLite'})`, async () => {
     const { runner, write, db } = node(clock);
     let attempts = 0;
     runner.define('flaky', {
+      class: 'mail',
       payload: z.object({}),
       handle: async () => {
         attempts += 1;
@@ -139,7 +142,7 @@ describe(`jobs (${onPostgres ? 'PostgreSQL' : 'SQLite'})`, async () => {
   it('adds a job with a dedupe key once while one waits, and again once it is done', async () => {
     const { runner, write, db } = node();
     const seen: string[] = [];
-    runner.define('once', { payload: z.object({ note: z.string() }), handle: async ({ note }) => void seen.push(note) });
+    runner.define('once', { class: 'mail', payload: z.object({ note: z.string() }), handle: async ({ note }) => void seen.push(note) });
     await write(async (tx) => tx.enqueue({ kind: 'once', payload: { note: 'first' }, dedupeKey: 'once:1' }));
     await write(async (tx) => tx.enqueue({ kind: 'once', payload: { note: 'second' }, dedupeKey: 'once:1' }));
     expect(await db.selectFrom('jobs').select('id').where('dedupeKey', '=', 'once:1').execute()).toHaveLength(1);
@@ -154,7 +157,7 @@ describe(`jobs (${onPostgres ? 'PostgreSQL' : 'SQLite'})`, async () => {
   it('fires a delayed job on time after a restart, on a new process', async () => {
     const before = node();
     const fired: number[] = [];
-    before.runner.define('timer', { payload: z.object({}), handle: async () => void fired.push(Date.now()) });
+    before.runner.define('timer', { class: 'mail', payload: z.object({}), handle: async () => void fired.push(Date.now()) });
     const dueAt = Date.now() + 800;
     await before.write(async (tx) => tx.enqueue({ kind: 'timer', payload: {}, runAt: dueAt, dedupeKey: 'timer-test' }));
     await before.runner.start();
@@ -163,7 +166,7 @@ describe(`jobs (${onPostgres ? 'PostgreSQL' : 'SQLite'})`, async () => {
 
     // A poll a minute apart: firing on time means the runner slept until the job was due.
     const after = node(undefined, { pollMs: 60_000 });
-    after.runner.define('timer', { payload: z.object({}), handle: async () => void fired.push(Date.now()) });
+    after.runner.define('timer', { class: 'mail', payload: z.object({}), handle: async () => void fired.push(Date.now()) });
     await after.runner.start();
     await expect.poll(() => fired.length, { timeout: 5000, interval: 20 }).toBe(1);
     // Not early, and on time: the new runner slept until it was due, not a whole poll period more.
@@ -175,7 +178,7 @@ describe(`jobs (${onPostgres ? 'PostgreSQL' : 'SQLite'})`, async () => {
     const clock = { now: Date.now() };
     const { runner, write, db } = node(clock);
     const ran: number[] = [];
-    runner.define('typed', { payload: z.object({ id: z.number().int() }), handle: async ({ id }) => void ran.push(id) });
+    runner.define('typed', { class: 'mail', payload: z.object({ id: z.number().int() }), handle: async ({ id }) => void ran.push(id) });
     const ids = await write(async (tx) => {
       tx.enqueue({ kind: 'no-such-kind', payload: { id: 1 }, dedupeKey: 'bad:kind' });
       tx.enqueue({ kind: 'typed', payload: { id: 'not a number' }, dedupeKey: 'bad:payload' });

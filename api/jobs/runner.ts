@@ -20,7 +20,19 @@ export interface JobContext {
   log: FastifyBaseLogger;
 }
 
+/**
+ * Which line a job waits in (DESIGN 17): each class has slots of its own on every node, so one kind
+ * of work can never hold up another. `access` is mail that lets a person in (a reset, an invite) and
+ * goes first; `mail` is every other mail; `realtime` is quick work a person is waiting on in the
+ * product (an auto-assignment, a rating question); `webhook` is deliveries to receivers we do not run;
+ * `maintenance` (sweeps, retention) goes last.
+ */
+export const jobClasses = ['access', 'mail', 'realtime', 'webhook', 'maintenance'] as const;
+export type JobClass = (typeof jobClasses)[number];
+
 interface JobDefinition<P> {
+  /** The class whose slots it runs in. */
+  class: JobClass;
   /** Checks the stored payload: a job whose payload fails it ends dead at once, never retried. */
   payload: z.ZodType<P>;
   /**
@@ -127,7 +139,7 @@ export class JobRunner {
    * dedupe key `every:<kind>`, which reschedules itself when it ends, never a timer on every node.
    */
   every(kind: string, everyMs: number, handle: (context: JobContext) => Promise<void>): void {
-    this.define(kind, { payload: emptyPayload, handle: (_payload, context) => handle(context) });
+    this.define(kind, { class: 'maintenance', payload: emptyPayload, handle: (_payload, context) => handle(context) });
     this.periodic.set(kind, everyMs);
   }
 

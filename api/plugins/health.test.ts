@@ -54,7 +54,7 @@ describe('GET /healthz and GET /readyz', () => {
     const hanging = new Promise<void>((resolve) => (release = resolve));
     const { app } = await buildTestServer(
       { JOBS_CONCURRENCY: '1', JOBS_POLL_MS: '50', JOBS_STUCK_SECONDS: '0.5' },
-      { beforeReady: (built) => void built.jobs.define('test.hang', { payload: z.object({}), handle: () => hanging }) },
+      { beforeReady: (built) => void built.jobs.define('test.hang', { class: 'mail', payload: z.object({}), handle: () => hanging }) },
     );
     expect((await readyz(app)).status).toBe(200);
 

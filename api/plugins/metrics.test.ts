@@ -114,8 +114,8 @@ describe('GET /metrics', () => {
       { JOBS_CONCURRENCY: '1', JOBS_POLL_MS: '50' },
       {
         beforeReady: (built) => {
-          built.jobs.define('test.hold', { payload: z.object({}), handle: () => hanging });
-          built.jobs.define('test.strict', { payload: z.object({ id: z.number() }), handle: async () => {} });
+          built.jobs.define('test.hold', { class: 'mail', payload: z.object({}), handle: () => hanging });
+          built.jobs.define('test.strict', { class: 'mail', payload: z.object({ id: z.number() }), handle: async () => {} });
         },
       },
     );

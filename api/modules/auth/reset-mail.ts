@@ -9,6 +9,7 @@ import { resetMailOf } from './auth.service';
  */
 export function mailPasswordResets(app: FastifyInstance, config: Config): void {
   const resetMail = app.jobs.define('password-reset-mail', {
+    class: 'access',
     payload: z.object({ resetId: z.number().int().positive() }),
     async handle({ resetId }, context) {
       const mail = await resetMailOf(app.db, { publicUrl: config.publicUrl, linkSecret: config.sessionSecret, resetId });

@@ -103,6 +103,7 @@ export async function handOutQueue(app: FastifyInstance, presence: StaffPresence
  */
 export function autoAssignChats(app: FastifyInstance, presence: StaffPresence): (staffId: number) => void {
   const handOut = app.jobs.define('chat-auto-assignment', {
+    class: 'realtime',
     payload: z.object({}),
     async handle(_payload, context) {
       await app.jobs.releaseDedupeKey(context.jobId);

@@ -97,7 +97,7 @@ export function mailChatContinuity(app: FastifyInstance, config: Config): void {
     });
   }
 
-  const job = app.jobs.define('chat-continuity-mail', { payload: continuityPayload, handle });
+  const job = app.jobs.define('chat-continuity-mail', { class: 'mail', payload: continuityPayload, handle });
 
   app.events.react('chat.message.created', ({ message }) =>
     message.kind === 'staff'

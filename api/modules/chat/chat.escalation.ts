@@ -58,6 +58,7 @@ export function escalateUnreadChats(app: FastifyInstance, config: Config): void 
 
   // Defined even without NOTIFY_EMAIL, so jobs promised before a restart that dropped it end quietly.
   const escalation = app.jobs.define('chat-escalation', {
+    class: 'mail',
     payload: z.object({ sessionId: z.string() }),
     async handle({ sessionId }, context) {
       if (!notifyEmail) return;

@@ -111,6 +111,7 @@ export function askForRatings(app: FastifyInstance, config: Config): void {
   const { ratingAskDelayMs } = config.chatFollowUp;
 
   const mail = app.jobs.define('chat-rating-mail', {
+    class: 'mail',
     payload: z.object({ sessionId: z.string() }),
     async handle({ sessionId }, context) {
       const session = await repository.findSession(app.db, sessionId);
@@ -128,6 +129,7 @@ export function askForRatings(app: FastifyInstance, config: Config): void {
   });
 
   const ask = app.jobs.define('chat-rating-ask', {
+    class: 'realtime',
     // `afterSeq`: the staff reply whose 30 minutes are up; absent when staff resolved the session.
     payload: z.object({ sessionId: z.string(), afterSeq: z.number().int().positive().optional() }),
     async handle({ sessionId, afterSeq }) {

@@ -39,6 +39,7 @@ export type TranscriptAsker = { by: 'staff' } | { by: 'visitor'; visitorId: stri
  */
 export function chatTranscripts(app: FastifyInstance): { request(asker: TranscriptAsker, sessionId: string): Promise<{ email: string }> } {
   const mail = app.jobs.define('chat-transcript-mail', {
+    class: 'mail',
     payload: z.object({ requestId: z.number().int().positive() }),
     async handle({ requestId }, context) {
       const request = await findTranscriptRequest(app.db, requestId);

@@ -90,6 +90,7 @@ function addressKey(email: string): string {
  */
 export function mailLeadConfirmations(app: FastifyInstance, config: Config): void {
   const job = app.jobs.define('lead-confirmation-mail', {
+    class: 'mail',
     payload: confirmationPayload,
     async handle({ kind, id }, context) {
       const recipient = await findConfirmationRecipient(app.db, kind, id);

@@ -46,6 +46,7 @@ export function mailLeadNotices(app: FastifyInstance, config: Config): void {
   const linkTo = (kind: LeadKind, id: number) => `${publicUrl}${pathTo(staffLeadPage, { kind, id })}`;
 
   const digest = app.jobs.define('lead-digest', {
+    class: 'mail',
     payload: z.object({ window: z.number().int(), items: z.array(leadRef) }),
     async handle({ window, items }, context) {
       if (!notifyEmail) return;
@@ -71,6 +72,7 @@ export function mailLeadNotices(app: FastifyInstance, config: Config): void {
 
   // Defined even without NOTIFY_EMAIL, so notices promised before a restart that dropped it end quietly.
   const notice = app.jobs.define('lead-notice', {
+    class: 'mail',
     payload: leadRef,
     async handle({ kind, id }, context) {
       const lead = await leads.get(kind, id);

@@ -8,6 +8,7 @@ import type { TeamService } from './team.service';
  */
 export function mailInvites(app: FastifyInstance, team: TeamService): void {
   const inviteMail = app.jobs.define('staff-invite-mail', {
+    class: 'access',
     payload: z.object({ inviteId: z.number().int().positive() }),
     async handle({ inviteId }, context) {
       const mail = await team.inviteMailOf(inviteId);

@@ -74,6 +74,7 @@ export function createWebhooks(app: FastifyInstance, config: Config) {
   const leads = createLeadsService({ db: app.db, write: app.write });
 
   const deliver = app.jobs.define('webhook-delivery', {
+    class: 'webhook',
     payload: z.object({ deliveryId: z.string().min(1) }),
     async handle({ deliveryId }) {
       const delivery = await repository.findDelivery(app.db, deliveryId);
@@ -93,6 +94,7 @@ export function createWebhooks(app: FastifyInstance, config: Config) {
   });
 
   const fanOut = app.jobs.define('webhook-event', {
+    class: 'webhook',
     payload: fanOutPayload,
     async handle(event) {
       const webhooks = (await repository.listWebhooks(app.db)).filter((row) => eventsOf(row.events).includes(event.type));
