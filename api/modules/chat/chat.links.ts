@@ -25,15 +25,17 @@ export function chatLinkToken(secret: string, sessionId: string, expiresAt: numb
   return `${sessionId}.${expiry}.${sign(secret, `chat-link\n${sessionId}\n${expiry}`)}`;
 }
 
-export type ChatLinkCheck = { ok: true; sessionId: string } | { ok: false; reason: 'invalid' | 'expired' };
+/** `expiresAt`: when the token stops opening its conversation (epoch ms); a grant it makes ends then too. */
+export type ChatLinkCheck = { ok: true; sessionId: string; expiresAt: number } | { ok: false; reason: 'invalid' | 'expired' };
 
 /** The session a link token opens: forged or altered is `invalid`; genuine but past its 30 days is `expired`. */
 export function checkChatLinkToken(secret: string, token: string, now: number): ChatLinkCheck {
   const [sessionId, expiry, signature, ...rest] = token.split('.');
   if (!sessionId || !expiry || !signature || rest.length > 0) return { ok: false, reason: 'invalid' };
   if (!sameSignature(signature, sign(secret, `chat-link\n${sessionId}\n${expiry}`))) return { ok: false, reason: 'invalid' };
-  if (Number.parseInt(expiry, 36) * 1000 <= now) return { ok: false, reason: 'expired' };
-  return { ok: true, sessionId };
+  const expiresAt = Number.parseInt(expiry, 36) * 1000;
+  if (expiresAt <= now) return { ok: false, reason: 'expired' };
+  return { ok: true, sessionId, expiresAt };
 }
 
 /** `<email, base64url>.<signature>`: unsubscribes that address, and no other. It does not expire (an old mail's link still works). */
