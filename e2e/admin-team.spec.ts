@@ -14,7 +14,7 @@ async function inviteLinkFor(email: string): Promise<string> {
   await expect
     .poll(async () => {
       const mail = (await readOutbox(serverDataDir)).filter((each) => each.headers.to === email).at(-1);
-      link = /https?:\/\/\S+\/admin\/join\?token=[A-Za-z0-9_%-]+/.exec(mail?.text ?? '')?.[0];
+      link = /https?:\/\/\S+\/admin\/join\?token=[A-Za-z0-9_.%-]+/.exec(mail?.text ?? '')?.[0];
       return link;
     })
     .toBeTruthy();

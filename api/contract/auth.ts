@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { controlCharacterMessage, emailField, emailMessage, hasRefusedCharacters } from './common';
+import { controlCharacterMessage, emailField, emailMessage, hasRefusedCharacters, signedLinkToken } from './common';
 
 /** Dealer login: username or email, and password; only non-empty is required. */
 export const dealerLoginSchema = z.object({
@@ -38,12 +38,7 @@ export const passwordTooShortMessage = `Password must be at least ${passwordMinL
 export const commonPasswordMessage = 'This password is too common: please choose one that is harder to guess';
 export const passwordIsIdentityMessage = 'Password must not be your username or email address';
 export const resetPasswordSchema = z.object({
-  token: z
-    .string({ error: 'This reset link is invalid or has expired' })
-    .trim()
-    .min(20, 'This reset link is invalid or has expired')
-    .max(200, 'This reset link is invalid or has expired')
-    .refine((value) => !hasRefusedCharacters(value), 'This reset link is invalid or has expired'),
+  token: signedLinkToken('This reset link is invalid or has expired'),
   password: z
     .string({ error: passwordTooShortMessage })
     .min(passwordMinLength, passwordTooShortMessage)

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { resetPasswordSchema, staffDisplayNameSchema, staffEmailSchema, staffRoleSchema } from './auth';
-import { emailMessage, isoDate, oneLineMessage, rowId } from './common';
+import { emailMessage, isoDate, oneLineMessage, rowId, signedLinkToken } from './common';
 
 /** The Team screen's REST paths (admins only, but for `me`: any staff member's own name; `acceptInvite`: the link's holder). */
 export const teamPaths = {
@@ -71,11 +71,8 @@ export type MemberPatch = z.infer<typeof memberPatchSchema>;
 export const ownNameSchema = z.object({ displayName: teamDisplayNameSchema });
 export type OwnNameInput = z.infer<typeof ownNameSchema>;
 
-/** An invite link's token: base64url, as the server makes them. */
-const inviteTokenSchema = z
-  .string({ error: inviteLinkInvalidMessage })
-  .trim()
-  .regex(/^[A-Za-z0-9_-]{20,200}$/, inviteLinkInvalidMessage);
+/** An invite link's token, signed by api/lib/signed-link.ts. */
+const inviteTokenSchema = signedLinkToken(inviteLinkInvalidMessage);
 export const inviteLookupQuerySchema = z.object({ token: inviteTokenSchema });
 export const inviteLookupSchema = z.object({ email: z.string(), displayName: z.string() });
 export type InviteLookup = z.infer<typeof inviteLookupSchema>;

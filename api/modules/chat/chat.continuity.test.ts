@@ -89,7 +89,7 @@ describe('email continuity', async () => {
     expect(mail!.html).toContain('Yes! &#60;script&#62;alert(1)&#60;/script&#62; &#38; more');
     expect(mail!.html).not.toContain('<script>');
     expect(mail!.html).toContain('Anything else?');
-    expect(linkIn(mail!)).toMatch(/^http:\/\/localhost:3000\/\?chat=session_/);
+    expect(linkIn(mail!)).toMatch(/^http:\/\/localhost:3000\/\?chat=[\w-]+\.[\w-]{43}$/);
     expect(mail!.headers['list-unsubscribe']).toMatch(/^<http:\/\/localhost:3000\/unsubscribe\?token=[\w-]+\.[\w-]+>$/);
     expect(mail!.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
   });
@@ -228,16 +228,18 @@ describe('email continuity', async () => {
 
   it('a forged, altered or expired link is refused, and lets nobody in', async () => {
     const { sessionId } = await startConversation(app, { email: newEmail() });
-    const genuine = chatLinkToken(config.sessionSecret, sessionId, Date.now() + 60_000);
-    const [id, expiry, signature] = genuine.split('.') as [string, string, string];
+    const genuine = chatLinkToken(config.sessionSecret, sessionId, Date.now());
+    const [payload, signature] = genuine.split('.') as [string, string];
+    const [, expiry] = JSON.parse(Buffer.from(payload, 'base64url').toString()) as [string, number];
+    const fields = (id: string, expiresAt: number) => Buffer.from(JSON.stringify([id, expiresAt])).toString('base64url');
     const cookie = visitorCookie(app);
     const refused: [string, number][] = [
       // Another session under this signature, a later expiry, another key, a flipped signature.
-      [`${newSessionId()}.${expiry}.${signature}`, 404],
-      [`${id}.${(Number.parseInt(expiry, 36) + 86_400).toString(36)}.${signature}`, 404],
-      [chatLinkToken('another-secret-that-is-long-enough-0123456789', sessionId, Date.now() + 60_000), 404],
-      [`${id}.${expiry}.${signature.startsWith('A') ? 'B' : 'A'}${signature.slice(1)}`, 404],
-      [chatLinkToken(config.sessionSecret, sessionId, Date.now() - 1000), 410],
+      [`${fields(newSessionId(), expiry)}.${signature}`, 404],
+      [`${fields(sessionId, expiry + 86_400)}.${signature}`, 404],
+      [chatLinkToken('another-secret-that-is-long-enough-0123456789', sessionId, Date.now()), 404],
+      [`${payload}.${signature.startsWith('A') ? 'B' : 'A'}${signature.slice(1)}`, 404],
+      [chatLinkToken(config.sessionSecret, sessionId, Date.now() - 30 * 24 * 60 * 60 * 1000 - 1000), 410],
     ];
     for (const [token, status] of refused) {
       const response = await app.inject({ method: 'POST', url: apiPaths.chatLinks, headers: { cookie }, payload: { token } });

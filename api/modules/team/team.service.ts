@@ -1,4 +1,3 @@
-import { createHash, createHmac } from 'node:crypto';
 import type { Db } from '../../../db/client';
 import { endSignInsOf } from '../../../db/session-store';
 import { type StaffAccount, staffDisplayName, type StaffRole } from '../../contract/auth';
@@ -16,6 +15,7 @@ import {
   type Team,
   type TeamMember,
 } from '../../contract/team';
+import { linkPurpose, signLink, tokenHash } from '../../lib/signed-link';
 import { HttpError } from '../../plugins/errors';
 import type { Write } from '../../events';
 import { recordAudit } from '../audit';
@@ -24,16 +24,15 @@ import * as repository from './team.repository';
 
 export const inviteLifetimeMs = inviteLifetimeHours * 60 * 60 * 1000;
 
-function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
+/** A mailed invite link: works once (its hash is stored and spent), for `inviteLifetimeHours`. */
+const inviteLink = linkPurpose({ purpose: 'staff-invite', fields: ['email', 'createdAt'], lifetimeSeconds: inviteLifetimeMs / 1000 });
 
 /**
  * An invite link's token, derived from its row with a key only the server holds: the mail job
  * derives it again, so neither the jobs table nor the invites table ever holds a working link.
  */
 function inviteToken(linkSecret: string, invite: { email: string; createdAt: string }): string {
-  return createHmac('sha256', linkSecret).update(`staff-invite\n${invite.email}\n${invite.createdAt}`).digest('base64url');
+  return signLink(linkSecret, inviteLink, { email: invite.email, createdAt: invite.createdAt }, Date.parse(invite.createdAt));
 }
 
 function toMember(row: repository.MemberRow): TeamMember {
@@ -97,7 +96,7 @@ export class TeamService {
         email,
         displayName: input.displayName,
         role: input.role,
-        tokenHash: hashToken(inviteToken(this.options.linkSecret, { email, createdAt })),
+        tokenHash: tokenHash(inviteToken(this.options.linkSecret, { email, createdAt })),
         invitedBy: actorId,
         createdAt,
         expiresAt,
@@ -114,7 +113,7 @@ export class TeamService {
     const invite = await repository.findOpenInvite(this.db, inviteId, new Date().toISOString());
     if (!invite) return undefined;
     const token = inviteToken(this.options.linkSecret, invite);
-    if (hashToken(token) !== invite.tokenHash) return undefined;
+    if (tokenHash(token) !== invite.tokenHash) return undefined;
     const link = `${this.options.publicUrl}${joinTeamPath}?token=${encodeURIComponent(token)}`;
     const inviter = invite.inviterEmail === null ? 'An admin' : staffDisplayName({ email: invite.inviterEmail, displayName: invite.inviterDisplayName });
     return {
@@ -134,7 +133,7 @@ export class TeamService {
 
   /** Who an invite link is for, before its password is chosen; 400 for a link that does not work. */
   async lookupInvite(token: string): Promise<InviteLookup> {
-    const invite = await repository.findOpenInviteByToken(this.db, hashToken(token), new Date().toISOString());
+    const invite = await repository.findOpenInviteByToken(this.db, tokenHash(token), new Date().toISOString());
     if (!invite) throw new HttpError(400, inviteLinkInvalidMessage);
     return { email: invite.email, displayName: invite.displayName };
   }
@@ -144,15 +143,15 @@ export class TeamService {
    * write (of two uses racing, one wins). A password the rules refuse leaves the link unspent.
    */
   async acceptInvite(token: string, password: string): Promise<JoinedMember> {
-    const tokenHash = hashToken(token);
-    const invite = await repository.findOpenInviteByToken(this.db, tokenHash, new Date().toISOString());
+    const hash = tokenHash(token);
+    const invite = await repository.findOpenInviteByToken(this.db, hash, new Date().toISOString());
     if (!invite) throw new HttpError(400, inviteLinkInvalidMessage);
     const problem = await newPasswordProblem(password, { email: invite.email });
     if (problem) throw new HttpError(400, 'Validation failed', { password: problem });
     const passwordHash = await hashPassword(password);
     return this.write(async (tx) => {
       const at = new Date().toISOString();
-      const used = await repository.consumeInvite(tx.db, tokenHash, at);
+      const used = await repository.consumeInvite(tx.db, hash, at);
       if (!used) throw new HttpError(400, inviteLinkInvalidMessage);
       const member = await repository.insertMember(tx.db, { ...used, passwordHash, at });
       if (!member) throw new HttpError(409, alreadyOnTeamMessage(used.email));

@@ -44,7 +44,7 @@ async function invite(admin: StaffSignIn, email: string, role: 'admin' | 'agent'
   expect(response.statusCode).toBe(201);
   await app.jobs.runDue();
   const mail = (await readOutbox(dir)).filter((each) => each.headers.to === email).at(-1);
-  const token = /\/admin\/join\?token=([A-Za-z0-9_%-]+)/.exec(mail?.text ?? '')?.[1];
+  const token = /\/admin\/join\?token=([A-Za-z0-9_.%-]+)/.exec(mail?.text ?? '')?.[1];
   if (!token) throw new Error(`no invite link mailed to ${email}`);
   return decodeURIComponent(token);
 }
