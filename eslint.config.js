@@ -40,9 +40,9 @@ const boundaries = [
     message: "A module imports another only through its index.ts, and reacts to another's events rather than calling its side effects.",
   })),
   {
-    target: ['./api/plugins', './api/events', './api/jobs', './api/contract'],
+    target: ['./api/plugins', './api/events', './api/jobs', './api/contract', './api/lib'],
     from: './api/modules',
-    message: 'Plugins, events and jobs import no module: modules register with them.',
+    message: 'Plugins, events, jobs and lib import no module: modules register with them.',
   },
   {
     target: './api/contract',
