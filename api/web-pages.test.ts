@@ -8,7 +8,7 @@ import { freshDatabaseEnv } from '../test/support/helper';
 import { robotsTxt, sitemapXml } from '../scripts/vite/prerender';
 import { siteRoutes } from '../web/features/marketing/routes';
 import { buildApp } from './app';
-import { parseConfig } from './config';
+import { ConfigError, parseConfig } from './config';
 import { publicUrlPlaceholder, type WebPagesManifest, webPagesManifestFile } from './contract/web-pages';
 
 const publicUrl = 'https://www.lotwise.example';
@@ -163,5 +163,16 @@ describe('web pages', () => {
     expect(api.statusCode).toBe(404);
     expect(api.headers['content-type']).toMatch(/^application\/json/);
     expect(api.json()).toEqual({ message: 'Not found: GET /api/no-such-thing' });
+  });
+});
+
+describe('PUBLIC_URL', () => {
+  it('is an http(s) address that can go into HTML, XML and JSON as it is, or the server does not start', () => {
+    expect(parseConfig({ PUBLIC_URL: 'https://www.example.com/' }).publicUrl).toBe('https://www.example.com');
+    expect(parseConfig({ PUBLIC_URL: 'https://www.example.com/site' }).publicUrl).toBe('https://www.example.com/site');
+    for (const bad of ['ftp://example.com', 'javascript:alert(1)', 'https://example.com/?a=1', 'https://example.com/#x', 'https://example.com/"><script>', 'not a url']) {
+      expect(() => parseConfig({ PUBLIC_URL: bad }), bad).toThrow(ConfigError);
+      expect(() => parseConfig({ PUBLIC_URL: bad }), bad).toThrow(/PUBLIC_URL/);
+    }
   });
 });
