@@ -1,5 +1,5 @@
 import { claimDatabaseFile } from './backup';
-import { startCheckpointer } from './checkpointer';
+import { type CheckpointerLog, startCheckpointer } from './checkpointer';
 import { createDb, createPostgresDb, type Db } from './client';
 import { migrateToLatest } from './migrate';
 import { type Transactions, transactionsFor } from './writes';
@@ -36,7 +36,7 @@ export function connectDatabase(location: DatabaseLocation): Db {
  * Opens and migrates the app's database, with its write path; on SQLite also the WAL checkpointer
  * (db/checkpointer.ts), and the file's mark that a server uses it (db/backup.ts).
  */
-export async function openDatabase(location: DatabaseLocation): Promise<OpenDatabase> {
+export async function openDatabase(location: DatabaseLocation, options: { log?: CheckpointerLog } = {}): Promise<OpenDatabase> {
   const sqlite = location.url ? undefined : createDb(location.path);
   const db = sqlite ? sqlite.db : connectDatabase(location);
   try {
@@ -46,7 +46,7 @@ export async function openDatabase(location: DatabaseLocation): Promise<OpenData
     throw error;
   }
   const onFile = sqlite && location.path !== ':memory:';
-  const checkpointer = onFile ? startCheckpointer(sqlite.sqlite, location.path) : null;
+  const checkpointer = onFile ? startCheckpointer(sqlite.sqlite, location.path, { log: options.log }) : null;
   // A restore (db/backup.ts) is refused while this process has the file open.
   const release = onFile ? claimDatabaseFile(location.path) : undefined;
   return {
