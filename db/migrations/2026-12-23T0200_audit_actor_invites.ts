@@ -11,6 +11,8 @@ type AnyDb = Kysely<unknown>;
  *   name (null: none chosen, the email's part before the @ is shown), written with each entry.
  *   Entries from before are filled from the accounts as they are now: the best that is known of them.
  * - `staff_invites_invited_by`: an admin's open invites, found when they are deactivated or demoted.
+ *   An open invite whose sender is already not an active admin is withdrawn now, as their
+ *   deactivation or demotion withdraws one from now on (it could not be accepted any more anyway).
  */
 export async function up(db: AnyDb): Promise<void> {
   await db.schema.alterTable('audit_log').addColumn('actor_email', 'text').execute();
@@ -20,6 +22,10 @@ export async function up(db: AnyDb): Promise<void> {
     actor_display_name = (select admins.display_name from admins where admins.id = audit_log.actor_id)
     where actor_id is not null`.execute(db);
   await db.schema.createIndex('staff_invites_invited_by').on('staff_invites').column('invited_by').execute();
+  const now = new Date().toISOString();
+  await sql`update staff_invites set used_at = ${now}
+    where used_at is null
+      and (invited_by is null or invited_by not in (select id from admins where role = 'admin' and deactivated_at is null))`.execute(db);
 }
 
 export async function down(db: AnyDb): Promise<void> {
