@@ -3,6 +3,7 @@ import { staffDisplayNameSchema } from './auth';
 import {
   displayNameBrandMessage,
   displayNameCharactersMessage,
+  displayNameLetterMessage,
   displayNameLinkMessage,
   displayNameReservedMessage,
   displayNameSkeleton,
@@ -32,6 +33,8 @@ describe('a display name chosen now', () => {
     ['Da\u200Bna', controlCharacterMessage],
     ['Da\u0007na', controlCharacterMessage],
     ['Dana\u202Eevil', controlCharacterMessage],
+    ['...', displayNameLetterMessage],
+    ['007', displayNameLetterMessage],
     ['Lotwise', displayNameBrandMessage],
     ['L0TW1SE team', displayNameBrandMessage],
     ['Lоtwisе', displayNameBrandMessage],

@@ -15,6 +15,7 @@ const linkLike = /(?:[a-z][a-z0-9+.-]*:\/\/|\bwww\.|[\p{L}\p{N}]\.\p{L}{2,})|(?:
 
 export const displayNameLinkMessage = 'Display name cannot contain a link or a web address';
 export const displayNameCharactersMessage = "Display name may use only letters, digits, spaces and . , ' - ( )";
+export const displayNameLetterMessage = 'Display name must contain a letter';
 export const displayNameBrandMessage = `Display name cannot contain "${brand.product}": visitors already see replies signed "Dana, ${brand.product}"`;
 export const displayNameReservedMessage = 'Display name cannot be or contain a word such as admin, support, billing, security or verify: visitors could take it for an official notice';
 export const displayNameTakenMessage = 'Another team member has this name or one that looks like it: please choose another';
@@ -89,6 +90,7 @@ const reservedSkeletons = new Set(reservedWords.map(displayNameSkeleton));
 export function displayNameProblem(name: string): string | undefined {
   if (linkLike.test(name.normalize('NFKC'))) return displayNameLinkMessage;
   if (!allowedCharacters.test(name)) return displayNameCharactersMessage;
+  if (!/\p{L}/u.test(name)) return displayNameLetterMessage;
   const skeleton = displayNameSkeleton(name);
   if (skeleton.includes(brandSkeleton)) return displayNameBrandMessage;
   if (reservedSkeletons.has(skeleton) || readingOf(name).split(' ').some((word) => reservedSkeletons.has(word))) return displayNameReservedMessage;
