@@ -1,7 +1,6 @@
 import type { Expression, SqlBool } from 'kysely';
 import type { Db } from '../../../db/client';
 import { textContains } from '../../../db/query-helpers';
-import type { AuditEntry } from './audit';
 
 /** An acting account's email and name, whatever its state (a sign-out's). */
 export function findActor(db: Db, id: number) {
@@ -11,7 +10,14 @@ export function findActor(db: Db, id: number) {
 /** Adds one entry to the audit log, inside the write that did the action, with its actor as they are now. */
 export async function insertAuditEntry(
   db: Db,
-  entry: AuditEntry & { actorEmail: string | null; actorDisplayName: string | null },
+  entry: {
+    actorId: number | null;
+    actorEmail: string | null;
+    actorDisplayName: string | null;
+    action: string;
+    subject?: { kind: string; id: string | number };
+    detail?: string;
+  },
   at = Date.now(),
 ): Promise<void> {
   await db
