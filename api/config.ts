@@ -73,7 +73,11 @@ export const configSchema = z
     NOTIFY_DIGEST_PER_MINUTE: z.coerce.number().int().min(0).max(10_000).default(10),
     // Internal: the digest's minute (tests shorten it).
     NOTIFY_DIGEST_WINDOW_SECONDS: z.coerce.number().positive().max(3600).default(60),
-    PUBLIC_URL: z.url().default(defaultPublicUrl),
+    // Where people reach the site: put in mailed links and, at start, in the public pages' own links.
+    PUBLIC_URL: z
+      .url({ protocol: /^https?$/, error: 'PUBLIC_URL must be an http:// or https:// address' })
+      .refine((value) => !/[?#\s"'<>&\\]/.test(value), 'PUBLIC_URL must be an address with no query, fragment, quotes or spaces')
+      .default(defaultPublicUrl),
     STAFF_IDLE_MINUTES: z.coerce.number().positive().max(24 * 60).default(defaultStaffIdleMinutes),
     RATE_LIMIT_ALLOWLIST: z
       .string()

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { chatLimits } from './brand';
-import { isoDate, optionalText } from './common';
+import { isoDate, optionalText, signedLinkToken } from './common';
 
 /** "How did we do?": good or bad, and an optional comment (DESIGN.md 10). */
 export const chatRatingValues = ['good', 'bad'] as const;
@@ -18,10 +18,8 @@ export const chatRatingInputSchema = z
   .strict();
 export type ChatRatingInput = z.input<typeof chatRatingInputSchema>;
 
-/** A rating link's token (mailed to a visitor who left): `<sessionId>.<expiry, base 36>.<signature>`. */
-export const ratingLinkTokenSchema = z
-  .string({ error: 'This rating link is not valid' })
-  .regex(/^[A-Za-z0-9_-]{8,100}\.[0-9a-z]{1,12}\.[A-Za-z0-9_-]{43}$/, 'This rating link is not valid');
+/** A rating link's token (mailed to a visitor who left), signed by api/lib/signed-link.ts. */
+export const ratingLinkTokenSchema = signedLinkToken('This rating link is not valid');
 
 /** `POST /api/chat-rating-by-link`: the confirm page of a mailed rating link. */
 export const chatRatingByLinkSchema = z

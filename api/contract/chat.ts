@@ -139,7 +139,7 @@ export const chatMessageKinds = ['visitor', 'staff', 'system'] as const;
 export const chatMessageKindSchema = z.enum(chatMessageKinds);
 export type ChatMessageKind = z.infer<typeof chatMessageKindSchema>;
 
-/** A message as a visitor sees it: the spec's fields, and `kind`. Never which staff member wrote it. */
+/** A message as a visitor sees it: the spec's fields, and `kind`. A staff reply names its author only by the display name they chose (`staffName`), never by id or email. */
 export const chatMessageRecord = z.object({
   id: rowId,
   sessionId: z.string(),

@@ -182,7 +182,7 @@ describe('forgot and reset password', async () => {
     await app.jobs.runDue();
     const mails = await readOutbox(dir);
     const last = mails.at(-1);
-    const match = last?.text.match(/https:\/\/www\.lotwise\.example\/reset-password\?token=([A-Za-z0-9_-]+)/);
+    const match = last?.text.match(/https:\/\/www\.lotwise\.example\/reset-password\?token=([A-Za-z0-9_.-]+)/);
     if (!match?.[1]) throw new Error(`no reset link in the outbox: ${last?.text ?? '(empty)'}`);
     return match[1];
   };
@@ -268,7 +268,7 @@ describe('forgot and reset password', async () => {
   });
 
   it('refuses an expired link and a made-up one', async () => {
-    const token = 'expired-token-0123456789abcdef';
+    const token = `expired-token-0123456789abcdef.${'s'.repeat(43)}`;
     await app.db
       .insertInto('passwordResets')
       .values({
@@ -280,8 +280,8 @@ describe('forgot and reset password', async () => {
       })
       .execute();
     expect((await post('/api/reset-password', { token, password: 'sixth-password-6' })).json()).toEqual({ message: resetLinkInvalidMessage });
-    expect((await post('/api/reset-password', { token: 'made-up-token-0123456789abcdef', password: 'sixth-password-6' })).statusCode).toBe(400);
-    const short = await post('/api/reset-password', { token: 'made-up-token-0123456789', password: 'short' });
+    expect((await post('/api/reset-password', { token: `made-up-token-0123456789abcdef.${'s'.repeat(43)}`, password: 'sixth-password-6' })).statusCode).toBe(400);
+    const short = await post('/api/reset-password', { token: `made-up-token-0123456789.${'s'.repeat(43)}`, password: 'short' });
     expect(short.json().errors.password).toBe('Password must be at least 8 characters');
   });
 });
@@ -432,7 +432,7 @@ describe('sign-in and reset limits', async () => {
       await app.jobs.runDue();
       return (await readOutbox(dir)).filter((mail) => mail.headers.to === 'mail@dealer.example');
     };
-    const linkOf = (mail: { text: string }) => /reset-password\?token=([A-Za-z0-9_-]+)/.exec(mail.text)![1]!;
+    const linkOf = (mail: { text: string }) => /reset-password\?token=([A-Za-z0-9_.-]+)/.exec(mail.text)![1]!;
     const forgot = async (address: string) => {
       const response = await post('/api/forgot-password', { email: 'mail@dealer.example' }, address);
       expect(response.statusCode).toBe(200);

@@ -18,7 +18,7 @@ import {
   isUnsubscribed,
   staffRepliesBetween,
 } from './chat.continuity.repository';
-import { chatLinkLifetimeMs, chatLinkToken, checkChatLinkToken, checkUnsubscribeToken, unsubscribeToken } from './chat.links';
+import { chatLinkToken, checkChatLinkToken, checkUnsubscribeToken, unsubscribeToken } from './chat.links';
 import { continuityMail, escapeHtml, type MailedMessage, mailTime } from './chat.mail-text';
 import { findSession } from './chat.repository';
 
@@ -54,7 +54,7 @@ export function mailChatContinuity(app: FastifyInstance, config: Config): void {
   const { delayMs, spacingMs } = config.continuity;
   const secret = config.sessionSecret;
 
-  const linkTo = (sessionId: string, now: number) => `${config.publicUrl}/?${chatLinkQueryParam}=${chatLinkToken(secret, sessionId, now + chatLinkLifetimeMs)}`;
+  const linkTo = (sessionId: string, now: number) => `${config.publicUrl}/?${chatLinkQueryParam}=${chatLinkToken(secret, sessionId, now)}`;
 
   // Every key names one job for good (a reply's seq, a moment): a finished job's key taken over
   // would run as the same job id again, whose Message-ID and claim are that earlier mail's.

@@ -224,7 +224,7 @@ describe('rating a conversation', async () => {
       // A malformed one fails the body's schema; a well-formed one its signature: the same words either way.
       expect(answer.body).toContain('This rating link is not valid');
     }
-    const expired = await byLink({ token: ratingLinkToken(config.sessionSecret, sessionId, Date.now() - 1000), rating: 'good' });
+    const expired = await byLink({ token: ratingLinkToken(config.sessionSecret, sessionId, Date.now() - 30 * 24 * 60 * 60 * 1000 - 1000), rating: 'good' });
     expect(expired.statusCode).toBe(410);
     expect(expired.json()).toEqual({ message: 'This rating link has expired' });
     expect((await byLink({ token, rating: 'so-so' })).statusCode).toBe(400);

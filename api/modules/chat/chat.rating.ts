@@ -17,7 +17,7 @@ import type { Write } from '../../events';
 import { HttpError } from '../../plugins/errors';
 import { escapeHtml } from '../mail';
 import * as repository from './chat.repository';
-import { checkRatingLinkToken, ratingLinkToken, ratingLinkValidMs } from './chat.rating-link';
+import { checkRatingLinkToken, ratingLinkToken } from './chat.rating-link';
 import { ratingOf } from './chat.rating-record';
 import { markRatingAsked, saveRating } from './chat.rating.repository';
 import { unsubscribeHeaders, unsubscribeLinkFor } from './chat.continuity';
@@ -122,7 +122,7 @@ export function askForRatings(app: FastifyInstance, config: Config): void {
       // Nobody to ask, rated already, or an address that asked for no more of our mail.
       if (!session?.senderEmail || session.rating !== null || (await isUnsubscribed(app.db, session.senderEmail))) return;
       // The link's expiry comes from the job, so every retry sends the same mail.
-      const token = ratingLinkToken(config.sessionSecret, sessionId, context.dueAt + ratingLinkValidMs);
+      const token = ratingLinkToken(config.sessionSecret, sessionId, context.dueAt);
       await app.mailer.send({
         to: session.senderEmail,
         ...ratingMail(ratingLinks(config.publicUrl, token)),

@@ -6,7 +6,7 @@ import { type Ack, rooms } from '../../contract/socket';
 import { HttpError } from '../../plugins/errors';
 import type { ClientEventName } from '../../plugins/socket-io';
 import { overBudget } from './chat.budget';
-import type { StaffSocket, VisitorSocket } from './chat.handshake';
+import type { StaffSocket, VisitorSocket } from './chat.socket-data';
 import { enterChatRoom } from './chat.rooms';
 import type { ChatService } from './chat.service';
 import { expireStaffSession } from './chat.staff-expiry';
