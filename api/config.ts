@@ -137,6 +137,10 @@ export const configSchema = z
     WEBHOOK_ALLOW_PRIVATE: booleanFlag,
     // A webhook receiver that has not answered in this long has failed that try.
     WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().positive().max(60).default(10),
+    // New anonymous conversations and visitor messages a node takes per day (UTC) before it stops mailing for
+    // anonymous traffic and alerts staff; past them it still accepts every chat (api/plugins/anonymous-budget.ts).
+    ANONYMOUS_DAILY_CONVERSATIONS: z.coerce.number().int().positive().default(2000),
+    ANONYMOUS_DAILY_MESSAGES: z.coerce.number().int().positive().default(20_000),
     // Chats and leads older than this many days are erased by a daily job; unset keeps everything.
     RETENTION_DAYS: optionalString.pipe(z.coerce.number<string | undefined>().int().positive().max(36_500).optional()),
   })
@@ -174,6 +178,8 @@ export const configSchema = z
     chatFollowUp: { escalationDelayMs: env.ESCALATION_DELAY_SECONDS * 1000, ratingAskDelayMs: env.RATING_ASK_DELAY_SECONDS * 1000 },
     /** Webhooks (api/modules/webhooks): private addresses allowed only when set; a try's time limit. */
     webhooks: { allowPrivate: env.WEBHOOK_ALLOW_PRIVATE, timeoutMs: env.WEBHOOK_TIMEOUT_SECONDS * 1000 },
+    /** A node's daily bound on anonymous traffic (api/plugins/anonymous-budget.ts). */
+    anonymousDaily: { conversations: env.ANONYMOUS_DAILY_CONVERSATIONS, messages: env.ANONYMOUS_DAILY_MESSAGES },
     /** Days after which chats and leads are erased (api/modules/privacy); undefined: kept for ever. */
     retentionDays: env.RETENTION_DAYS,
     jobs: {

@@ -73,7 +73,7 @@ describe('web pages', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/^text\/plain/);
     const lines = response.payload.split('\n');
-    for (const path of ['/admin', '/dealer-login', '/dealer-dashboard', '/reset-password', '/simple-test', '/payment', '/api/']) {
+    for (const path of ['/admin', '/dealer-login', '/dealer-dashboard', '/reset-password', '/rate', '/simple-test', '/payment', '/api/']) {
       expect(lines).toContain(`Disallow: ${path}`);
     }
     expect(lines.filter((line) => line.startsWith('Disallow: '))).not.toContain('Disallow: /');
@@ -103,7 +103,7 @@ describe('web pages', () => {
     expect(about.statusCode).toBe(200);
     expect(about.payload).toContain('<h1>About page</h1>');
 
-    for (const path of ['/admin', '/admin/leads/contact/7', '/dealer-dashboard', '/dealer-login', '/reset-password?token=abc', '/simple-test', '/payment']) {
+    for (const path of ['/admin', '/admin/leads/contact/7', '/dealer-dashboard', '/dealer-login', '/reset-password?token=abc', '/rate?token=abc&rating=good', '/simple-test', '/payment']) {
       const response = await app.inject({ url: path });
       expect(response.statusCode, path).toBe(200);
       expect(response.payload, path).toContain('<meta name="robots" content="noindex" />');

@@ -344,3 +344,24 @@ describe(`2026-12-23T0200_audit_actor_invites on ${onPostgres ? 'PostgreSQL' : '
     expect((await migrator.migrateTo('2026-12-23T0200_audit_actor_invites')).error).toBeUndefined();
   });
 });
+
+describe(`2026-12-23T0300_chat_grant_expiry on ${onPostgres ? 'PostgreSQL' : 'SQLite'}`, async () => {
+  const open = await testDatabaseOpener('migrations-grant-expiry');
+
+  it("gives each existing conversation grant an end 30 days after it was made, and goes down again", async () => {
+    const db = open();
+    const migrator = migratorFor(db);
+    expect((await migrator.migrateTo('2026-12-23T0200_audit_actor_invites')).error).toBeUndefined();
+    const now = '2026-12-20T10:15:30.250Z';
+    await sql`insert into chat_sessions (id, visitor_id, last_message_at, created_at) values ('session_a', 'v', ${now}, ${now})`.execute(db);
+    await sql`insert into chat_session_grants (visitor_id, session_id, created_at) values ('w', 'session_a', ${now})`.execute(db);
+
+    expect((await migrator.migrateTo('2026-12-23T0300_chat_grant_expiry')).error).toBeUndefined();
+    const grants = await sql<{ expiresAt: string }>`select expires_at as "expiresAt" from chat_session_grants`.execute(db);
+    expect(grants.rows).toEqual([{ expiresAt: '2027-01-19T10:15:30.250Z' }]);
+
+    expect((await migrator.migrateTo('2026-12-23T0200_audit_actor_invites')).error).toBeUndefined();
+    await expect(sql`select expires_at from chat_session_grants`.execute(db)).rejects.toThrow(/expires_at/);
+    expect((await migrator.migrateTo('2026-12-23T0300_chat_grant_expiry')).error).toBeUndefined();
+  });
+});

@@ -235,6 +235,8 @@ export interface ChatSessionGrantsTable {
   visitorId: string;
   sessionId: string;
   createdAt: string;
+  /** When the mailed link's token expires (ISO): the grant lets nobody in after it. */
+  expiresAt: string;
 }
 
 /** An address (lower case) that asked for no more continuity mail. */

@@ -44,6 +44,8 @@ export const chatRatingState = z.object({ asked: z.boolean(), rating: chatRating
 export type ChatRatingState = z.infer<typeof chatRatingState>;
 
 export const chatAlreadyRatedMessage = 'This conversation has been rated already. Thank you!';
+/** A rating nobody asked for (the widget asks when staff resolve, or after their last reply waited): refused, so reports count answers to our question only. */
+export const chatRatingNotAskedMessage = 'This conversation has not been asked for a rating yet';
 export const ratingLinkInvalidMessage = 'This rating link is not valid';
 export const ratingLinkExpiredMessage = 'This rating link has expired';
 

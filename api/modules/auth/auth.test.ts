@@ -411,6 +411,22 @@ describe('sign-in and reset limits', async () => {
     expect(statuses[30]).toBe(429);
   });
 
+  it("counts only an address's failures: a shared office address lets every staff member and trusted browser in", async () => {
+    const office = '10.3.0.1';
+    const login = (username: string, password: string, cookie?: string) =>
+      app.inject({ method: 'POST', url: '/api/admin-login', payload: { username, password }, remoteAddress: office, headers: cookie ? { cookie } : {} });
+    // One colleague's browser signed in here before (its device cookie); then the whole office signs in, again and again.
+    const first = await login(staffEmail, staffPassword);
+    const device = first.cookies.find((cookie) => cookie.name.startsWith('lw_device_s'))!;
+    const trustedBrowser = `${device.name}=${device.value}`;
+    for (let i = 0; i < 40; i += 1) expect((await login(staffEmail, staffPassword)).statusCode, `sign-in ${i}`).toBe(200);
+    // Someone at the same address guesses at accounts until the address is held back (30 failures per 15 minutes)...
+    for (let i = 0; i < 30; i += 1) expect((await login(`guess-${i}@nowhere.example`, 'guess')).statusCode).toBe(401);
+    expect((await login(staffEmail, staffPassword)).statusCode).toBe(429);
+    // ...but a browser holding a valid device cookie is held back only by its own failures.
+    expect((await login(staffEmail, staffPassword, trustedBrowser)).statusCode).toBe(200);
+  });
+
   it("lets neither a stranger's reset requests starve the dealer's own nor fill the dealer's mailbox", async () => {
     const mailsToDealer = async () => {
       await app.jobs.runDue();

@@ -8,6 +8,7 @@ import { crashHarness } from '../../../test/support/crash-harness';
 import { buildTestServer } from '../../../test/support/helper';
 import { type SinkMail, startSmtpSink } from '../../../test/support/smtp-sink';
 import { visitorCookie } from '../../../test/support/visitor-socket';
+import { findVisibleSession, hasGrant } from './chat.continuity.repository';
 import { chatLinkToken, unsubscribeToken } from './chat.links';
 
 let counter = 0;
@@ -224,6 +225,30 @@ describe('email continuity', async () => {
     // The owner opening their own link changes nothing.
     expect((await app.inject({ method: 'POST', url: apiPaths.chatLinks, headers: { cookie: owner }, payload: { token } })).statusCode).toBe(200);
     expect(await app.db.selectFrom('chatSessionGrants').select('sessionId').where('sessionId', '=', sessionId).execute()).toHaveLength(1);
+  });
+
+  it("a link's grant ends with its token; a newer link's grant lasts as long as that one", async () => {
+    const { sessionId } = await startConversation(app, { email: newEmail() });
+    const cookie = visitorCookie(app);
+    // A link signed now works 30 days, to the second.
+    const signedAt = Date.now();
+    const linkExpiresAt = (Math.floor(signedAt / 1000) + 30 * 24 * 60 * 60) * 1000;
+    const open = async (expiresAt: number) =>
+      (await app.inject({ method: 'POST', url: apiPaths.chatLinks, headers: { cookie }, payload: { token: chatLinkToken(config.sessionSecret, sessionId, signedAt + (expiresAt - linkExpiresAt)) } })).statusCode;
+    expect(await open(linkExpiresAt)).toBe(200);
+    expect((await app.inject({ method: 'GET', url: pathTo(apiPaths.chatHistory, { sessionId }), headers: { cookie } })).statusCode).toBe(200);
+    const { visitorId } = await app.db.selectFrom('chatSessionGrants').select('visitorId').where('sessionId', '=', sessionId).executeTakeFirstOrThrow();
+    // The grant as the chat sees it (its owner check) a moment before and after the token's expiry: the clock is the caller's.
+    const visibleAt = async (at: number) => (await findVisibleSession(app.db, visitorId, sessionId, at)) !== undefined;
+    expect(await visibleAt(linkExpiresAt - 1)).toBe(true);
+    expect(await visibleAt(linkExpiresAt)).toBe(false);
+    expect(await hasGrant(app.db, visitorId, sessionId, linkExpiresAt + 1)).toBe(false);
+
+    // A later mail's link extends it; opening the older link again shortens nothing.
+    expect(await open(linkExpiresAt + 3_600_000)).toBe(200);
+    expect(await open(linkExpiresAt)).toBe(200);
+    expect(await visibleAt(linkExpiresAt + 3_600_000 - 1)).toBe(true);
+    expect(await visibleAt(linkExpiresAt + 3_600_000)).toBe(false);
   });
 
   it('a forged, altered or expired link is refused, and lets nobody in', async () => {

@@ -110,8 +110,8 @@ const linkErrors = { 400: errorBodySchema, 404: errorBodySchema, 410: errorBodyS
 
 /**
  * `POST /api/chat-links`: the widget opened with a mailed link's token. A genuine, unexpired token
- * lets this browser's visitor identity into that one conversation (a grant), and nothing else of the
- * visitor's: another device gets the conversation, never the visitor's other chats.
+ * lets this browser's visitor identity into that one conversation (a grant) until the token expires,
+ * and nothing else of the visitor's: another device gets the conversation, never the visitor's other chats.
  */
 export async function chatLinkRoutes(instance: FastifyInstance, options: { config: Config }): Promise<void> {
   const app = instance.withTypeProvider<ZodTypeProvider>();
@@ -119,12 +119,12 @@ export async function chatLinkRoutes(instance: FastifyInstance, options: { confi
   app.post(apiPaths.chatLinks, { schema: { body: chatLinkInputSchema, response: { 200: chatLinkAnswer, ...linkErrors } } }, async (request, reply) => {
     const check = checkChatLinkToken(secret, request.body.token, Date.now());
     if (!check.ok) throw new HttpError(check.reason === 'expired' ? 410 : 404, check.reason === 'expired' ? chatLinkExpiredMessage : chatLinkInvalidMessage);
-    const { sessionId } = check;
+    const { sessionId, expiresAt } = check;
     const visitorId = await request.visitorId(reply);
     await app.write(async (tx) => {
       const session = await findSession(tx.db, sessionId);
       if (!session) throw new HttpError(404, chatSessionNotFoundMessage);
-      if (session.visitorId !== visitorId) await addGrant(tx.db, { visitorId, sessionId, createdAt: new Date().toISOString() });
+      if (session.visitorId !== visitorId) await addGrant(tx.db, { visitorId, sessionId, createdAt: new Date().toISOString(), expiresAt: new Date(expiresAt).toISOString() });
     });
     return { sessionId };
   });
