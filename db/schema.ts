@@ -205,6 +205,8 @@ export interface ChatPageViewsTable {
 export interface JobsTable {
   id: Id;
   kind: string;
+  /** The job class whose slots run it (api/jobs/runner.ts `jobClasses`), from its kind's definition. */
+  class: ColumnType<string, string | undefined, string>;
   /** JSON: ids, never copies of personal data. */
   payload: string;
   state: ColumnType<'pending' | 'done' | 'dead', 'pending' | undefined, 'pending' | 'done' | 'dead'>;
