@@ -3,7 +3,7 @@ import type { Config } from '../config';
 import { pruneDoneJobs } from './jobs.repository';
 import { JobRunner } from './runner';
 
-export { JobDeferral, jobClasses, type JobClass, type JobContext, type JobKind } from './runner';
+export { JobDeferral, jobClasses, retryDelayMs, type JobClass, type JobContext, type JobKind } from './runner';
 export type { BatchRequest, JobRequest } from './jobs.repository';
 export { listDeadJobs, retryDeadJob } from './jobs.repository';
 

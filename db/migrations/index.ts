@@ -23,6 +23,7 @@ import * as chatResolution from './2026-12-21T0400_chat_resolution';
 import * as webhooks from './2026-12-21T0600_webhooks';
 import * as jobsClaimPlan from './2026-12-22T0000_jobs_claim_plan';
 import * as jobClasses from './2026-12-23T0000_job_classes';
+import * as webhookBackoff from './2026-12-23T0000_webhook_backoff';
 
 /** Every migration, in order. Add new files here; never edit a landed one. */
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-21T0600_webhooks': webhooks,
   '2026-12-22T0000_jobs_claim_plan': jobsClaimPlan,
   '2026-12-23T0000_job_classes': jobClasses,
+  '2026-12-23T0000_webhook_backoff': webhookBackoff,
 };

@@ -19,6 +19,8 @@ export type AuditAction =
   | 'leads.exported'
   | 'settings.changed'
   | 'webhook.changed'
+  | 'webhook.test-sent'
+  | 'job.retried'
   | 'data.exported'
   | 'data.erased'
   | 'retention.erased'
