@@ -334,11 +334,16 @@ export function listDeadJobs(db: Db, limit: number): Promise<JobRow[]> {
   return db.selectFrom('jobs').selectAll().where('state', '=', 'dead').orderBy('finishedAt', 'desc').orderBy('id', 'desc').limit(limit).execute();
 }
 
-/** A dead job due again now, with fresh attempts (an admin's retry). False when it is not dead. */
-export async function retryDeadJob(db: Db, id: number, now: number): Promise<boolean> {
+/**
+ * A dead job due again now, with fresh attempts (an admin's retry), in the class its kind has now
+ * (`classOf`: the runner's definitions). False when it is not dead.
+ */
+export async function retryDeadJob(db: Db, id: number, now: number, classOf: ClassOfKind): Promise<boolean> {
+  const job = await db.selectFrom('jobs').select('kind').where('id', '=', id).where('state', '=', 'dead').executeTakeFirst();
+  if (!job) return false;
   const result = await db
     .updateTable('jobs')
-    .set({ state: 'pending', runAt: now, dueAt: now, attempts: 0, finishedAt: null })
+    .set({ state: 'pending', class: classOf(job.kind), runAt: now, dueAt: now, attempts: 0, finishedAt: null })
     .where('id', '=', id)
     .where('state', '=', 'dead')
     .executeTakeFirst();

@@ -38,7 +38,7 @@ export async function operationsRoutes(app: FastifyInstance, options: { data: Pe
   routes.post(operationsPaths.jobRetry, { ...admin, schema: { params: idParamsSchema, response: { 200: okBodySchema } } }, async (request) => {
     const { id } = request.params;
     const retried = await app.write(async (tx) => {
-      const done = await retryDeadJob(tx.db, id, Date.now());
+      const done = await retryDeadJob(tx.db, id, Date.now(), (kind) => app.jobs.classOf(kind));
       if (done) await recordAudit(tx, { actorId: signedInStaffId(request.session), action: 'job.retried', subject: { kind: 'job', id } });
       return done;
     });
