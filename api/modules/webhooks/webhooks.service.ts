@@ -106,7 +106,10 @@ export function createWebhooks(app: FastifyInstance, config: Config) {
         const took = await app.write((tx) => repository.takeTry(tx.db, webhook.id, at, at + options.timeoutMs + tryMarginMs));
         if (!took) {
           const pausedUntil = (await repository.findWebhook(app.db, webhook.id))?.pausedUntil ?? at;
-          throw new JobDeferral(Math.max(pausedUntil, at + tryMarginMs), `receiver of webhook ${webhook.id} paused after failing`);
+          // Another delivery's try is under way (the pause is no longer than a try): look again soon,
+          // so the others go out shortly after it succeeds. Else wait out the pause.
+          const trying = pausedUntil - at <= options.timeoutMs + tryMarginMs;
+          throw new JobDeferral(trying ? at + tryMarginMs : pausedUntil, `receiver of webhook ${webhook.id} paused after failing`);
         }
       }
       const body = JSON.stringify({ id: delivery.eventId, type: delivery.eventType, createdAt: iso(delivery.eventAt), data });
