@@ -108,8 +108,16 @@ export const configSchema = z
     JOBS_RETRY_FOR_SECONDS: z.coerce.number().positive().default(24 * 3600),
     // Internal: the longest wait between two looks at the jobs table when nothing is due.
     JOBS_POLL_MS: z.coerce.number().int().positive().max(60_000).default(1000),
-    // Internal: the jobs one node runs at once.
-    JOBS_CONCURRENCY: z.coerce.number().int().positive().max(100).default(8),
+    // The jobs of each class one node runs at once (api/jobs/runner.ts jobClasses): a class never takes
+    // another's slots. access = password-reset and invite mail; mail = every other mail; realtime = quick
+    // in-product work (auto-assignment, rating ask); webhook = deliveries; maintenance = sweeps, retention.
+    JOBS_SLOTS_ACCESS: z.coerce.number().int().positive().max(100).optional(),
+    JOBS_SLOTS_MAIL: z.coerce.number().int().positive().max(100).optional(),
+    JOBS_SLOTS_REALTIME: z.coerce.number().int().positive().max(100).optional(),
+    JOBS_SLOTS_WEBHOOK: z.coerce.number().int().positive().max(100).optional(),
+    JOBS_SLOTS_MAINTENANCE: z.coerce.number().int().positive().max(100).optional(),
+    // Internal (tests, benches): the slots of every class not set on its own above.
+    JOBS_CONCURRENCY: z.coerce.number().int().positive().max(100).optional(),
     // Internal: the least time between two password-reset mails to one dealer (tests shorten it).
     RESET_MAIL_SPACING_SECONDS: z.coerce.number().positive().max(3600).default(180),
     // A staff reply the visitor has not seen this long is mailed to them (when the chat has their email).
@@ -187,7 +195,13 @@ export const configSchema = z
       retryBaseMs: env.JOBS_RETRY_BASE_SECONDS * 1000,
       retryForMs: env.JOBS_RETRY_FOR_SECONDS * 1000,
       pollMs: env.JOBS_POLL_MS,
-      concurrency: env.JOBS_CONCURRENCY,
+      slots: {
+        access: env.JOBS_SLOTS_ACCESS ?? env.JOBS_CONCURRENCY ?? 2,
+        mail: env.JOBS_SLOTS_MAIL ?? env.JOBS_CONCURRENCY ?? 4,
+        realtime: env.JOBS_SLOTS_REALTIME ?? env.JOBS_CONCURRENCY ?? 2,
+        webhook: env.JOBS_SLOTS_WEBHOOK ?? env.JOBS_CONCURRENCY ?? 4,
+        maintenance: env.JOBS_SLOTS_MAINTENANCE ?? env.JOBS_CONCURRENCY ?? 1,
+      },
       stuckAfterMs: env.JOBS_STUCK_SECONDS * 1000,
     },
     /** Load shedding (api/plugins/health.ts); a limit of 0 is off. */

@@ -205,6 +205,8 @@ export interface ChatPageViewsTable {
 export interface JobsTable {
   id: Id;
   kind: string;
+  /** The job class whose slots run it (api/jobs/runner.ts `jobClasses`), from its kind's definition. */
+  class: ColumnType<string, string | undefined, string>;
   /** JSON: ids, never copies of personal data. */
   payload: string;
   state: ColumnType<'pending' | 'done' | 'dead', 'pending' | undefined, 'pending' | 'done' | 'dead'>;
@@ -311,6 +313,11 @@ export interface WebhooksTable {
   /** Signs the deliveries (HMAC-SHA256); shown to the admin once, at creation. */
   secret: string;
   createdAt: number;
+  /** Its receiver's health (api/modules/webhooks): first failure since its last 2xx, the pause, failures in a row, the last one's class. */
+  failingSince: ColumnType<number | null, number | null | undefined, number | null>;
+  pausedUntil: ColumnType<number | null, number | null | undefined, number | null>;
+  failures: ColumnType<number, number | undefined, number>;
+  lastFailure: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** One event for one subscription: what it is about by kind and id, never a copy of it. */

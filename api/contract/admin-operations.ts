@@ -41,11 +41,25 @@ export const webhookInputSchema = z.object({
 });
 export type WebhookInput = z.input<typeof webhookInputSchema>;
 
+/**
+ * How a subscription's receiver is doing: empty while it answers 2xx. One that fails is paused (no
+ * delivery to it is tried before `pausedUntil`; they wait without spending a try), longer after each
+ * failure in a row; `lastFailure` is a short class (timeout, refused, dns, tls, http-status 503 ...).
+ */
+export const webhookReceiverSchema = z.object({
+  failingSince: z.string().nullable(),
+  pausedUntil: z.string().nullable(),
+  failures: z.number().int(),
+  lastFailure: z.string().nullable(),
+});
+export type WebhookReceiverState = z.infer<typeof webhookReceiverSchema>;
+
 export const webhookSchema = z.object({
   id: z.number().int(),
   url: z.string(),
   events: z.array(z.enum(webhookEventTypes)),
   createdAt: z.string(),
+  receiver: webhookReceiverSchema,
 });
 export type Webhook = z.infer<typeof webhookSchema>;
 /** The answer to a subscription: the only time its secret is shown. */

@@ -23,6 +23,8 @@ export const auditActionLabels: Record<string, string> = {
   'leads.exported': 'Exported leads',
   'settings.changed': 'Changed settings',
   'webhook.changed': 'Changed a webhook',
+  'webhook.test-sent': 'Sent a webhook test event',
+  'job.retried': 'Retried a dead job',
   'data.exported': 'Exported data',
   'data.erased': 'Erased data',
   'retention.erased': 'Erased old data',

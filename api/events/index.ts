@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import type { Db } from '../../db/client';
 import { EventBus } from './bus';
+import type { ClassOfKind } from '../jobs/jobs.repository';
 import { createWrite, type Write } from './write';
 
 export type { DomainEvent, EventOf, EventType } from './events';
@@ -21,6 +22,8 @@ declare module 'fastify' {
     writeSingleStatement: SingleStatementWrite;
     /** Registers the local job runner, told when a write here adds jobs and the soonest is due (api/jobs/index.ts). */
     wakeJobs(wake: (soonestAt: number) => void): void;
+    /** Registers the job runner's classes of kinds: each job row a write adds is written with its kind's class (api/jobs/index.ts). */
+    classifyJobs(classOf: ClassOfKind): void;
     /** How writes commit, for metrics: when the last transaction committed, and each one's duration. */
     commits: WriteCommits;
   }
@@ -42,9 +45,19 @@ export default fp(
   async (app) => {
     const bus = new EventBus(app.log);
     const jobWaiters: ((soonestAt: number) => void)[] = [];
+    let classOfJob: ClassOfKind = () => 'maintenance';
     app.decorate('events', bus);
-    app.decorate('write', createWrite({ transactions: app.transactions, bus, onJobsAdded: (soonestAt) => jobWaiters.forEach((wake) => wake(soonestAt)) }));
+    app.decorate(
+      'write',
+      createWrite({
+        transactions: app.transactions,
+        bus,
+        onJobsAdded: (soonestAt) => jobWaiters.forEach((wake) => wake(soonestAt)),
+        classOfJob: (kind) => classOfJob(kind),
+      }),
+    );
     app.decorate('wakeJobs', (wake: (soonestAt: number) => void) => void jobWaiters.push(wake));
+    app.decorate('classifyJobs', (classOf: ClassOfKind) => void (classOfJob = classOf));
     const { transactions } = app;
     app.decorate('writeSingleStatement', ((statement) => transactions.single(statement)) satisfies SingleStatementWrite);
     app.decorate('commits', {

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/client';
 import { type Transactions, transactionsFor } from '../../db/writes';
-import { insertJobs, type JobRequest } from '../jobs/jobs.repository';
+import { type ClassOfKind, insertJobs, type JobRequest } from '../jobs/jobs.repository';
 import { EventBus } from './bus';
 import type { DomainEvent } from './events';
 
@@ -50,8 +50,13 @@ export interface WriteOptions {
    * without waiting for its poll, and wakes for a later one in time.
    */
   onJobsAdded?: (soonestAt: number) => void;
+  /** The class of each kind of job, from the job runner's definitions: the rows are written with it. */
+  classOfJob?: ClassOfKind;
   now?: () => number;
 }
+
+/** Without a runner (a script): no job is expected, and any would wait as maintenance. */
+const noRunner: ClassOfKind = () => 'maintenance';
 
 /**
  * Builds `write`: the work runs in a transaction (db/writes.ts: SQLite's group commit, PostgreSQL's
@@ -60,7 +65,7 @@ export interface WriteOptions {
  * nothing and enqueues nothing costs nothing more than its own statements.
  */
 export function createWrite(options: WriteOptions): Write {
-  const { transactions, bus, onJobsAdded } = options;
+  const { transactions, bus, onJobsAdded, classOfJob = noRunner } = options;
   const now = options.now ?? Date.now;
   return async <T>(work: (tx: Tx) => Promise<T>): Promise<T> => {
     let tx: WriteTx | undefined;
@@ -71,7 +76,7 @@ export function createWrite(options: WriteOptions): Write {
       const jobs = current.events.length > 0 ? [...current.jobs, ...bus.jobsFor(current.events)] : current.jobs;
       if (jobs.length > 0) {
         const at = now();
-        current.jobsAdded = (await insertJobs(db, jobs, at)).added;
+        current.jobsAdded = (await insertJobs(db, jobs, at, classOfJob)).added;
         current.soonestJobAt = Math.min(...jobs.map((job) => job.runAt ?? at));
       }
       return result;

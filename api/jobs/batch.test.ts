@@ -8,15 +8,15 @@ describe('batch jobs', async () => {
   const db = await testDatabase('jobs-batch');
   const transactions = transactionsFor(db);
   const add = (key: string, item: unknown, runAt = Date.now() + 60_000) =>
-    transactions.run((tx) => addToBatch(tx, { kind: 'test-batch', key, payload: { window: 7 }, item, runAt } satisfies BatchRequest, Date.now()));
+    transactions.run((tx) => addToBatch(tx, { kind: 'test-batch', class: 'mail', key, payload: { window: 7 }, item, runAt } satisfies BatchRequest & { class: 'mail' }, Date.now()));
   const batchesOf = async (key: string) => {
     const rows = await db.selectFrom('jobs').select(['dedupeKey', 'payload', 'state']).where('kind', '=', 'test-batch').where('dedupeKey', 'like', `${key}%`).orderBy('id').execute();
     return rows.map((row) => ({ key: row.dedupeKey, ...(JSON.parse(row.payload) as { window: number; items: unknown[] }) }));
   };
   const claim = (node: string) => {
     // As a runner that knows this kind claims.
-    const request = { node, now: Date.now(), lockedUntil: Date.now() + 60_000, limit: 100, kinds: ['test-batch'] };
-    return transactions.run((tx) => jobQueriesFor(request.kinds).claimDueJobs(tx, request));
+    const request = { node, now: Date.now(), leaseMs: 60_000, limit: 100 };
+    return transactions.run((tx) => jobQueriesFor(new Map([['mail', ['test-batch']]])).claimDueJobs(tx, 'mail', request));
   };
 
   it('gathers items into one pending job, each item once', async () => {

@@ -72,4 +72,26 @@ describe.runIf(onPostgres)('the job claim on PostgreSQL, with a backlog no stati
     expect(plan).toContain('Index Scan using jobs_pending_run_at');
     expect(plan).not.toMatch(/Sort|Bitmap|Aggregate/);
   });
+
+  it('claims one class by its own index, a step in however large the backlog of another class (2026-12-23T0000_job_classes)', async () => {
+    // The 20,000 notices above wait in the maintenance class (the column's default); a reset joins them.
+    await sql`insert into jobs (kind, class, payload, run_at, due_at, created_at) values ('password-reset-mail', 'access', '{"n":0}', ${now}, ${now}, ${now})`.execute(db);
+    const due = await innerPlans(`select lotwise_next_class_due($1, $2) as run_at`, ['access', ['password-reset-mail']]);
+    expect(Number(due.rows[0]!.run_at)).toBe(now);
+    expect(due.plan).toContain('Index Scan using jobs_pending_class_run_at');
+    expect(due.plan).not.toMatch(/Sort|Bitmap|Aggregate/);
+    const claim = await innerPlans(`select id, class, locked_until from lotwise_claim_class_jobs($1, $2, $3, $4, $5, $6)`, [
+      'access',
+      ['password-reset-mail'],
+      'node-a',
+      now,
+      60_000,
+      2,
+    ]);
+    expect(claim.rows.map((row) => row.class)).toEqual(['access']);
+    // The lease is reckoned by the database's clock, not by the `now` the node passed.
+    expect(Number(claim.rows[0]!.locked_until)).toBeGreaterThan(Date.now() + 50_000);
+    expect(claim.plan).toContain('Index Scan using jobs_pending_class_run_at');
+    expect(claim.plan).not.toMatch(/Sort|Bitmap/);
+  });
 });

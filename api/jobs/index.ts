@@ -3,7 +3,7 @@ import type { Config } from '../config';
 import { pruneDoneJobs } from './jobs.repository';
 import { JobRunner } from './runner';
 
-export type { JobClass, JobContext, JobKind } from './runner';
+export { JobDeferral, jobClasses, retryDelayMs, type JobClass, type JobContext, type JobKind } from './runner';
 export type { BatchRequest, JobRequest } from './jobs.repository';
 export { listDeadJobs, retryDeadJob } from './jobs.repository';
 
@@ -25,6 +25,7 @@ export default fp(
     const runner = new JobRunner(app.db, app.write, app.writeSingleStatement, options.config.jobs, app.log.child({ module: 'jobs' }));
     app.decorate('jobs', runner);
     app.wakeJobs((soonestAt) => runner.jobsAdded(soonestAt));
+    app.classifyJobs((kind) => runner.classOf(kind));
     // Finished jobs are kept a week (a dedupe key holds that long), dead ones until an admin acts;
     // jobs no node knows how to do are made dead (kept, with that error).
     runner.every('jobs.sweep', 60 * 60 * 1000, async () => {

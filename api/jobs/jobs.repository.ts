@@ -3,6 +3,7 @@ import type { Db } from '../../db/client';
 import { type PreparedQuery, prepareQuery } from '../../db/prepared';
 import { claimsThroughFunctions, lockedForUpdate } from '../../db/query-helpers';
 import type { JobRow } from '../../db/schema';
+import type { JobClass } from './runner';
 
 /** Work to do later: a kind with a handler (api/jobs/runner.ts), and its payload of ids. */
 export interface JobRequest {
@@ -19,16 +20,19 @@ export interface JobRequest {
   once?: boolean;
 }
 
+type InsertedJob = { kind: string; class: string; payload: string; runAt: number; dedupeKey: string | null; createdAt: number };
+
 const insertJob = prepareQuery(
-  (db: Db, job: { kind: string; payload: string; runAt: number; dedupeKey: string | null; createdAt: number }) =>
+  (db: Db, job: InsertedJob) =>
     db
       .insertInto('jobs')
-      .values({ kind: job.kind, payload: job.payload, runAt: job.runAt, dueAt: job.runAt, dedupeKey: job.dedupeKey, createdAt: job.createdAt })
+      .values({ kind: job.kind, class: job.class, payload: job.payload, runAt: job.runAt, dueAt: job.runAt, dedupeKey: job.dedupeKey, createdAt: job.createdAt })
       .onConflict((conflict) =>
         conflict
           .column('dedupeKey')
           .doUpdateSet((eb) => ({
             kind: eb.ref('excluded.kind'),
+            class: eb.ref('excluded.class'),
             payload: eb.ref('excluded.payload'),
             state: 'pending',
             runAt: eb.ref('excluded.runAt'),
@@ -45,23 +49,28 @@ const insertJob = prepareQuery(
 );
 
 const insertJobOnce = prepareQuery(
-  (db: Db, job: { kind: string; payload: string; runAt: number; dedupeKey: string | null; createdAt: number }) =>
+  (db: Db, job: InsertedJob) =>
     db
       .insertInto('jobs')
-      .values({ kind: job.kind, payload: job.payload, runAt: job.runAt, dueAt: job.runAt, dedupeKey: job.dedupeKey, createdAt: job.createdAt })
+      .values({ kind: job.kind, class: job.class, payload: job.payload, runAt: job.runAt, dueAt: job.runAt, dedupeKey: job.dedupeKey, createdAt: job.createdAt })
       .onConflict((conflict) => conflict.column('dedupeKey').doNothing()),
 );
 
+/** The class of a kind of job, as its definition names it (the runner's `classOf`). */
+export type ClassOfKind = (kind: string) => JobClass;
+
 /**
  * Inserts the jobs in the transaction of `db`: they commit with the write that promises them (on
- * PostgreSQL, sent with its COMMIT). Answers how many rows were added or taken over, once committed:
- * none when each was already promised (a dedupe key held).
+ * PostgreSQL, sent with its COMMIT). Each row is written with the class of its kind (`classOf`), which
+ * the runner claims by. Answers how many rows were added or taken over, once committed: none when
+ * each was already promised (a dedupe key held).
  */
-export async function insertJobs(db: Db, jobs: readonly JobRequest[], now: number): Promise<{ added: Promise<number> }> {
+export async function insertJobs(db: Db, jobs: readonly JobRequest[], now: number, classOf: ClassOfKind): Promise<{ added: Promise<number> }> {
   const counts: Promise<number>[] = [];
   for (const job of jobs) {
     const { changed } = await (job.once ? insertJobOnce : insertJob).runAtCommit(db, {
       kind: job.kind,
+      class: classOf(job.kind),
       payload: JSON.stringify(job.payload),
       runAt: job.runAt ?? now,
       dedupeKey: job.dedupeKey ?? null,
@@ -74,40 +83,57 @@ export async function insertJobs(db: Db, jobs: readonly JobRequest[], now: numbe
 
 type Claim = {
   node: string;
+  /** The claiming node's clock: jobs with `run_at` up to it are due. */
   now: number;
-  lockedUntil: number;
+  leaseMs: number;
   limit: number;
 };
 
-/** When the next pending job of `kinds` is due; one whose lease runs on counts once the lease ends. */
-function nextDueQuery(db: Db, now: number, kinds: readonly string[]) {
+/**
+ * Now by the clock leases are reckoned by: on PostgreSQL the database's (nodes' clocks may differ by
+ * more than a lease; the database's is the one they share), on SQLite (one process) the runner's.
+ */
+function leaseNow(db: Db, now: number) {
+  return claimsThroughFunctions(db) ? sql<number>`lotwise_database_now()` : sql<number>`${now}`;
+}
+
+/** When the next pending job of one class is due (its kinds this runner knows); a job whose lease runs on counts once it ends. */
+function nextDueOfClass(db: Db, jobClass: JobClass, kinds: readonly string[], now: number) {
   if (claimsThroughFunctions(db)) {
-    // Planned without sorting (2026-12-22T0000_jobs_claim_plan): one step into the pending index, whatever the statistics.
-    return db.selectNoFrom(sql<number | null>`lotwise_next_job_due(${sql.val(kinds)}, ${now})`.as('runAt'));
+    // Planned without sorting (2026-12-23T0000_job_classes): one step into the class's pending index.
+    return sql<number | null>`lotwise_next_class_due(${jobClass}, ${sql.val(kinds)})`;
   }
   return db
     .selectFrom('jobs')
-    .select((eb) => eb.fn.min('runAt').as('runAt'))
+    .select('runAt')
     .where('state', '=', 'pending')
+    .where('class', '=', jobClass)
     .where('kind', 'in', kinds)
-    .where((eb) => eb.or([eb('lockedUntil', 'is', null), eb('lockedUntil', '<=', now)]));
+    .where((eb) => eb.or([eb('lockedUntil', 'is', null), eb('lockedUntil', '<=', now)]))
+    .orderBy('runAt')
+    .orderBy('id')
+    .limit(1);
 }
 
 /**
- * Claims up to `limit` due jobs of `kinds`, oldest due first: each counts an attempt. On PostgreSQL
- * rows another runner is claiming are skipped, and the claim walks the pending index in order
- * however many jobs wait (2026-12-22T0000_jobs_claim_plan).
+ * Claims up to `limit` due jobs of one class, oldest due first: each counts an attempt and is held
+ * for `leaseMs`. The claim walks the class's pending index in order however many jobs of it (or of
+ * another class) wait; on PostgreSQL rows another runner is claiming are skipped, and the lease is
+ * reckoned by the database's clock (2026-12-23T0000_job_classes).
  */
-function claimQuery(db: Db, claim: Claim, kinds: readonly string[]) {
+function claimQuery(db: Db, claim: Claim, jobClass: JobClass, kinds: readonly string[]) {
   if (claimsThroughFunctions(db)) {
     return db
-      .selectFrom(sql<JobRow>`lotwise_claim_jobs(${sql.val(kinds)}, ${claim.node}, ${claim.now}, ${claim.lockedUntil}, ${claim.limit})`.as('claimed'))
+      .selectFrom(
+        sql<JobRow>`lotwise_claim_class_jobs(${jobClass}, ${sql.val(kinds)}, ${claim.node}, ${claim.now}, ${claim.leaseMs}, ${claim.limit})`.as('claimed'),
+      )
       .selectAll();
   }
   const due = db
     .selectFrom('jobs')
     .select('id')
     .where('state', '=', 'pending')
+    .where('class', '=', jobClass)
     .where('kind', 'in', kinds)
     .where('runAt', '<=', claim.now)
     .where((eb) => eb.or([eb('lockedUntil', 'is', null), eb('lockedUntil', '<=', claim.now)]))
@@ -116,31 +142,41 @@ function claimQuery(db: Db, claim: Claim, kinds: readonly string[]) {
     .limit(claim.limit);
   return db
     .updateTable('jobs')
-    .set((eb) => ({ attempts: eb('attempts', '+', 1), lockedBy: claim.node, lockedUntil: claim.lockedUntil }))
+    .set((eb) => ({ attempts: eb('attempts', '+', 1), lockedBy: claim.node, lockedUntil: eb(eb.val(claim.now), '+', eb.val(claim.leaseMs)) }))
     .where('id', 'in', due)
     .returningAll();
 }
 
 /**
- * A runner's two queries on the jobs table for its kinds (at least one), each built once: a busy
- * node claims many times a second, and building the claim cost more than running it.
+ * A runner's queries on the jobs table for the kinds it knows, by class, each built once: a busy node
+ * claims many times a second, and building the claim cost more than running it.
  */
-export function jobQueriesFor(kinds: readonly string[]) {
-  const nextDue = prepareQuery((db: Db, params: { now: number }) => nextDueQuery(db, params.now, kinds));
-  const claim = prepareQuery((db: Db, params: Claim) => claimQuery(db, params, kinds));
+export function jobQueriesFor(kindsByClass: ReadonlyMap<JobClass, readonly string[]>) {
+  const classes = [...kindsByClass.keys()];
+  // One statement, one index step per class: `select (next of access) as c0, (next of mail) as c1, ...`.
+  const nextDue = prepareQuery((db: Db, params: { now: number }) =>
+    db.selectNoFrom(() => classes.map((jobClass, index) => sql<number | null>`(${nextDueOfClass(db, jobClass, kindsByClass.get(jobClass)!, params.now)})`.as(`c${index}`))),
+  );
+  const claims = new Map(classes.map((jobClass) => [jobClass, prepareQuery((db: Db, params: Claim) => claimQuery(db, params, jobClass, kindsByClass.get(jobClass)!))]));
   return {
     /**
-     * When the next pending job is due (epoch ms), or undefined when none is: a read, so an idle
+     * When the next pending job of each class is due (epoch ms; absent: none), in one read: an idle
      * runner costs no write.
      */
-    async nextDueAt(db: Db, now: number): Promise<number | undefined> {
-      if (kinds.length === 0) return undefined;
-      const row = await nextDue.first(db, { now });
-      return row?.runAt == null ? undefined : Number(row.runAt);
+    async nextDueByClass(db: Db, now: number): Promise<Map<JobClass, number>> {
+      const due = new Map<JobClass, number>();
+      if (classes.length === 0) return due;
+      const row = (await nextDue.first(db, { now })) as Record<string, unknown> | undefined;
+      classes.forEach((jobClass, index) => {
+        const at = row?.[`c${index}`];
+        if (at !== null && at !== undefined) due.set(jobClass, Number(at));
+      });
+      return due;
     },
-    /** Claims up to `limit` due jobs for `node` until `lockedUntil`, in one statement. */
-    async claimDueJobs(db: Db, params: Claim): Promise<JobRow[]> {
-      return kinds.length === 0 ? [] : claim.all(db, params);
+    /** Claims up to `limit` due jobs of `jobClass` for `node`, in one statement. */
+    async claimDueJobs(db: Db, jobClass: JobClass, params: Claim): Promise<JobRow[]> {
+      const claim = claims.get(jobClass);
+      return claim ? claim.all(db, params) : [];
     },
   };
 }
@@ -186,6 +222,13 @@ export async function markRetry(db: Db, id: number, node: string, retry: { runAt
     .execute();
 }
 
+/** Put off until `runAt` by its handler (api/jobs/runner.ts `JobDeferral`): the attempt its claim counted is given back. */
+export async function markDeferred(db: Db, id: number, node: string, runAt: number): Promise<void> {
+  await ownJobs(db, [id], node)
+    .set((eb) => ({ runAt, attempts: eb('attempts', '-', 1), lockedUntil: null, lockedBy: null }))
+    .execute();
+}
+
 export async function markDead(db: Db, id: number, node: string, failure: { error: string; now: number }): Promise<void> {
   await ownJobs(db, [id], node).set({ state: 'dead', lastError: failure.error, finishedAt: failure.now, lockedUntil: null, lockedBy: null }).execute();
 }
@@ -201,7 +244,7 @@ export async function killUnknownKinds(db: Db, known: readonly string[], dueBefo
     .set({ state: 'dead', finishedAt: now, lastError: sql<string>`${'no handler for job kind '} || ${sql.ref('kind')}` })
     .where('state', '=', 'pending')
     .where('runAt', '<', dueBefore)
-    .where((eb) => eb.or([eb('lockedUntil', 'is', null), eb('lockedUntil', '<=', now)]));
+    .where((eb) => eb.or([eb('lockedUntil', 'is', null), eb('lockedUntil', '<=', leaseNow(db, now))]));
   if (known.length > 0) query = query.where('kind', 'not in', known);
   const result = await query.executeTakeFirst();
   return Number(result.numUpdatedRows);
@@ -242,14 +285,14 @@ const maxBatchesPerKey = 50;
  * item a batch of `key` already holds is not added again: adding is safe to repeat after an unknown
  * outcome. In the caller's write; on PostgreSQL the writers of one batch wait for each other.
  */
-export async function addToBatch(db: Db, batch: BatchRequest, now: number): Promise<void> {
+export async function addToBatch(db: Db, batch: BatchRequest & { class: JobClass }, now: number): Promise<void> {
   const itemText = JSON.stringify(batch.item);
   for (let number = 1; number <= maxBatchesPerKey; number += 1) {
     const dedupeKey = number === 1 ? batch.key : `${batch.key}:${number}`;
     const payload = JSON.stringify({ ...batch.payload, items: [] });
     await db
       .insertInto('jobs')
-      .values({ kind: batch.kind, payload, runAt: batch.runAt, dueAt: batch.runAt, dedupeKey, createdAt: now })
+      .values({ kind: batch.kind, class: batch.class, payload, runAt: batch.runAt, dueAt: batch.runAt, dedupeKey, createdAt: now })
       .onConflict((conflict) => conflict.column('dedupeKey').doNothing())
       .execute();
     const job = await lockedForUpdate(db, db.selectFrom('jobs').select(['id', 'kind', 'payload', 'state', 'attempts', 'lockedBy']).where('dedupeKey', '=', dedupeKey)).executeTakeFirstOrThrow();
@@ -291,11 +334,16 @@ export function listDeadJobs(db: Db, limit: number): Promise<JobRow[]> {
   return db.selectFrom('jobs').selectAll().where('state', '=', 'dead').orderBy('finishedAt', 'desc').orderBy('id', 'desc').limit(limit).execute();
 }
 
-/** A dead job due again now, with fresh attempts (an admin's retry). False when it is not dead. */
-export async function retryDeadJob(db: Db, id: number, now: number): Promise<boolean> {
+/**
+ * A dead job due again now, with fresh attempts (an admin's retry), in the class its kind has now
+ * (`classOf`: the runner's definitions). False when it is not dead.
+ */
+export async function retryDeadJob(db: Db, id: number, now: number, classOf: ClassOfKind): Promise<boolean> {
+  const job = await db.selectFrom('jobs').select('kind').where('id', '=', id).where('state', '=', 'dead').executeTakeFirst();
+  if (!job) return false;
   const result = await db
     .updateTable('jobs')
-    .set({ state: 'pending', runAt: now, dueAt: now, attempts: 0, finishedAt: null })
+    .set({ state: 'pending', class: classOf(job.kind), runAt: now, dueAt: now, attempts: 0, finishedAt: null })
     .where('id', '=', id)
     .where('state', '=', 'dead')
     .executeTakeFirst();

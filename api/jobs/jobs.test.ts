@@ -15,14 +15,15 @@ const silent: FastifyBaseLogger = new Proxy({} as FastifyBaseLogger, {
 });
 
 const second = 1000;
-const options: RunnerOptions = { leaseMs: 60 * second, retryBaseMs: 10 * second, retryForMs: 24 * 3600 * second, pollMs: 50, concurrency: 4 };
+const options: RunnerOptions = { leaseMs: 60 * second, retryBaseMs: 10 * second, retryForMs: 24 * 3600 * second, pollMs: 50, slots: { access: 4, mail: 4, realtime: 4, webhook: 4, maintenance: 4 } };
 
 /** A node: its own connection to the shared database, its own runner, on a clock the test may move. */
 function nodeOn(db: Db, clock?: { now: number }, overrides: Partial<RunnerOptions> = {}) {
   const now = clock ? () => clock.now : Date.now;
   const transactions = transactionsFor(db);
-  const write = createWrite({ transactions, bus: new EventBus(), now });
-  const runner = new JobRunner(db, write, (statement) => transactions.single(statement), { ...options, ...overrides }, silent, now);
+  // Rows are written with the class the runner's definitions name (as api/events does in the app).
+  const write = createWrite({ transactions, bus: new EventBus(), now, classOfJob: (kind) => runner.classOf(kind) });
+  const runner: JobRunner = new JobRunner(db, write, (statement) => transactions.single(statement), { ...options, ...overrides }, silent, now);
   return { db, write, runner };
 }
 
@@ -94,7 +95,11 @@ describe(`jobs (${onPostgres ? 'PostgreSQL' : 'SQLite'})`, async () => {
     await alive.runner.start();
     await alive.runner.runDue();
     expect(runs).toEqual(['dead node']);
+    // The node has stopped answering (it claims nothing more); its lease runs out: on PostgreSQL by
+    // the database's clock (runner.ts), on SQLite by the runner's.
+    await dead.runner.stop(0);
     clock.now += options.leaseMs + 1;
+    if (onPostgres) await alive.db.updateTable('jobs').set((eb) => ({ lockedUntil: eb('lockedUntil', '-', options.leaseMs + 1) })).where('dedupeKey', '=', 'lease-test').execute();
     await alive.runner.runDue();
     expect(runs).toEqual(['dead node', 'other node']);
     const row = await alive.db.selectFrom('jobs').selectAll().where('dedupeKey', '=', 'lease-test').executeTakeFirstOrThrow();

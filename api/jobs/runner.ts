@@ -17,6 +17,11 @@ export interface JobContext {
   attempt: number;
   /** When the job was first due (epoch ms): when its promise was made, for a job due at once. */
   dueAt: number;
+  /**
+   * Aborted at the job's deadline, about 0.8 of the lease after it was claimed: past the lease another
+   * node may take the job again, so a handler passes this to what it waits on (a fetch, an SMTP send).
+   */
+  signal: AbortSignal;
   log: FastifyBaseLogger;
 }
 
@@ -37,7 +42,8 @@ interface JobDefinition<P> {
   payload: z.ZodType<P>;
   /**
    * Does the work. Idempotent: a run whose outcome is unknown (a node died mid-send) runs again. It
-   * loads what it needs by id and returns quietly when that is gone. Throwing retries it later.
+   * loads what it needs by id and returns quietly when that is gone. Throwing retries it later;
+   * throwing a `JobDeferral` puts it off without counting an attempt.
    */
   handle(payload: P, context: JobContext): Promise<void>;
 }
@@ -46,6 +52,20 @@ interface JobDefinition<P> {
 export interface JobKind<P> {
   kind: string;
   request(payload: P, options?: { runAt?: number; dedupeKey?: string; once?: boolean }): JobRequest;
+}
+
+/**
+ * Thrown by a handler that cannot try now for a reason that is not the job's failure (a webhook
+ * receiver paused after failing): the job is due again at `until` with its attempt given back.
+ */
+export class JobDeferral extends Error {
+  constructor(
+    readonly until: number,
+    reason: string,
+  ) {
+    super(reason);
+    this.name = 'JobDeferral';
+  }
 }
 
 export interface RunnerOptions {
@@ -57,9 +77,26 @@ export interface RunnerOptions {
   retryForMs: number;
   /** The longest wait between two looks at the table when nothing is due. */
   pollMs: number;
-  /** Jobs run at once by this node. */
-  concurrency: number;
+  /** Jobs of each class this node runs at once (JOBS_SLOTS_<CLASS>): a class never takes another's. */
+  slots: Record<JobClass, number>;
 }
+
+/** Timers the runner waits with: real ones, or a test's clock. */
+export interface RunnerTimers {
+  /** Calls `fire` after `ms`; answers a function that cancels it. */
+  after(ms: number, fire: () => void): () => void;
+}
+
+const realTimers: RunnerTimers = {
+  after(ms, fire) {
+    const timer = setTimeout(fire, ms);
+    timer.unref();
+    return () => clearTimeout(timer);
+  },
+};
+
+/** A job's deadline, as a share of its lease: it ends (or is told to) well before another node may take it. */
+export const deadlineShareOfLease = 0.8;
 
 const maxRetryDelayMs = 60 * 60 * 1000;
 const emptyPayload = z.object({});
@@ -75,42 +112,43 @@ function errorText(error: unknown): string {
 }
 
 /**
- * The jobs of this node: every node runs one. A due job is claimed by exactly one runner (one
- * statement; PostgreSQL skips rows another runner is claiming) for a lease; the runner of a node
- * that dies mid-job loses it when the lease ends, and another takes it. A failure is retried with
- * exponential backoff for 24 hours, then the job is dead: kept with its error, for an admin.
+ * The jobs of this node: every node runs one. It is one loop:
  *
- * When idle it reads when the next job is due and sleeps until then (at most `pollMs`), so a timer
- * fires on time and an idle node writes nothing; a job enqueued on this node wakes it at once.
+ *   sleep until the next job is due, at most `pollMs`, or until woken (a write here added a job, a
+ *   slot of a class that had due work freed); read when the next job of each class is due (one
+ *   statement); claim up to the free slots of each class with work due; repeat at once while a claim
+ *   came back full.
+ *
+ * A due job is claimed by exactly one runner (one statement; PostgreSQL skips rows another runner is
+ * claiming) for a lease, reckoned by the database's clock on PostgreSQL; the runner of a node that dies
+ * mid-job loses it when the lease ends, and another takes it. Every job has a deadline (an AbortSignal)
+ * before its lease ends. A failure is retried with exponential backoff for 24 hours, then the job is
+ * dead: kept with its error, for an admin.
  */
 export class JobRunner {
   readonly node = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   private readonly definitions = new Map<string, JobDefinition<unknown>>();
-  /** The kinds this runner does (every module defines its kinds before start). */
-  private kinds: string[] = [];
+  /** The classes with kinds this runner does, with their kinds (every module defines its kinds before start). */
+  private kindsByClass = new Map<JobClass, string[]>();
   /** Its queries for those kinds, built at start. */
   private queries!: ReturnType<typeof repository.jobQueriesFor>;
   private readonly periodic = new Map<string, number>();
   private readonly running = new Set<Promise<void>>();
-  private timer: NodeJS.Timeout | undefined;
+  private readonly runningByClass = new Map<JobClass, number>();
+  /** Classes that had work due, or a full claim, with no slot left: a slot of theirs freeing wakes the loop. */
+  private readonly waitingForSlot = new Set<JobClass>();
+  /** When each class last had a free slot at a look (epoch ms): readiness calls the runner stuck when one falls behind. */
+  private readonly lastFreeLookAt = new Map<JobClass, number>();
+  private readonly overrunObservers: ((jobClass: JobClass, kind: string) => void)[] = [];
   private started = false;
   private stopping = false;
+  /** A look is wanted: set by a wake, taken by the loop when it starts a look (a wake during a look makes another). */
+  private lookWanted = false;
   private looking = false;
-  private lookAgain = false;
-  /** The next look claims without reading first: a job is known to be due. */
-  private claimFirst = false;
-  /** Due jobs may wait unclaimed (a claim took as many as it had room for). */
-  private moreMayBeDue = false;
-  /**
-   * When the next job is due, as far as this runner knows (`dueKnown`): its last read, and jobs
-   * added on this node since; undefined when none is pending. A claim of what it knew of ends it.
-   */
-  private knownDueAt: number | undefined;
-  private dueKnown = false;
-  /** When the timer fires (epoch ms, the runner's clock). */
-  private timerAt: number | undefined;
-  /** When this runner last began a look for due jobs (epoch ms): readiness calls it stuck past a limit. */
-  private lastLookAt = 0;
+  /** The loop's sleep: when it ends, and how to end it now. */
+  private sleepingUntil: number | undefined;
+  private endSleep: (() => void) | undefined;
+  private rearmSleep: ((at: number) => void) | undefined;
   /** A wake waits for the end of this turn of the event loop (wake). */
   private wakePending = false;
   /** Jobs done whose outcome waits for the statement recording it (markFinished). */
@@ -124,6 +162,7 @@ export class JobRunner {
     private readonly options: RunnerOptions,
     private readonly log: FastifyBaseLogger,
     private readonly now: () => number = Date.now,
+    private readonly timers: RunnerTimers = realTimers,
   ) {}
 
   /** Names a kind of job and how it is done. */
@@ -134,6 +173,11 @@ export class JobRunner {
     return { kind, request: (payload, options = {}) => ({ kind, payload: payload as Record<string, unknown>, ...options }) };
   }
 
+  /** The class of a kind, as its definition names it: what a job row is written with. A kind no runner here knows waits as maintenance. */
+  classOf(kind: string): JobClass {
+    return this.definitions.get(kind)?.class ?? 'maintenance';
+  }
+
   /**
    * Work done every `everyMs` on one node of all (expired sessions, cleanups): one job under the
    * dedupe key `every:<kind>`, which reschedules itself when it ends, never a timer on every node.
@@ -141,6 +185,11 @@ export class JobRunner {
   every(kind: string, everyMs: number, handle: (context: JobContext) => Promise<void>): void {
     this.define(kind, { class: 'maintenance', payload: emptyPayload, handle: (_payload, context) => handle(context) });
     this.periodic.set(kind, everyMs);
+  }
+
+  /** Hears of each job still running at its deadline (for /metrics). */
+  onOverrun(observer: (jobClass: JobClass, kind: string) => void): void {
+    this.overrunObservers.push(observer);
   }
 
   /** How many jobs of `kind` first due in `[from, to)` came before job `beforeId`: a job's place in a burst. */
@@ -153,7 +202,8 @@ export class JobRunner {
    * as one piece of work (a digest). See jobs.repository.ts `addToBatch`.
    */
   async addToBatch(batch: BatchRequest): Promise<void> {
-    await this.write((tx) => repository.addToBatch(tx.db, batch, this.now()));
+    await this.write((tx) => repository.addToBatch(tx.db, { ...batch, class: this.classOf(batch.kind) }, this.now()));
+    this.jobsAdded(batch.runAt);
   }
 
   /**
@@ -167,14 +217,20 @@ export class JobRunner {
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
-    this.kinds = [...this.definitions.keys()];
-    this.queries = repository.jobQueriesFor(this.kinds);
+    for (const [kind, definition] of this.definitions) {
+      const kinds = this.kindsByClass.get(definition.class) ?? [];
+      kinds.push(kind);
+      this.kindsByClass.set(definition.class, kinds);
+    }
+    this.queries = repository.jobQueriesFor(this.kindsByClass);
     const now = this.now();
+    for (const jobClass of this.kindsByClass.keys()) this.lastFreeLookAt.set(jobClass, now);
     const periodic = [...this.periodic].map(([kind, everyMs]) => ({ kind, payload: {}, runAt: now + everyMs, dedupeKey: `every:${kind}` }));
     // A periodic job already waiting (another node, an earlier start) keeps its time.
     if (periodic.length > 0) await this.write(async (tx) => periodic.forEach((job) => tx.enqueue(job)));
     await this.killUnknownKinds();
-    this.lookSoon();
+    this.lookWanted = true;
+    void this.loop();
   }
 
   /**
@@ -183,7 +239,7 @@ export class JobRunner {
    */
   async killUnknownKinds(): Promise<void> {
     const now = this.now();
-    const killed = await this.single((db) => repository.killUnknownKinds(db, this.kinds, now - this.options.leaseMs, now));
+    const killed = await this.single((db) => repository.killUnknownKinds(db, [...this.definitions.keys()], now - this.options.leaseMs, now));
     if (killed > 0) this.log.error({ jobs: killed }, 'jobs of unknown kinds are dead: kept for an admin');
   }
 
@@ -193,51 +249,24 @@ export class JobRunner {
     else this.expect(soonestAt);
   }
 
-  /** Look for due jobs this turn of the event loop: a write on this node just added one, so the look claims at once. */
+  /**
+   * Look for due jobs now. The look waits for the end of this turn of the event loop: the writes
+   * whose commits were answered in it each wake the runner, and one look then claims for them all.
+   */
   wake(): void {
-    this.claimFirst = true;
+    this.lookWanted = true;
     if (this.wakePending) return;
     this.wakePending = true;
-    // After the rest of this turn of the event loop: the writes whose commits were answered in it
-    // each wake the runner, and one claim then takes the jobs of them all (fewer claims under load).
     setImmediate(() => {
       this.wakePending = false;
-      this.lookSoon();
+      this.endSleep?.();
     });
   }
 
-  /** A job is due at `runAt`, later: the runner's timer fires by then. */
+  /** A job is due at `runAt`, later: a sleep past it ends then. A look under way may have read before it was added: another follows. */
   private expect(runAt: number): void {
-    if (this.dueKnown && (this.knownDueAt === undefined || runAt < this.knownDueAt)) this.knownDueAt = runAt;
-    if (!this.started || this.stopping) return;
-    if (this.looking) {
-      // The look under way may have read before this job was added: it reads again.
-      if (!this.dueKnown) this.lookAgain = true;
-      return;
-    }
-    if (this.timerAt !== undefined && this.timerAt <= runAt) return;
-    this.setTimer(runAt - this.now());
-  }
-
-  private lookSoon(): void {
-    if (!this.started || this.stopping) return;
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    this.timerAt = undefined;
-    if (this.looking) {
-      this.lookAgain = true;
-      return;
-    }
-    void this.look();
-  }
-
-  private setTimer(inMs: number): void {
-    clearTimeout(this.timer);
-    const delay = Math.max(inMs, 5);
-    this.timerAt = this.now() + delay;
-    // A timer's look reads when the next job is due first: it may find none, and then writes nothing.
-    this.timer = setTimeout(() => this.lookSoon(), delay);
-    this.timer.unref();
+    if (this.looking) this.lookWanted = true;
+    else if (this.sleepingUntil !== undefined && runAt < this.sleepingUntil) this.rearmSleep?.(runAt);
   }
 
   /**
@@ -245,11 +274,12 @@ export class JobRunner {
    * whoever must see promised work done before going on.
    */
   async runDue(): Promise<void> {
+    if (!this.started) throw new Error('the job runner has not started');
     for (;;) {
       this.wake();
-      while (this.wakePending || this.looking || this.running.size > 0) await Promise.race([...this.running, pause(5)]);
-      const dueAt = await this.queries.nextDueAt(this.db, this.now());
-      if (dueAt === undefined || dueAt > this.now()) return;
+      while (this.wakePending || this.lookWanted || this.looking || this.running.size > 0) await Promise.race([...this.running, pause(5)]);
+      const due = await this.queries.nextDueByClass(this.db, this.now());
+      if (![...due.values()].some((at) => at <= this.now())) return;
     }
   }
 
@@ -259,103 +289,139 @@ export class JobRunner {
    */
   async stop(waitMs = 10_000): Promise<void> {
     this.stopping = true;
-    clearTimeout(this.timer);
+    this.endSleep?.();
     const giveUpAt = Date.now() + waitMs;
     while ((this.looking || this.running.size > 0) && Date.now() < giveUpAt) await Promise.race([...this.running, pause(10)]);
   }
 
   /**
-   * Whether the runner is alive, for /readyz: when it last looked for due jobs (it looks at least
-   * every `pollMs` while a slot is free) and how many jobs it runs. A look that hangs, or every slot
-   * held by jobs that never end (no look reads the table then), leaves `lastLookAt` behind.
+   * Whether the runner is alive, for /readyz: when it last looked for due jobs with a free slot in
+   * every class (it looks at least every `pollMs`), and how many jobs it runs. A look that hangs, or
+   * every slot of a class held by jobs that do not end, leaves `lastLookAt` behind.
    */
   liveness(): { started: boolean; lastLookAt: number; running: number } {
-    return { started: this.started && !this.stopping, lastLookAt: this.lastLookAt, running: this.running.size };
+    const lastLookAt = this.lastFreeLookAt.size === 0 ? this.now() : Math.min(...this.lastFreeLookAt.values());
+    return { started: this.started && !this.stopping, lastLookAt, running: this.running.size };
   }
 
-  /**
-   * Claims what is due. A look woken by a write here claims at once (a job is due); any other reads
-   * first when the next job is due, so an idle node writes nothing, and sleeps until then (at most
-   * `pollMs`). Under load that makes a job cost its claim and its outcome, not a read besides each.
-   */
-  private async look(): Promise<void> {
-    this.looking = true;
-    let nextIn = this.options.pollMs;
-    try {
-      do {
-        this.lookAgain = false;
-        const free = this.options.concurrency - this.running.size;
-        if (free <= 0) {
-          // A job ending frees a slot: it looks again then.
-          this.moreMayBeDue = true;
-          return;
-        }
-        const now = this.now();
-        this.lastLookAt = now;
-        if (!this.claimFirst) {
-          const dueAt = await this.queries.nextDueAt(this.db, now);
-          this.knownDueAt = dueAt;
-          this.dueKnown = true;
-          if (dueAt === undefined || dueAt > now) {
-            if (dueAt !== undefined) nextIn = Math.min(nextIn, dueAt - now);
-            continue;
-          }
-        }
-        this.claimFirst = false;
-        const claimed = await this.single((db) => this.queries.claimDueJobs(db, { node: this.node, now, lockedUntil: now + this.options.leaseMs, limit: free }));
-        for (const job of claimed) this.track(this.run(job));
-        // A full claim may have left more due: claim again at once (or when a slot frees).
-        this.moreMayBeDue = claimed.length === free;
-        if (this.moreMayBeDue) {
-          this.lookAgain = true;
-          this.claimFirst = true;
-        } else if (this.dueKnown && (this.knownDueAt === undefined || this.knownDueAt > now)) {
-          if (this.knownDueAt !== undefined) nextIn = Math.min(nextIn, this.knownDueAt - now);
-        } else {
-          // What the last read knew of is claimed now (or nothing was read yet): read when the next is due.
-          this.dueKnown = false;
-          this.lookAgain = true;
-        }
-      } while (this.lookAgain && !this.stopping);
-    } catch (error) {
-      this.log.error({ err: error }, 'job runner could not read the jobs table');
-    } finally {
-      this.looking = false;
-      if (!this.stopping && this.running.size < this.options.concurrency) {
-        // A job added here while this look ran may be due sooner than what the look saw.
-        const known = this.dueKnown && this.knownDueAt !== undefined ? this.knownDueAt - this.now() : nextIn;
-        this.setTimer(Math.min(nextIn, known));
+  /** The loop: look, then sleep until the next job is due (at most `pollMs`) or a wake. */
+  private async loop(): Promise<void> {
+    while (!this.stopping) {
+      let nextLookAt: number;
+      this.looking = true;
+      this.lookWanted = false;
+      try {
+        nextLookAt = await this.look();
+      } catch (error) {
+        this.log.error({ err: error }, 'job runner could not read the jobs table');
+        nextLookAt = this.now() + this.options.pollMs;
+      } finally {
+        this.looking = false;
       }
+      if (this.stopping) break;
+      // A wake during the look (a job may have been added after it read), or a full claim: look again at once.
+      if (this.lookWanted || nextLookAt <= this.now()) continue;
+      await this.sleep(nextLookAt);
     }
   }
 
-  private track(run: Promise<void>): void {
-    this.running.add(run);
-    void run.finally(() => {
-      this.running.delete(run);
-      // A slot is free: claim again if due jobs may have been left for want of one.
-      if (this.moreMayBeDue) this.wake();
+  /** Ends at `at` (the runner's clock), at a wake, or at stop. */
+  private sleep(at: number): Promise<void> {
+    return new Promise((resolve) => {
+      let cancel = () => {};
+      const arm = (until: number) => {
+        cancel();
+        this.sleepingUntil = until;
+        cancel = this.timers.after(Math.max(until - this.now(), 0), end);
+      };
+      const end = () => {
+        cancel();
+        this.sleepingUntil = undefined;
+        this.endSleep = undefined;
+        this.rearmSleep = undefined;
+        resolve();
+      };
+      this.endSleep = end;
+      this.rearmSleep = arm;
+      arm(at);
     });
   }
 
-  private async run(job: JobRow): Promise<void> {
+  /**
+   * One look: reads when the next job of each class is due, and claims up to the free slots of each
+   * class with work due. Answers when to look next: at once after a full claim, else when the next
+   * job of a class with a free slot is due, at most `pollMs` from now.
+   */
+  private async look(): Promise<number> {
+    const now = this.now();
+    let nextLookAt = now + this.options.pollMs;
+    const free = (jobClass: JobClass) => this.options.slots[jobClass] - (this.runningByClass.get(jobClass) ?? 0);
+    for (const jobClass of this.kindsByClass.keys()) if (free(jobClass) > 0) this.lastFreeLookAt.set(jobClass, now);
+    const due = await this.queries.nextDueByClass(this.db, now);
+    for (const [jobClass, dueAt] of due) {
+      const slots = free(jobClass);
+      if (slots <= 0) {
+        // A slot of its own freeing wakes the loop.
+        this.waitingForSlot.add(jobClass);
+        continue;
+      }
+      if (dueAt > now) {
+        nextLookAt = Math.min(nextLookAt, dueAt);
+        continue;
+      }
+      const claimed = await this.single((db) => this.queries.claimDueJobs(db, jobClass, { node: this.node, now, leaseMs: this.options.leaseMs, limit: slots }));
+      for (const job of claimed) this.track(jobClass, job);
+      if (claimed.length === slots) {
+        // More may be due: look again at once, and again when a slot of this class frees.
+        this.waitingForSlot.add(jobClass);
+        nextLookAt = now;
+      }
+    }
+    return nextLookAt;
+  }
+
+  private track(jobClass: JobClass, job: JobRow): void {
+    this.runningByClass.set(jobClass, (this.runningByClass.get(jobClass) ?? 0) + 1);
+    const run = this.run(jobClass, job);
+    this.running.add(run);
+    void run.finally(() => {
+      this.running.delete(run);
+      this.runningByClass.set(jobClass, this.runningByClass.get(jobClass)! - 1);
+      if (this.waitingForSlot.delete(jobClass)) this.wake();
+    });
+  }
+
+  private async run(jobClass: JobClass, job: JobRow): Promise<void> {
     const definition = this.definitions.get(job.kind)!;
     const log = this.log.child({ job: job.id, kind: job.kind, attempt: job.attempts });
+    const deadline = new AbortController();
+    let ended = false;
+    const cancelDeadline = this.timers.after(Math.round(this.options.leaseMs * deadlineShareOfLease), () => {
+      if (ended) return;
+      log.error({ class: jobClass, leaseMs: this.options.leaseMs }, 'job ran past its deadline: told to stop (another node may take it once the lease ends)');
+      for (const observer of this.overrunObservers) observer(jobClass, job.kind);
+      deadline.abort(new Error(`job ${job.id} ran past its deadline`));
+    });
     try {
       const parsed = definition.payload.safeParse(parsePayload(job.payload));
       if (!parsed.success) return await this.dead(job, `bad payload: ${parsed.error.message}`, log);
       try {
-        await definition.handle(parsed.data, { jobId: job.id, attempt: job.attempts, dueAt: job.dueAt, log });
+        await definition.handle(parsed.data, { jobId: job.id, attempt: job.attempts, dueAt: job.dueAt, signal: deadline.signal, log });
       } catch (error) {
+        if (error instanceof JobDeferral) return await this.deferred(job, error, log);
         return await this.failed(job, error, log);
       }
       const everyMs = this.periodic.get(job.kind);
       if (everyMs === undefined) return await this.markDone(job.id);
       const now = this.now();
       await this.single((db) => repository.markRetry(db, job.id, this.node, { runAt: now + everyMs, error: null, resetAttempts: true }));
+      this.expect(now + everyMs);
     } catch (error) {
       // The job table itself failed us: the lease runs out and the job is taken again.
       log.error({ err: error }, 'job outcome not recorded');
+    } finally {
+      ended = true;
+      cancelDeadline();
     }
   }
 
@@ -397,6 +463,14 @@ export class JobRunner {
     }
     log.warn({ err: error, retryAt: new Date(runAt).toISOString() }, 'job failed; retrying later');
     await this.single((db) => repository.markRetry(db, job.id, this.node, { runAt, error: errorText(error) }));
+    this.expect(runAt);
+  }
+
+  /** Put off by its handler: due again then, its attempt given back. */
+  private async deferred(job: JobRow, deferral: JobDeferral, log: FastifyBaseLogger): Promise<void> {
+    log.info({ until: new Date(deferral.until).toISOString(), reason: deferral.message }, 'job put off');
+    await this.single((db) => repository.markDeferred(db, job.id, this.node, deferral.until));
+    this.expect(deferral.until);
   }
 
   private async dead(job: JobRow, error: string, log: FastifyBaseLogger): Promise<void> {

@@ -147,6 +147,14 @@ export default fp(
       });
     });
 
+    const jobOverruns = new Counter({
+      name: 'lotwise_jobs_deadline_overruns_total',
+      help: 'Jobs still running at their deadline (0.8 of the lease) on this node, by class and kind',
+      labelNames: ['class', 'kind'] as const,
+      registers,
+    });
+    app.jobs.onOverrun((jobClass, kind) => jobOverruns.inc({ class: jobClass, kind }));
+
     const jobs = {
       due: new Gauge({ name: 'lotwise_jobs_due', help: 'Jobs due and waiting for a runner', registers }),
       running: new Gauge({ name: 'lotwise_jobs_running', help: 'Jobs held by a runner now', registers }),

@@ -22,6 +22,8 @@ import * as notesCanned from './2026-12-21T0300_notes_canned';
 import * as chatResolution from './2026-12-21T0400_chat_resolution';
 import * as webhooks from './2026-12-21T0600_webhooks';
 import * as jobsClaimPlan from './2026-12-22T0000_jobs_claim_plan';
+import * as jobClasses from './2026-12-23T0000_job_classes';
+import * as webhookBackoff from './2026-12-23T0000_webhook_backoff';
 import * as auditActorInvites from './2026-12-23T0200_audit_actor_invites';
 import * as chatGrantExpiry from './2026-12-23T0300_chat_grant_expiry';
 
@@ -50,6 +52,8 @@ export const migrations: Record<string, Migration> = {
   '2026-12-21T0400_chat_resolution': chatResolution,
   '2026-12-21T0600_webhooks': webhooks,
   '2026-12-22T0000_jobs_claim_plan': jobsClaimPlan,
+  '2026-12-23T0000_job_classes': jobClasses,
+  '2026-12-23T0000_webhook_backoff': webhookBackoff,
   '2026-12-23T0200_audit_actor_invites': auditActorInvites,
   '2026-12-23T0300_chat_grant_expiry': chatGrantExpiry,
 };

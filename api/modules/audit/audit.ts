@@ -22,6 +22,8 @@ export type AuditAction =
   | 'leads.exported'
   | 'settings.changed'
   | 'webhook.changed'
+  | 'webhook.test-sent'
+  | 'job.retried'
   | 'data.exported'
   | 'data.erased'
   | 'retention.erased'
@@ -50,6 +52,8 @@ const actorNeeds: Record<AuditAction, ActorNeed | 'any'> = {
   'leads.exported': 'staff',
   'settings.changed': 'admin',
   'webhook.changed': 'admin',
+  'webhook.test-sent': 'admin',
+  'job.retried': 'admin',
   'data.exported': 'admin',
   'data.erased': 'admin',
   'retention.erased': 'admin',

@@ -6,6 +6,7 @@ import { dataExportSchema, dataRequestSchema, deadJobSchema, erasureResultSchema
 import { listDeadJobs, retryDeadJob } from '../../jobs';
 import { signedInStaffId } from '../../plugins/auth';
 import { HttpError } from '../../plugins/errors';
+import { recordAudit } from '../audit';
 import type { PersonalData } from './personal-data';
 
 /** Dead jobs listed, newest first. */
@@ -35,7 +36,12 @@ export async function operationsRoutes(app: FastifyInstance, options: { data: Pe
   });
 
   routes.post(operationsPaths.jobRetry, { ...admin, schema: { params: idParamsSchema, response: { 200: okBodySchema } } }, async (request) => {
-    const retried = await app.write((tx) => retryDeadJob(tx.db, request.params.id, Date.now()));
+    const { id } = request.params;
+    const retried = await app.write(async (tx) => {
+      const done = await retryDeadJob(tx.db, id, Date.now(), (kind) => app.jobs.classOf(kind));
+      if (done) await recordAudit(tx, { actorId: signedInStaffId(request.session), action: 'job.retried', subject: { kind: 'job', id } });
+      return done;
+    });
     if (!retried) throw new HttpError(404, 'No dead job with that id');
     app.jobs.wake();
     return { ok: true as const };

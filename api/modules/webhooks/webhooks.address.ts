@@ -1,48 +1,30 @@
-import { lookup } from 'node:dns/promises';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
 import dns from 'node:dns';
+import { lookup } from 'node:dns/promises';
+import { isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /**
- * The addresses a webhook must not reach (a receiver on the operator's own network would let an
- * admin's URL probe it): IPv4 and IPv6 private, loopback, link-local, unique-local, unspecified,
- * shared (CGNAT), multicast and reserved ranges. Node's BlockList matches IPv4-mapped IPv6
- * (`::ffff:127.0.0.1`) against the IPv4 ranges.
+ * Where a webhook may go. An admin's URL must not let the server probe the operator's own network, so
+ * only addresses ipaddr.js calls `unicast` are reached: every named special range is refused, IPv4
+ * (private, loopback, link-local, carrier-grade NAT, reserved, broadcast, multicast, unspecified) and IPv6
+ * (loopback, unspecified, link-local, unique-local, multicast, IPv4-mapped `::ffff:0:0/96`, and
+ * IPv4-compatible `::/96` (the one range checked by its CIDR: the library calls it unicast), NAT64 `64:ff9b::/96`, 6to4 `2002::/16`, Teredo `2001::/32`, documentation and the
+ * rest). A list kept by hand missed some of these; the library's names are the one list.
  */
-const refused = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  refused.addSubnet(network, prefix, 'ipv4');
-}
-for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['64:ff9b::', 96],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['fec0::', 10],
-  ['ff00::', 8],
-] as const) {
-  refused.addSubnet(network, prefix, 'ipv6');
-}
-
 export class WebhookAddressError extends Error {}
 
-/** True for an address a webhook may not reach. */
+/** Ports a webhook may use, unless WEBHOOK_ALLOW_PRIVATE: the web's own, not any service on a host. */
+export const webhookPorts = ['80', '443', '8443'] as const;
+
+/** IPv4-compatible IPv6 (`::/96`, deprecated): ipaddr.js calls it unicast, yet `::7f00:1` is 127.0.0.1 on some stacks. */
+const ipv4Compatible = ipaddr.parseCIDR('::/96');
+
+/** True for an address a webhook may not reach: anything but a public unicast address. */
 export function isPrivateAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 0) return true;
-  return refused.check(address, family === 6 ? 'ipv6' : 'ipv4');
+  if (!ipaddr.isValid(address)) return true;
+  const parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv6' && parsed.match(ipv4Compatible)) return true;
+  return parsed.range() !== 'unicast';
 }
 
 /** The URL's host without IPv6 brackets. */
@@ -50,17 +32,30 @@ function hostOf(url: URL): string {
   return url.hostname.replace(/^\[(.*)\]$/, '$1');
 }
 
+/** The port a URL connects to, as text ('' in a URL is its scheme's default). */
+function portOf(url: URL): string {
+  return url.port || (url.protocol === 'https:' ? '443' : '80');
+}
+
 /**
- * Refuses (WebhookAddressError) a URL whose host is, or resolves to, a private address: every
- * address it resolves to must be public. At subscription; the delivery checks again as it connects.
+ * Refuses (WebhookAddressError) a URL with a user name or password in it (never stored: it would be a
+ * secret in plain sight), and unless `allowPrivate` one that is not https, uses another port than 80,
+ * 443 or 8443, or whose host is, or resolves to, anything but a public unicast address. At
+ * subscription; the delivery checks the address again as it connects.
  */
 export async function checkWebhookUrl(url: URL, allowPrivate: boolean): Promise<void> {
+  if (url.username !== '' || url.password !== '') {
+    throw new WebhookAddressError('The URL must not hold a user name or password: put credentials in the receiver, the signature proves the sender');
+  }
   if (allowPrivate) return;
   if (url.protocol !== 'https:') throw new WebhookAddressError('The URL must start with https://');
+  if (!(webhookPorts as readonly string[]).includes(portOf(url))) {
+    throw new WebhookAddressError(`The URL's port must be one of ${webhookPorts.join(', ')}`);
+  }
   const host = hostOf(url);
   const addresses = isIP(host) ? [host] : await resolveAll(host);
   if (addresses.some(isPrivateAddress)) {
-    throw new WebhookAddressError(`${host} is a private, loopback or link-local address; webhooks go to public addresses only`);
+    throw new WebhookAddressError(`${host} is a private or special-purpose address; webhooks go to public addresses only`);
   }
 }
 
@@ -90,8 +85,11 @@ export function guardedLookup(allowPrivate: boolean): LookupFunction {
   };
 }
 
-/** Whether a delivery may connect to a URL whose host is an address literal (no lookup happens then). */
-export function literalHostAllowed(url: URL, allowPrivate: boolean): boolean {
+/** Whether a delivery may connect to this URL before any lookup: its port, and its host when an address literal. */
+export function deliveryAllowed(url: URL, allowPrivate: boolean): boolean {
+  if (allowPrivate) return true;
+  if (url.username !== '' || url.password !== '') return false;
+  if (!(webhookPorts as readonly string[]).includes(portOf(url))) return false;
   const host = hostOf(url);
-  return allowPrivate || isIP(host) === 0 || !isPrivateAddress(host);
+  return isIP(host) === 0 || !isPrivateAddress(host);
 }

@@ -122,7 +122,10 @@ describe.skipIf(!onPostgres || !redisUrl)('webhooks from two nodes on PostgreSQL
     await subscribe(nodeA, receiver);
     // Node B read the new subscription before node A answered: a lead it takes at once is sent too.
     const ids = await Promise.all(Array.from({ length: 20 }, (_, index) => postLead(index % 2 ? nodeB : nodeA, `Pair ${index}`)));
-    await until('every lead tried', () => ids.every((id) => receiver.received.some((request) => leadIdOf(request.body) === id)));
+    // The receiver fails: its subscription is paused (per subscription, not per delivery), and the
+    // deliveries wait without spending tries.
+    await until('a failed try', () => receiver.received.some((request) => request.answered === 500));
+    await until('the receiver paused', async () => (await db.selectFrom('webhooks').select('failures').where('url', '=', receiver.url).executeTakeFirstOrThrow()).failures > 0);
     receiver.answerWith(200);
     await until('every lead accepted', () => ids.every((id) => receiver.received.some((request) => request.answered === 200 && leadIdOf(request.body) === id)));
     await until('every delivery recorded', async () => (await db.selectFrom('webhookDeliveries').select('id').where('deliveredAt', 'is', null).execute()).length === 0);

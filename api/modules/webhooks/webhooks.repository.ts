@@ -84,3 +84,37 @@ export function findChatMessage(db: Db, id: number) {
     .where('id', '=', id)
     .executeTakeFirst();
 }
+
+/**
+ * A subscription whose receiver is failing lets one delivery try at a time: this one takes the try
+ * (the pause moves to `until`, past the try's time limit) when the pause is over and nobody took it.
+ */
+export async function takeTry(db: Db, id: number, now: number, until: number): Promise<boolean> {
+  const result = await db
+    .updateTable('webhooks')
+    .set({ pausedUntil: until })
+    .where('id', '=', id)
+    .where('failingSince', 'is not', null)
+    .where((eb) => eb.or([eb('pausedUntil', 'is', null), eb('pausedUntil', '<=', now)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** The receiver answered 2xx: it is healthy again. */
+export async function markReceiverHealthy(db: Db, id: number): Promise<void> {
+  await db.updateTable('webhooks').set({ failingSince: null, pausedUntil: null, failures: 0, lastFailure: null }).where('id', '=', id).where('failures', '>', 0).execute();
+}
+
+/** The receiver failed a try: paused until `pausedUntil`, one more failure in a row, failing since its first. */
+export async function markReceiverFailing(db: Db, id: number, failure: { at: number; pausedUntil: number; failureClass: string }): Promise<void> {
+  await db
+    .updateTable('webhooks')
+    .set((eb) => ({
+      failingSince: eb.fn.coalesce('failingSince', eb.val(failure.at)),
+      pausedUntil: failure.pausedUntil,
+      failures: eb('failures', '+', 1),
+      lastFailure: failure.failureClass,
+    }))
+    .where('id', '=', id)
+    .execute();
+}

@@ -12,6 +12,7 @@ import {
   webhookTestEventType,
 } from '../../contract/admin-operations';
 import { leadKindSchema } from '../../contract/leads';
+import { JobDeferral, retryDelayMs } from '../../jobs';
 import { HttpError } from '../../plugins/errors';
 import { recordAudit } from '../audit';
 import { createLeadsService } from '../leads';
@@ -43,8 +44,22 @@ function eventsOf(text: string): WebhookEventType[] {
 const iso = (at: number) => new Date(at).toISOString();
 
 function toWebhook(row: repository.WebhookRow): Webhook {
-  return { id: row.id, url: row.url, events: eventsOf(row.events), createdAt: iso(row.createdAt) };
+  return {
+    id: row.id,
+    url: row.url,
+    events: eventsOf(row.events),
+    createdAt: iso(row.createdAt),
+    receiver: {
+      failingSince: row.failingSince === null ? null : iso(row.failingSince),
+      pausedUntil: row.pausedUntil === null ? null : iso(row.pausedUntil),
+      failures: row.failures,
+      lastFailure: row.lastFailure,
+    },
+  };
 }
+
+/** Past a try's time limit, before another delivery to a failing receiver may take the next try. */
+const tryMarginMs = 1000;
 
 const fanOutPayload = z.object({
   eventId: z.string().min(1),
@@ -76,7 +91,7 @@ export function createWebhooks(app: FastifyInstance, config: Config) {
   const deliver = app.jobs.define('webhook-delivery', {
     class: 'webhook',
     payload: z.object({ deliveryId: z.string().min(1) }),
-    async handle({ deliveryId }) {
+    async handle({ deliveryId }, { signal }) {
       const delivery = await repository.findDelivery(app.db, deliveryId);
       if (!delivery || delivery.deliveredAt !== null) return;
       const webhook = await repository.findWebhook(app.db, delivery.webhookId);
@@ -84,12 +99,32 @@ export function createWebhooks(app: FastifyInstance, config: Config) {
       const data = await dataOf(delivery);
       // What the event was about is gone (erased): nothing to send.
       if (data === undefined) return;
-      const body = JSON.stringify({ id: delivery.eventId, type: delivery.eventType, createdAt: iso(delivery.eventAt), data });
       const at = Date.now();
-      const result = await sendWebhook(webhook, { id: delivery.id, eventType: delivery.eventType, body }, options);
+      if (webhook.failingSince !== null) {
+        // A failing receiver gets one try at a time, once its pause is over; the other deliveries
+        // to it wait for the pause without spending a try of theirs (DESIGN 17).
+        const took = await app.write((tx) => repository.takeTry(tx.db, webhook.id, at, at + options.timeoutMs + tryMarginMs));
+        if (!took) {
+          const pausedUntil = (await repository.findWebhook(app.db, webhook.id))?.pausedUntil ?? at;
+          // Another delivery's try is under way (the pause is no longer than a try): look again soon,
+          // so the others go out shortly after it succeeds. Else wait out the pause.
+          const trying = pausedUntil - at <= options.timeoutMs + tryMarginMs;
+          throw new JobDeferral(trying ? at + tryMarginMs : pausedUntil, `receiver of webhook ${webhook.id} paused after failing`);
+        }
+      }
+      const body = JSON.stringify({ id: delivery.eventId, type: delivery.eventType, createdAt: iso(delivery.eventAt), data });
+      const result = await sendWebhook(webhook, { id: delivery.id, eventType: delivery.eventType, body }, { ...options, signal });
       const ok = succeeded(result);
-      await app.write((tx) => repository.recordAttempt(tx.db, { deliveryId, at, ...result }, ok ? Date.now() : null));
-      if (!ok) throw new Error(result.error ?? `the receiver answered ${result.statusCode}`);
+      const failureClass = result.error ?? `http-status ${result.statusCode}`;
+      await app.write(async (tx) => {
+        await repository.recordAttempt(tx.db, { deliveryId, at, ...result }, ok ? Date.now() : null);
+        if (ok) await repository.markReceiverHealthy(tx.db, webhook.id);
+        else {
+          const pausedUntil = Date.now() + retryDelayMs(webhook.failures + 1, config.jobs.retryBaseMs);
+          await repository.markReceiverFailing(tx.db, webhook.id, { at, pausedUntil, failureClass });
+        }
+      });
+      if (!ok) throw new Error(`the receiver failed: ${failureClass}`);
     },
   });
 
@@ -208,7 +243,7 @@ export function createWebhooks(app: FastifyInstance, config: Config) {
           eventType: webhookTestEventType,
         };
         await repository.addDeliveries(tx.db, [row]);
-        await recordAudit(tx, { actorId, action: 'webhook.changed', subject: { kind: 'webhook', id }, detail: 'test event sent' });
+        await recordAudit(tx, { actorId, action: 'webhook.test-sent', subject: { kind: 'webhook', id } });
         tx.enqueue(deliver.request({ deliveryId: row.id }));
         return { deliveryId: row.id };
       });

@@ -32,7 +32,8 @@ async function settle(): Promise<void> {
 
 describe('/admin/webhooks', () => {
   let server: FakeServer;
-  const webhook: Webhook = { id: 7, url: 'https://crm.example.com/hooks', events: ['lead.created', 'chat.message'], createdAt: '2026-11-21T11:00:00.000Z' };
+  const healthy = { failingSince: null, pausedUntil: null, failures: 0, lastFailure: null };
+  const webhook: Webhook = { id: 7, url: 'https://crm.example.com/hooks', events: ['lead.created', 'chat.message'], createdAt: '2026-11-21T11:00:00.000Z', receiver: healthy };
   const delivery: WebhookDelivery = {
     id: 'dlv_1',
     eventId: 'evt_1',
@@ -78,6 +79,19 @@ describe('/admin/webhooks', () => {
     expect(within(deliveries).getByText(/webhook\.test .* delivered/)).toBeInTheDocument();
     expect(within(deliveries).getByText(/500 \(31 ms\)/)).toBeInTheDocument();
     expect(within(deliveries).getByText(/200 \(12 ms\)/)).toBeInTheDocument();
+  });
+
+  it('shows a failing receiver: since when, the last failure, and until when its deliveries are paused', async () => {
+    const pausedUntil = new Date(Date.now() + 10 * 60_000).toISOString();
+    const failing: Webhook = { ...webhook, receiver: { failingSince: '2026-11-21T11:30:00.000Z', pausedUntil, failures: 4, lastFailure: 'timeout' } };
+    server.on('GET /api/admin/webhooks', () => ({ body: [failing, { ...webhook, id: 8, url: 'https://ok.example.com/hooks' }] }));
+    await openAt('/admin/webhooks');
+    const item = screen.getByText('https://crm.example.com/hooks').closest('li')!;
+    const state = within(item).getByRole('status');
+    expect(state).toHaveTextContent(/Failing since .*\(4 in a row, last: timeout\)/);
+    expect(state).toHaveTextContent('deliveries paused until');
+    const ok = screen.getByText('https://ok.example.com/hooks').closest('li')!;
+    expect(within(ok).queryByRole('status')).toBeNull();
   });
 
   it("shows the server's refusal of a private address, and stores nothing", async () => {

@@ -1,6 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { type CreatedWebhook, type Webhook, type WebhookEventType, webhookEventTypes } from '../../../../api/contract/admin-operations';
+import {
+  type CreatedWebhook,
+  type Webhook,
+  type WebhookEventType,
+  webhookEventTypes,
+  type WebhookReceiverState,
+} from '../../../../api/contract/admin-operations';
 import { Button } from '../../../components/ui/button';
 import { operationsApi, operationsKeys } from './operations-api';
 import { ErrorNote, when } from './operations-ui';
@@ -106,6 +112,7 @@ function WebhookItem({ webhook, onRemoved }: { webhook: Webhook; onRemoved: () =
     <li className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
       <p className="font-mono text-sm break-all text-slate-900">{webhook.url}</p>
       <p className="mt-1 text-xs text-slate-600">{webhook.events.join(', ')}</p>
+      <ReceiverState receiver={webhook.receiver} />
       <div className="mt-3 flex flex-wrap gap-2">
         <Button size="sm" variant="outline" onClick={() => test.mutate()} disabled={test.isPending}>
           Send test event
@@ -140,5 +147,17 @@ function WebhookItem({ webhook, onRemoved }: { webhook: Webhook; onRemoved: () =
         </div>
       )}
     </li>
+  );
+}
+
+/** A failing receiver: since when, the last failure's class, and the pause its deliveries wait out. */
+function ReceiverState({ receiver }: { receiver: WebhookReceiverState }) {
+  if (receiver.failingSince === null) return null;
+  const paused = receiver.pausedUntil !== null && Date.parse(receiver.pausedUntil) > Date.now();
+  return (
+    <p role="status" className="mt-2 rounded bg-amber-50 px-2 py-1 text-xs text-amber-900">
+      Failing since {when(receiver.failingSince)} ({receiver.failures} in a row, last: {receiver.lastFailure ?? 'unknown'})
+      {paused && receiver.pausedUntil !== null ? ` · deliveries paused until ${when(receiver.pausedUntil)}` : ' · trying again'}
+    </p>
   );
 }
