@@ -22,6 +22,7 @@ import * as notesCanned from './2026-12-21T0300_notes_canned';
 import * as chatResolution from './2026-12-21T0400_chat_resolution';
 import * as webhooks from './2026-12-21T0600_webhooks';
 import * as jobsClaimPlan from './2026-12-22T0000_jobs_claim_plan';
+import * as mailPolicy from './2026-12-23T0100_mail_policy';
 
 /** Every migration, in order. Add new files here; never edit a landed one. */
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '2026-12-21T0400_chat_resolution': chatResolution,
   '2026-12-21T0600_webhooks': webhooks,
   '2026-12-22T0000_jobs_claim_plan': jobsClaimPlan,
+  '2026-12-23T0100_mail_policy': mailPolicy,
 };

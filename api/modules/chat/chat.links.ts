@@ -35,18 +35,3 @@ export function checkChatLinkToken(secret: string, token: string, now: number): 
   if (Number.parseInt(expiry, 36) * 1000 <= now) return { ok: false, reason: 'expired' };
   return { ok: true, sessionId };
 }
-
-/** `<email, base64url>.<signature>`: unsubscribes that address, and no other. It does not expire (an old mail's link still works). */
-export function unsubscribeToken(secret: string, email: string): string {
-  const address = email.toLowerCase();
-  return `${Buffer.from(address).toString('base64url')}.${sign(secret, `unsubscribe\n${address}`)}`;
-}
-
-/** The address an unsubscribe token names, or undefined for a forged or altered one. */
-export function checkUnsubscribeToken(secret: string, token: string): string | undefined {
-  const [encoded, signature, ...rest] = token.split('.');
-  if (!encoded || !signature || rest.length > 0) return undefined;
-  const address = Buffer.from(encoded, 'base64url').toString('utf8');
-  if (!address.includes('@') || address.length > 254) return undefined;
-  return sameSignature(signature, sign(secret, `unsubscribe\n${address}`)) ? address : undefined;
-}
