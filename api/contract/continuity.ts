@@ -42,6 +42,7 @@ export const transcriptLimits = {
  * a confirmation link (with none of the conversation), and the transcript goes once it is opened.
  */
 export const transcriptAnswer = z.object({ email: z.string(), confirmationSent: z.boolean() });
+export type TranscriptAnswer = z.infer<typeof transcriptAnswer>;
 export const transcriptNoEmailMessage = 'We have no email for this conversation yet: add yours to a message, then ask again.';
 export const transcriptUnsubscribedMessage = 'This address unsubscribed from our emails, so no transcript can be sent.';
 /** What the widget and the staff toast say when the answer is `confirmationSent`. */
