@@ -252,6 +252,8 @@ export interface MailAddressesTable {
 export interface SentMailsTable {
   id: Id;
   jobId: number | null;
+  /** When the sending job was due (epoch ms): with `jobId`, one promise of the job (its row is reused when its dedupe key is taken over). */
+  jobDueAt: number | null;
   recipient: string;
   purpose: string;
   subject: string;

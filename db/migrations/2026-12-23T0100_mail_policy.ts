@@ -18,7 +18,7 @@ function addressHash(email: string): string {
  *   mail (a link we mailed it was opened), and when it asked for none (unsubscribed) or was erased.
  *   Replaces `email_unsubscribes`, whose addresses move here as hashes. Its row is also what two
  *   requests about one address lock (PostgreSQL), so a limit per address is counted once at a time.
- * - `sent_mails`: each mail sent (by its job, once), whom to, for what, and `sent_mail_subjects`:
+ * - `sent_mails`: each mail sent (by its job's run, once), whom to, for what, and `sent_mail_subjects`:
  *   the rows it is about (`session:<id>`, `lead:<kind>:<id>`), so a data request finds it exactly.
  * - `mail_address_confirmations`: the work waiting for an address (lower case: the confirmation mail
  *   goes to it) to confirm it (a transcript), as a job kind and payload of ids, run when the mailed
@@ -43,7 +43,8 @@ export async function up(db: AnyDb): Promise<void> {
   await db.schema
     .createTable('sent_mails')
     .addColumn('id', 'integer', autoIncrementId(db))
-    .addColumn('job_id', 'integer', (col) => col.unique())
+    .addColumn('job_id', 'integer')
+    .addColumn('job_due_at', millis)
     .addColumn('recipient', 'text', (col) => col.notNull())
     .addColumn('purpose', 'text', (col) => col.notNull())
     .addColumn('subject', 'text', (col) => col.notNull())
@@ -52,6 +53,9 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn('to_verified', 'integer', (col) => col.notNull().defaultTo(0))
     .addColumn('sent_at', millis, (col) => col.notNull())
     .execute();
+  // One record per promise a job keeps: a job's row is reused when its dedupe key is taken over (a
+  // second reset mail of one link), due anew; a retry of one promise keeps its due time.
+  await db.schema.createIndex('sent_mails_job').on('sent_mails').columns(['job_id', 'job_due_at']).unique().execute();
   await db.schema.createIndex('sent_mails_recipient_at').on('sent_mails').columns(['recipient', 'sent_at']).execute();
   await db.schema.createIndex('sent_mails_at').on('sent_mails').columns(['sent_at']).execute();
   await db.schema

@@ -112,7 +112,7 @@ export class MailPolicy {
     const verified = !publicMail || standing.verified;
     if (mail.carriesVisitorText && !verified) return this.withheld(mail, 'unverified');
     // A retry of a mail that went (its record is there) is not sent again.
-    if (await repository.sentByJob(db, context.jobId)) return { sent: true };
+    if (context.attempt > 1 && (await repository.sentByJob(db, context))) return { sent: true };
     const now = this.now();
     if (publicMail) {
       if (caps.perAddressPerHour > 0 && (await repository.countSentTo(db, to, publicPurposes, now - hourMs)) >= caps.perAddressPerHour) return this.withheld(mail, 'capped');
@@ -131,6 +131,7 @@ export class MailPolicy {
     await this.options.write((tx) =>
       repository.recordSent(tx.db, {
         jobId: context.jobId,
+        jobDueAt: context.dueAt,
         recipient: to,
         purpose: mail.purpose,
         subject: content.subject,

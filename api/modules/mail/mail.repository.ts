@@ -55,9 +55,10 @@ export function findAddressRow(db: Db, addressHash: string) {
 
 // ---------- the record of mails sent ----------
 
-/** Whether this job's mail went already (a retry after the send, before its record: the record is the proof). */
-export async function sentByJob(db: Db, jobId: number): Promise<boolean> {
-  return (await db.selectFrom('sentMails').select('id').where('jobId', '=', jobId).executeTakeFirst()) !== undefined;
+/** Whether this job's mail went already (a retry after the send and its record); `dueAt` tells a retry from a reused job row. */
+export async function sentByJob(db: Db, job: { jobId: number; dueAt: number }): Promise<boolean> {
+  const row = await db.selectFrom('sentMails').select('id').where('jobId', '=', job.jobId).where('jobDueAt', '=', job.dueAt).executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Mails to `recipient` of the given purposes since `since` (epoch ms). */
@@ -85,6 +86,7 @@ export async function countSentUnverified(db: Db, since: number): Promise<number
 
 export interface SentMailRecord {
   jobId: number;
+  jobDueAt: number;
   recipient: string;
   purpose: string;
   subject: string;
@@ -101,6 +103,7 @@ export async function recordSent(db: Db, mail: SentMailRecord): Promise<void> {
     .insertInto('sentMails')
     .values({
       jobId: mail.jobId,
+      jobDueAt: mail.jobDueAt,
       recipient: mail.recipient,
       purpose: mail.purpose,
       subject: mail.subject,
@@ -109,7 +112,7 @@ export async function recordSent(db: Db, mail: SentMailRecord): Promise<void> {
       toVerified: mail.toVerified ? 1 : 0,
       sentAt: mail.sentAt,
     })
-    .onConflict((conflict) => conflict.column('jobId').doNothing())
+    .onConflict((conflict) => conflict.columns(['jobId', 'jobDueAt']).doNothing())
     .returning('id')
     .executeTakeFirst();
   const subjects = [...new Set(mail.subjects)];
