@@ -33,10 +33,11 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn('suppressed_at', millis)
     .addColumn('suppressed_reason', 'text')
     .execute();
-  const unsubscribed = await sql<{ email: string; created_at: string }>`select email, created_at from email_unsubscribes`.execute(db);
+  // One-word names: the app's connection maps snake_case result names to camelCase.
+  const unsubscribed = await sql<{ address: string; since: string }>`select email as address, created_at as since from email_unsubscribes`.execute(db);
   for (const row of unsubscribed.rows) {
-    const at = Date.parse(row.created_at);
-    await sql`insert into mail_addresses (address_hash, suppressed_at, suppressed_reason) values (${addressHash(row.email)}, ${Number.isNaN(at) ? 0 : at}, 'unsubscribed') on conflict (address_hash) do nothing`.execute(db);
+    const at = Date.parse(row.since);
+    await sql`insert into mail_addresses (address_hash, suppressed_at, suppressed_reason) values (${addressHash(row.address)}, ${Number.isNaN(at) ? 0 : at}, 'unsubscribed') on conflict (address_hash) do nothing`.execute(db);
   }
   await db.schema.dropTable('email_unsubscribes').execute();
 

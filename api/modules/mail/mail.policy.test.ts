@@ -5,7 +5,7 @@ import { contactSubmission } from '../../../test/support/factories';
 import { buildTestServer } from '../../../test/support/helper';
 import { type SinkMail, startSmtpSink } from '../../../test/support/smtp-sink';
 import { createDealer } from '../auth';
-import { checkUnsubscribeToken, unsubscribeToken } from './mail.addresses';
+import { addressHash, checkUnsubscribeToken, unsubscribeToken } from './mail.addresses';
 import type { MailPurpose } from './mail.policy';
 
 const notifyEmail = 'team@lotwise.example';
@@ -95,6 +95,11 @@ describe('the outbound-mail policy every mail passes', async () => {
     // A proven address is not held back by strangers' mail.
     await app.write((tx) => app.mail.markVerified(tx, 'known@policy.example'));
     expect(await send('reply', 'known@policy.example')).toEqual({ sent: true });
+  });
+
+  it('hashes an address as the migration that moved the unsubscribe list did (db/migrations.test.ts), in any case', () => {
+    expect(addressHash(' Dana@Example.com ')).toBe(addressHash('dana@example.com'));
+    expect(addressHash('dana@example.com')).toBe('GJOuazaj0JYLUp6v-IHamcO92RcLS_GFAbKZI2gPGiQ');
   });
 
   it('an unsubscribe token names its own address only, in any case; an old mail’s token still works', async () => {
