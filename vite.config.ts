@@ -12,7 +12,8 @@ const compressible = /\.(js|css|html|svg|json|txt|xml)$/;
 
 /**
  * Writes `.br` and `.gz` beside each built text file, so the server (@fastify/static `preCompressed` in api/app.ts)
- * sends compressed bytes without compressing on every request.
+ * sends compressed bytes without compressing on every request. Not the prerendered pages: the server
+ * compresses them at start, once its PUBLIC_URL is in them (api/web-pages.ts).
  */
 function precompress(): Plugin {
   let outDir = '';
@@ -32,7 +33,7 @@ function precompress(): Plugin {
           return statSync(path).isDirectory() ? walk(path) : [path];
         });
       for (const file of walk(outDir)) {
-        if (!compressible.test(file)) continue;
+        if (!compressible.test(file) || file.startsWith(join(outDir, 'pages'))) continue;
         const source = readFileSync(file);
         if (source.length < 1024) continue;
         writeFileSync(`${file}.gz`, gzipSync(source, { level: 9 }));

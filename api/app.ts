@@ -4,6 +4,8 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
+import { type Clock, systemClock } from './lib/clock';
+import anonymousBudgetPlugin from './plugins/anonymous-budget';
 import authPlugin from './plugins/auth';
 import clientAddressPlugin, { proxyTrust } from './plugins/client-address';
 import dbPlugin from './plugins/db';
@@ -37,6 +39,13 @@ import { prerenderedPagesFolder, registerWebPages } from './web-pages';
 /** Largest request body accepted: a larger one gets 413 with a message. */
 export const bodyLimitBytes = 64 * 1024;
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The time of the in-memory bounds (api/lib/clock.ts). */
+    clock: Clock;
+  }
+}
+
 export interface BuildOptions {
   /** Where the built SPA lives; not served when the folder is missing (API-only tests). */
   webRoot?: string;
@@ -44,6 +53,8 @@ export interface BuildOptions {
   logStream?: { write(line: string): void };
   /** Told of every route as it is added (a test compares them with the OpenAPI document). */
   onRoute?: (route: RouteOptions) => void;
+  /** The time of the in-memory bounds (typing relay, anonymous daily budget); tests move a manual one on. */
+  clock?: Clock;
 }
 
 /** Builds the whole server, not listening: `server.ts` listens, tests inject or listen on port 0. */
@@ -71,9 +82,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // First: it learns every route as it is added.
   await app.register(openapiPlugin);
 
+  app.decorate('clock', options.clock ?? systemClock);
   await app.register(errorsPlugin);
   await app.register(clientAddressPlugin, { trust });
-  await app.register(dbPlugin, { database: config.database });
+  // Under test, a write batch that holds SQLite's one connection past 50 ms is logged (db/writes.ts).
+  await app.register(dbPlugin, { database: config.database, slowBatchMs: config.env === 'test' ? 50 : undefined });
   await app.register(eventsPlugin);
   await app.register(jobsPlugin, { config });
   await app.register(redisPlugin, { redis: config.redis });
@@ -81,6 +94,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(sessionPlugin, { config });
   await app.register(authPlugin, { staffIdleMinutes: config.staffIdleMinutes });
   await app.register(socketIoPlugin, { config });
+  await app.register(anonymousBudgetPlugin, { config });
   await app.register(healthPlugin, { config });
   await app.register(metricsPlugin, { config });
 

@@ -77,7 +77,11 @@ export const configSchema = z
     // addresses that never proved they want ours, across the site, an hour (0: no cap).
     MAIL_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(0).max(10_000).default(10),
     MAIL_UNVERIFIED_PER_HOUR: z.coerce.number().int().min(0).max(10_000_000).default(2000),
-    PUBLIC_URL: z.url().default(defaultPublicUrl),
+    // Where people reach the site: put in mailed links and, at start, in the public pages' own links.
+    PUBLIC_URL: z
+      .url({ protocol: /^https?$/, error: 'PUBLIC_URL must be an http:// or https:// address' })
+      .refine((value) => !/[?#\s"'<>&\\]/.test(value), 'PUBLIC_URL must be an address with no query, fragment, quotes or spaces')
+      .default(defaultPublicUrl),
     STAFF_IDLE_MINUTES: z.coerce.number().positive().max(24 * 60).default(defaultStaffIdleMinutes),
     RATE_LIMIT_ALLOWLIST: z
       .string()
@@ -137,6 +141,10 @@ export const configSchema = z
     WEBHOOK_ALLOW_PRIVATE: booleanFlag,
     // A webhook receiver that has not answered in this long has failed that try.
     WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().positive().max(60).default(10),
+    // New anonymous conversations and visitor messages a node takes per day (UTC) before it stops mailing for
+    // anonymous traffic and alerts staff; past them it still accepts every chat (api/plugins/anonymous-budget.ts).
+    ANONYMOUS_DAILY_CONVERSATIONS: z.coerce.number().int().positive().default(2000),
+    ANONYMOUS_DAILY_MESSAGES: z.coerce.number().int().positive().default(20_000),
     // Chats and leads older than this many days are erased by a daily job; unset keeps everything.
     RETENTION_DAYS: optionalString.pipe(z.coerce.number<string | undefined>().int().positive().max(36_500).optional()),
   })
@@ -175,6 +183,8 @@ export const configSchema = z
     chatFollowUp: { escalationDelayMs: env.ESCALATION_DELAY_SECONDS * 1000, ratingAskDelayMs: env.RATING_ASK_DELAY_SECONDS * 1000 },
     /** Webhooks (api/modules/webhooks): private addresses allowed only when set; a try's time limit. */
     webhooks: { allowPrivate: env.WEBHOOK_ALLOW_PRIVATE, timeoutMs: env.WEBHOOK_TIMEOUT_SECONDS * 1000 },
+    /** A node's daily bound on anonymous traffic (api/plugins/anonymous-budget.ts). */
+    anonymousDaily: { conversations: env.ANONYMOUS_DAILY_CONVERSATIONS, messages: env.ANONYMOUS_DAILY_MESSAGES },
     /** Days after which chats and leads are erased (api/modules/privacy); undefined: kept for ever. */
     retentionDays: env.RETENTION_DAYS,
     jobs: {

@@ -1,5 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
@@ -7,15 +8,15 @@ import { freshDatabaseEnv } from '../test/support/helper';
 import { robotsTxt, sitemapXml } from '../scripts/vite/prerender';
 import { siteRoutes } from '../web/features/marketing/routes';
 import { buildApp } from './app';
-import { parseConfig } from './config';
-import { type WebPagesManifest, webPagesManifestFile } from './contract/web-pages';
+import { ConfigError, parseConfig } from './config';
+import { publicUrlPlaceholder, type WebPagesManifest, webPagesManifestFile } from './contract/web-pages';
 
 const publicUrl = 'https://www.lotwise.example';
 
 /**
  * The server answers each page path as the build laid it out (scripts/vite/prerender.ts writes these
- * files from the route list; here the same generators write robots.txt and sitemap.xml, and a page
- * map of three pages stands for the build's).
+ * files from the route list, with a placeholder for the site's address; here the same generators write
+ * robots.txt and sitemap.xml, and a page map of three pages stands for the build's).
  */
 describe('web pages', () => {
   let app: FastifyInstance;
@@ -25,15 +26,20 @@ describe('web pages', () => {
     dir = mkdtempSync(join(tmpdir(), 'lotwise-pages-'));
     const webRoot = join(dir, 'web');
     mkdirSync(join(webRoot, 'pages'), { recursive: true });
-    const page = (text: string) => `<!doctype html><html><head><title>${text}</title></head><body><div id="root"><h1>${text}</h1></div></body></html>`;
+    const page = (text: string) =>
+      `<!doctype html><html><head><title>${text}</title><link rel="canonical" href="${publicUrlPlaceholder}/${text.length}" />` +
+      `<script type="application/ld+json">{"url":"${publicUrlPlaceholder}/"}</script></head><body><div id="root"><h1>${text}</h1></div></body></html>`;
     writeFileSync(join(webRoot, 'index.html'), '<!doctype html><meta name="robots" content="noindex" /><div id="root"></div>');
     writeFileSync(join(webRoot, 'pages', 'index.html'), page('Home page'));
     writeFileSync(join(webRoot, 'pages', 'about.html'), page('About page'));
     writeFileSync(join(webRoot, 'pages', '404.html'), page('404 Page Not Found'));
-    writeFileSync(join(webRoot, 'robots.txt'), robotsTxt(siteRoutes, publicUrl));
-    writeFileSync(join(webRoot, 'sitemap.xml'), sitemapXml(siteRoutes, publicUrl));
+    writeFileSync(join(webRoot, 'pages', 'robots.txt'), robotsTxt(siteRoutes, publicUrlPlaceholder));
+    writeFileSync(join(webRoot, 'pages', 'sitemap.xml'), sitemapXml(siteRoutes, publicUrlPlaceholder));
     const manifest: WebPagesManifest = {
-      publicUrl,
+      documents: [
+        { path: '/robots.txt', file: 'pages/robots.txt', type: 'text/plain; charset=utf-8' },
+        { path: '/sitemap.xml', file: 'pages/sitemap.xml', type: 'application/xml; charset=utf-8' },
+      ],
       pages: [
         { path: '/', file: 'pages/index.html' },
         { path: '/about', file: 'pages/about.html' },
@@ -67,7 +73,7 @@ describe('web pages', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/^text\/plain/);
     const lines = response.payload.split('\n');
-    for (const path of ['/admin', '/dealer-login', '/dealer-dashboard', '/reset-password', '/simple-test', '/payment', '/api/']) {
+    for (const path of ['/admin', '/dealer-login', '/dealer-dashboard', '/reset-password', '/rate', '/simple-test', '/payment', '/api/']) {
       expect(lines).toContain(`Disallow: ${path}`);
     }
     expect(lines.filter((line) => line.startsWith('Disallow: '))).not.toContain('Disallow: /');
@@ -97,12 +103,44 @@ describe('web pages', () => {
     expect(about.statusCode).toBe(200);
     expect(about.payload).toContain('<h1>About page</h1>');
 
-    for (const path of ['/admin', '/admin/leads/contact/7', '/dealer-dashboard', '/dealer-login', '/reset-password?token=abc', '/simple-test', '/payment']) {
+    for (const path of ['/admin', '/admin/leads/contact/7', '/dealer-dashboard', '/dealer-login', '/reset-password?token=abc', '/rate?token=abc&rating=good', '/simple-test', '/payment']) {
       const response = await app.inject({ url: path });
       expect(response.statusCode, path).toBe(200);
       expect(response.payload, path).toContain('<meta name="robots" content="noindex" />');
       expect(response.payload, path).toContain('<div id="root"></div>');
     }
+  });
+
+  it('names the PUBLIC_URL this start read in every page, robots.txt and the sitemap, never the build’s placeholder', async () => {
+    for (const path of ['/', '/about', '/robots.txt', '/sitemap.xml', '/no-such-page']) {
+      const response = await app.inject({ url: path });
+      expect(response.payload, path).toContain(publicUrl);
+      expect(response.payload, path).not.toContain(publicUrlPlaceholder);
+    }
+    const about = await app.inject({ url: '/about' });
+    expect(about.payload).toContain(`<link rel="canonical" href="${publicUrl}/10" />`);
+    expect(about.payload).toContain(`{"url":"${publicUrl}/"}`);
+  });
+
+  it('sends a page compressed as the browser asks, and 304 for the copy it holds', async () => {
+    const plain = await app.inject({ url: '/about' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toBe('accept-encoding');
+    expect(plain.headers['cache-control']).toBe('no-cache');
+    for (const [accepted, encoding, decode] of [
+      ['gzip, deflate, br', 'br', brotliDecompressSync],
+      ['gzip', 'gzip', gunzipSync],
+      ['br;q=0, gzip;q=0.5', 'gzip', gunzipSync],
+    ] as const) {
+      const response = await app.inject({ url: '/about', headers: { 'accept-encoding': accepted } });
+      expect(response.headers['content-encoding'], accepted).toBe(encoding);
+      expect(decode(response.rawPayload).toString(), accepted).toBe(plain.payload);
+    }
+    const again = await app.inject({ url: '/about', headers: { 'if-none-match': plain.headers.etag as string } });
+    expect(again.statusCode).toBe(304);
+    expect(again.payload).toBe('');
+    const missing = await app.inject({ url: '/no-such-page', headers: { 'if-none-match': plain.headers.etag as string } });
+    expect(missing.statusCode).toBe(404);
   });
 
   it('redirects a public path with a trailing slash to the page, keeping the query', async () => {
@@ -125,5 +163,16 @@ describe('web pages', () => {
     expect(api.statusCode).toBe(404);
     expect(api.headers['content-type']).toMatch(/^application\/json/);
     expect(api.json()).toEqual({ message: 'Not found: GET /api/no-such-thing' });
+  });
+});
+
+describe('PUBLIC_URL', () => {
+  it('is an http(s) address that can go into HTML, XML and JSON as it is, or the server does not start', () => {
+    expect(parseConfig({ PUBLIC_URL: 'https://www.example.com/' }).publicUrl).toBe('https://www.example.com');
+    expect(parseConfig({ PUBLIC_URL: 'https://www.example.com/site' }).publicUrl).toBe('https://www.example.com/site');
+    for (const bad of ['ftp://example.com', 'javascript:alert(1)', 'https://example.com/?a=1', 'https://example.com/#x', 'https://example.com/"><script>', 'not a url']) {
+      expect(() => parseConfig({ PUBLIC_URL: bad }), bad).toThrow(ConfigError);
+      expect(() => parseConfig({ PUBLIC_URL: bad }), bad).toThrow(/PUBLIC_URL/);
+    }
   });
 });

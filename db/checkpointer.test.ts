@@ -1,9 +1,9 @@
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startCheckpointer } from './checkpointer';
+import { startCheckpointer, walSizeLimitBytes } from './checkpointer';
 
 const dir = mkdtempSync(join(tmpdir(), 'lotwise-checkpoint-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -36,7 +36,7 @@ describe('WAL checkpoints off the event loop', () => {
     sqlite.exec('create table notes (id integer primary key, text text not null)');
     sqlite.pragma('wal_checkpoint(TRUNCATE)');
     // The worker's first checkpoint comes 300 ms after its start: the first copy below is long done by then.
-    const checkpointer = startCheckpointer(sqlite, path, 300);
+    const checkpointer = startCheckpointer(sqlite, path, { everyMs: 300 });
     expect(sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
 
     const insert = sqlite.prepare('insert into notes (text) values (?)');
@@ -65,11 +65,53 @@ describe('WAL checkpoints off the event loop', () => {
     const path = join(dir, 'priority.db');
     const sqlite = new SQLite(path);
     sqlite.pragma('journal_mode = WAL');
-    const checkpointer = startCheckpointer(sqlite, path, 100);
+    const checkpointer = startCheckpointer(sqlite, path, { everyMs: 100 });
     const deadline = Date.now() + 5000;
     while (niceValues().filter((nice) => nice === 19).length === before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(niceValues().filter((nice) => nice === 19).length).toBe(before + 1);
     expect(String(niceOf('/proc/self/stat'))).toBe('0');
+    await checkpointer.stop();
+    sqlite.close();
+  });
+
+  it('empties the WAL file once the database is idle, and the main connection keeps it under its limit', async () => {
+    const path = join(dir, 'idle.db');
+    const sqlite = new SQLite(path);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.exec('create table notes (id integer primary key, text text not null)');
+    const checkpointer = startCheckpointer(sqlite, path, { everyMs: 50 });
+    expect(sqlite.pragma('journal_size_limit', { simple: true })).toBe(walSizeLimitBytes);
+    const insert = sqlite.prepare('insert into notes (text) values (?)');
+    sqlite.transaction(() => {
+      for (let i = 0; i < 2000; i += 1) insert.run(`note ${i} ${'x'.repeat(500)}`);
+    })();
+    const walSize = () => statSync(`${path}-wal`).size;
+    expect(walSize()).toBeGreaterThan(1_000_000);
+    await expect.poll(walSize, { timeout: 10_000, interval: 25 }).toBe(0);
+    // Nothing was lost on the way: every row is in the file now.
+    await checkpointer.stop();
+    expect(rowsInMainFile(path)).toBe(2000);
+    sqlite.close();
+  });
+
+  it('logs a failing checkpoint, and after three in a row gives checkpoints back to the main connection', async () => {
+    const path = join(dir, 'main.db');
+    const sqlite = new SQLite(path);
+    sqlite.pragma('journal_mode = WAL');
+    // The worker's connection opens a file that is not a database: each of its checkpoints fails.
+    const broken = join(dir, 'broken.db');
+    writeFileSync(broken, 'this is not a database file, whatever its name says'.repeat(100));
+    const said: string[] = [];
+    const log = {
+      warn: (details: { error: string }, message: string) => said.push(`warn ${message}: ${details.error}`),
+      error: (details: { failures: number }, message: string) => said.push(`error ${message} (${details.failures})`),
+      info: (message: string) => said.push(`info ${message}`),
+    };
+    const checkpointer = startCheckpointer(sqlite, broken, { everyMs: 20, log });
+    expect(sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+    await expect.poll(() => sqlite.pragma('wal_autocheckpoint', { simple: true }), { timeout: 10_000, interval: 10 }).toBe(1000);
+    expect(said.slice(0, 3)).toEqual(Array.from({ length: 3 }, () => expect.stringMatching(/^warn WAL checkpoint failed: .*not a database/)) as string[]);
+    expect(said[3]).toBe('error WAL checkpoints keep failing: the main connection checkpoints by itself from now on (3)');
     await checkpointer.stop();
     sqlite.close();
   });

@@ -332,3 +332,59 @@ describe(`2026-12-23T0100_mail_policy on ${onPostgres ? 'PostgreSQL' : 'SQLite'}
     expect((await migrator.migrateTo('2026-12-23T0100_mail_policy')).error).toBeUndefined();
   });
 });
+
+describe(`2026-12-23T0200_audit_actor_invites on ${onPostgres ? 'PostgreSQL' : 'SQLite'}`, async () => {
+  const open = await testDatabaseOpener('migrations-audit-actor');
+
+  it('fills the actor of old entries from the accounts, withdraws open invites whose sender is no active admin, and goes down again', async () => {
+    const db = open();
+    const migrator = migratorFor(db);
+    expect((await migrator.migrateTo('2026-12-22T0000_jobs_claim_plan')).error).toBeUndefined();
+    const now = '2026-12-22T10:00:00.000Z';
+    const later = '2026-12-24T10:00:00.000Z';
+    await sql`insert into admins (email, password_hash, created_at, display_name, role) values ('anna@lotwise.example', 'hash', ${now}, 'Anna', 'admin')`.execute(db);
+    await sql`insert into admins (email, password_hash, created_at, role, deactivated_at) values ('ben@lotwise.example', 'hash', ${now}, 'admin', ${now})`.execute(db);
+    const ids = await sql<{ id: number; email: string }>`select id, email from admins order by id`.execute(db);
+    const [anna, ben] = ids.rows;
+    await sql`insert into audit_log (at, actor_id, action) values (1, ${anna!.id}, 'staff.signed-in'), (2, null, 'retention.erased')`.execute(db);
+    await sql`insert into staff_invites (email, display_name, role, token_hash, invited_by, created_at, expires_at)
+      values ('a@x.example', 'A', 'agent', 'h1', ${anna!.id}, ${now}, ${later}), ('b@x.example', 'B', 'admin', 'h2', ${ben!.id}, ${now}, ${later})`.execute(db);
+
+    expect((await migrator.migrateTo('2026-12-23T0200_audit_actor_invites')).error).toBeUndefined();
+    const entries = await sql<{ email: string | null; name: string | null }>`select actor_email as email, actor_display_name as name from audit_log order by at`.execute(db);
+    expect(entries.rows).toEqual([
+      { email: 'anna@lotwise.example', name: 'Anna' },
+      { email: null, name: null },
+    ]);
+    const invites = await sql<{ email: string; used: string | null }>`select email, used_at as used from staff_invites order by email`.execute(db);
+    expect(invites.rows.map((row) => [row.email, row.used !== null])).toEqual([
+      ['a@x.example', false],
+      ['b@x.example', true],
+    ]);
+
+    expect((await migrator.migrateTo('2026-12-22T0000_jobs_claim_plan')).error).toBeUndefined();
+    await expect(sql`select actor_email from audit_log`.execute(db)).rejects.toThrow(/actor_email/);
+    expect((await migrator.migrateTo('2026-12-23T0200_audit_actor_invites')).error).toBeUndefined();
+  });
+});
+
+describe(`2026-12-23T0300_chat_grant_expiry on ${onPostgres ? 'PostgreSQL' : 'SQLite'}`, async () => {
+  const open = await testDatabaseOpener('migrations-grant-expiry');
+
+  it("gives each existing conversation grant an end 30 days after it was made, and goes down again", async () => {
+    const db = open();
+    const migrator = migratorFor(db);
+    expect((await migrator.migrateTo('2026-12-23T0200_audit_actor_invites')).error).toBeUndefined();
+    const now = '2026-12-20T10:15:30.250Z';
+    await sql`insert into chat_sessions (id, visitor_id, last_message_at, created_at) values ('session_a', 'v', ${now}, ${now})`.execute(db);
+    await sql`insert into chat_session_grants (visitor_id, session_id, created_at) values ('w', 'session_a', ${now})`.execute(db);
+
+    expect((await migrator.migrateTo('2026-12-23T0300_chat_grant_expiry')).error).toBeUndefined();
+    const grants = await sql<{ expiresAt: string }>`select expires_at as "expiresAt" from chat_session_grants`.execute(db);
+    expect(grants.rows).toEqual([{ expiresAt: '2027-01-19T10:15:30.250Z' }]);
+
+    expect((await migrator.migrateTo('2026-12-23T0200_audit_actor_invites')).error).toBeUndefined();
+    await expect(sql`select expires_at from chat_session_grants`.execute(db)).rejects.toThrow(/expires_at/);
+    expect((await migrator.migrateTo('2026-12-23T0300_chat_grant_expiry')).error).toBeUndefined();
+  });
+});

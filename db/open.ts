@@ -1,8 +1,8 @@
 import { claimDatabaseFile } from './backup';
-import { startCheckpointer } from './checkpointer';
+import { type CheckpointerLog, startCheckpointer } from './checkpointer';
 import { createDb, createPostgresDb, type Db } from './client';
 import { migrateToLatest } from './migrate';
-import { type Transactions, transactionsFor } from './writes';
+import { type SlowBatchLog, type Transactions, transactionsFor } from './writes';
 
 /** Where the data lives: PostgreSQL at `url` when set, else the SQLite file at `path`. */
 export interface DatabaseLocation {
@@ -36,7 +36,10 @@ export function connectDatabase(location: DatabaseLocation): Db {
  * Opens and migrates the app's database, with its write path; on SQLite also the WAL checkpointer
  * (db/checkpointer.ts), and the file's mark that a server uses it (db/backup.ts).
  */
-export async function openDatabase(location: DatabaseLocation): Promise<OpenDatabase> {
+export async function openDatabase(
+  location: DatabaseLocation,
+  options: { log?: CheckpointerLog & SlowBatchLog; slowBatchMs?: number } = {},
+): Promise<OpenDatabase> {
   const sqlite = location.url ? undefined : createDb(location.path);
   const db = sqlite ? sqlite.db : connectDatabase(location);
   try {
@@ -46,12 +49,12 @@ export async function openDatabase(location: DatabaseLocation): Promise<OpenData
     throw error;
   }
   const onFile = sqlite && location.path !== ':memory:';
-  const checkpointer = onFile ? startCheckpointer(sqlite.sqlite, location.path) : null;
+  const checkpointer = onFile ? startCheckpointer(sqlite.sqlite, location.path, { log: options.log }) : null;
   // A restore (db/backup.ts) is refused while this process has the file open.
   const release = onFile ? claimDatabaseFile(location.path) : undefined;
   return {
     db,
-    transactions: transactionsFor(db),
+    transactions: transactionsFor(db, { log: options.log, slowBatchMs: options.slowBatchMs }),
     async close() {
       await checkpointer?.stop();
       await db.destroy();

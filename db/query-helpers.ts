@@ -57,3 +57,12 @@ export function claimsThroughFunctions<DB>(db: Kysely<DB>): boolean {
 export function lockedForUpdate<Q extends { forUpdate(): Q }, DB>(db: Kysely<DB>, query: Q): Q {
   return isPostgres(db) ? query.forUpdate() : query;
 }
+
+/**
+ * The rows of `query` kept from changing until this transaction ends (other readers may keep them
+ * too): `FOR SHARE` on PostgreSQL, which waits for a transaction changing one and then reads it as
+ * that one left it. SQLite has one writer at a time.
+ */
+export function lockedForShare<Q extends { forShare(): Q }, DB>(db: Kysely<DB>, query: Q): Q {
+  return isPostgres(db) ? query.forShare() : query;
+}

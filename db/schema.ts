@@ -235,6 +235,8 @@ export interface ChatSessionGrantsTable {
   visitorId: string;
   sessionId: string;
   createdAt: string;
+  /** When the mailed link's token expires (ISO): the grant lets nobody in after it. */
+  expiresAt: string;
 }
 
 /**
@@ -297,6 +299,9 @@ export interface AuditLogTable {
   at: number;
   /** The staff account that acted; null: the app itself (a scheduled job). */
   actorId: number | null;
+  /** That account's email and display name when it acted (a rename later changes neither); null with no actor. */
+  actorEmail: ColumnType<string | null, string | null | undefined, string | null>;
+  actorDisplayName: ColumnType<string | null, string | null | undefined, string | null>;
   action: string;
   subjectKind: string | null;
   subjectId: string | null;

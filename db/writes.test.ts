@@ -188,6 +188,32 @@ const addAdminOnceMore = prepareQuery((db: Db, params: { email: string }) =>
   db.insertInto('admins').values({ email: params.email, passwordHash: 'hash', displayName: 'Once More', createdAt: stamp }),
 );
 
+describe.skipIf(onPostgres)('the SQLite write rule: a write awaits nothing but the database', async () => {
+  const { db } = await testDatabaseFile('slow-batch');
+  const guarded = (slowBatchMs: number) => {
+    const warnings: { writes: number; heldMs: number }[] = [];
+    const writes = transactionsFor(db, { slowBatchMs, log: { warn: (details) => warnings.push(details) } });
+    return { writes, warnings };
+  };
+
+  it('logs a batch whose write awaited something else while holding the connection', async () => {
+    const { writes, warnings } = guarded(50);
+    await writes.run(async (connection) => {
+      await insertAdmin.first(connection, { email: 'slow@batch.example' });
+      // What a write must never do: wait on something besides the database (a fetch, a hash, a timer).
+      await new Promise((resolve) => setTimeout(resolve, 80));
+    });
+    expect(warnings).toEqual([{ writes: 1, heldMs: expect.any(Number) as number }]);
+    expect(warnings[0]!.heldMs).toBeGreaterThanOrEqual(80);
+  });
+
+  it('says nothing of a batch within its limit', async () => {
+    const { writes, warnings } = guarded(10_000);
+    await Promise.all(['a', 'b', 'c'].map((name) => writes.run((connection) => insertAdmin.first(connection, { email: `${name}@quick.example` }))));
+    expect(warnings).toEqual([]);
+  });
+});
+
 describe.runIf(onPostgres)('prepared queries on PostgreSQL', () => {
   it('run at commit as named statements: parsed by the first commit that sends them on a connection, then only bound', async () => {
     const db = createPostgresDb(await freshPostgresUrl(), 1);

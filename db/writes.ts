@@ -34,7 +34,24 @@ interface PendingWrite {
 /** Bounds one group commit, so a huge burst is committed in steps. */
 const maxWritesPerTransaction = 200;
 
+/** Where a batch that held the connection too long is told of (tests: `slowBatchMs`). */
+export interface SlowBatchLog {
+  warn(details: { writes: number; heldMs: number }, message: string): void;
+}
+
+/** The guard on SQLite's group commit: a batch holding the connection past `slowBatchMs` is logged. */
+export interface SlowBatchGuard {
+  log?: SlowBatchLog;
+  slowBatchMs?: number;
+}
+
 /**
+ * The rule every SQLite write keeps: **a `write()` awaits nothing but the database.** A batch holds
+ * SQLite's one connection from its BEGIN to its COMMIT, so a write that awaits anything else inside
+ * (a fetch, a password hash, a timer, another write) holds every other write and the readers of the
+ * event loop with it. Read, hash and call out before `app.write`, and do after it what needs its
+ * outcome. Under test (`slowBatchMs`, 50 ms) a batch that holds the connection longer is logged.
+ *
  * Group commit: every write that arrives while the previous batch commits waits for the next one, and
  * a batch is committed as one transaction. A commit (its WAL written and flushed) costs more than the
  * statements before it, so under load the batches grow and the cost per write falls instead of a queue
@@ -42,6 +59,8 @@ const maxWritesPerTransaction = 200;
  * acknowledged before it is stored. SQLite's below; PostgreSQL does better without (PostgresTransactions).
  */
 abstract class GroupCommit implements Transactions {
+  constructor(private readonly guard: SlowBatchGuard) {}
+
   private pendingWrites: PendingWrite[] = [];
   private flushScheduled = false;
   lastCommitAt = 0;
@@ -53,9 +72,14 @@ abstract class GroupCommit implements Transactions {
   }
 
   /** Called by a dialect once a transaction committed, before its writes are settled. */
-  protected committed(): void {
+  protected committed(writes: number): void {
     this.lastCommitAt = performance.now();
-    this.observer?.(this.lastCommitAt - this.batchStartedAt);
+    const heldMs = this.lastCommitAt - this.batchStartedAt;
+    this.observer?.(heldMs);
+    const { log, slowBatchMs } = this.guard;
+    if (log && slowBatchMs !== undefined && heldMs > slowBatchMs) {
+      log.warn({ writes, heldMs: Math.round(heldMs) }, `a write batch held the database connection over ${slowBatchMs} ms: does a write await something besides the database?`);
+    }
   }
 
   single<T>(statement: (db: Db) => Promise<T>): Promise<T> {
@@ -102,8 +126,11 @@ function settle(batch: PendingWrite[], outcomes: { ok: boolean; value: unknown }
  * had never run. A savepoint costs nothing but a few instructions here.
  */
 export class SqliteGroupCommit extends GroupCommit {
-  constructor(private readonly db: Db) {
-    super();
+  constructor(
+    private readonly db: Db,
+    guard: SlowBatchGuard = {},
+  ) {
+    super(guard);
     if (!supportsDirectQueries(db)) throw new Error('Group commit needs the SQLite database opened by db/client.ts');
   }
 
@@ -130,7 +157,7 @@ export class SqliteGroupCommit extends GroupCommit {
       for (const item of batch) item.reject(error);
       return;
     }
-    this.committed();
+    this.committed(batch.length);
     settle(batch, outcomes);
   }
 }
@@ -169,6 +196,6 @@ export class PostgresTransactions implements Transactions {
 }
 
 /** The transactions of `db`: SQLite's group commit, or PostgreSQL's transaction per write. */
-export function transactionsFor(db: Db): Transactions {
-  return supportsDirectQueries(db) ? new SqliteGroupCommit(db) : new PostgresTransactions(db);
+export function transactionsFor(db: Db, guard: SlowBatchGuard = {}): Transactions {
+  return supportsDirectQueries(db) ? new SqliteGroupCommit(db, guard) : new PostgresTransactions(db);
 }

@@ -21,7 +21,7 @@ function resetLinkFor(email: string): string | undefined {
     .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)
     .map((path) => readFileSync(path, 'utf8').replace(/=\r?\n/g, '').replace(/=3D/gi, '='));
   const mail = mails.find((text) => text.includes(email));
-  return mail?.match(/https?:\/\/[^\s"<>]+\/reset-password\?token=[A-Za-z0-9_-]+/)?.[0];
+  return mail?.match(/https?:\/\/[^\s"<>]+\/reset-password\?token=[A-Za-z0-9_.-]+/)?.[0];
 }
 
 async function dismissCookieBanner(page: Page) {

@@ -1,18 +1,19 @@
 // @vitest-environment jsdom
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { webPagesManifestFile, webPagesManifestSchema } from '../api/contract/web-pages';
+import { publicUrlPlaceholder, webPagesManifestFile, webPagesManifestSchema } from '../api/contract/web-pages';
 import { documentTitle, siteRoutes, supportFaqs } from '../web/features/marketing/routes';
 
 /**
- * The production web build (`vite build`, with scripts/vite/prerender.ts), into a folder of its own,
- * with PUBLIC_URL set as a deployer would: each public page has its own HTML with its head and content.
+ * The production web build (`vite build`, with scripts/vite/prerender.ts), into a folder of its own:
+ * each public page has its own HTML with its head and content. The site's address is left as a
+ * placeholder the server fills in at start (api/web-pages.ts), whatever PUBLIC_URL the build saw.
  */
-const publicUrl = 'https://www.lotwise.example';
+const publicUrl = publicUrlPlaceholder;
 
 /** A line of each public page's own content, there without JavaScript. */
 const pageText: Record<string, string> = {
@@ -43,7 +44,7 @@ describe('web build', { timeout: 180_000 }, () => {
     outDir = mkdtempSync(join(tmpdir(), 'lotwise-build-'));
     execFileSync('npx', ['vite', 'build', '--logLevel', 'error', '--outDir', outDir, '--emptyOutDir'], {
       // NODE_ENV as a deploy has it: Vitest's `test` would build React's development bundle.
-      env: { ...process.env, NODE_ENV: 'production', PUBLIC_URL: `${publicUrl}/` },
+      env: { ...process.env, NODE_ENV: 'production', PUBLIC_URL: 'https://build-time.lotwise.example/' },
       stdio: 'pipe',
     });
   }, 180_000);
@@ -131,16 +132,21 @@ describe('web build', { timeout: 180_000 }, () => {
     expect(gzipKb).toBeLessThan(120);
   });
 
-  it('writes robots.txt and sitemap.xml for PUBLIC_URL, and the 1200x630 preview image', () => {
-    expect(read('robots.txt')).toContain(`Sitemap: ${publicUrl}/sitemap.xml`);
-    expect(read('robots.txt')).toContain('Disallow: /admin\n');
-    const locations = [...read('sitemap.xml').matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1]);
+  it('writes robots.txt and sitemap.xml for the server to fill in, and the 1200x630 preview image', () => {
+    const manifest = webPagesManifestSchema.parse(JSON.parse(read(webPagesManifestFile)));
+    expect(manifest.documents.map((document) => document.path)).toEqual(['/robots.txt', '/sitemap.xml']);
+    expect(read('pages/robots.txt')).toContain(`Sitemap: ${publicUrl}/sitemap.xml`);
+    expect(read('pages/robots.txt')).toContain('Disallow: /admin\n');
+    const locations = [...read('pages/sitemap.xml').matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1]);
     expect(locations).toEqual(publicRoutes.map((route) => `${publicUrl}${route.path}`));
-    expect(webPagesManifestSchema.parse(JSON.parse(read(webPagesManifestFile))).publicUrl).toBe(publicUrl);
+    // The PUBLIC_URL the build ran with is nowhere: the server's, read at start, goes in.
+    for (const file of [...manifest.pages.map((page) => page.file), 'pages/robots.txt', 'pages/sitemap.xml']) expect(read(file)).not.toContain('build-time.lotwise.example');
 
     const png = readFileSync(join(outDir, 'og-image.png'));
     // The PNG header's IHDR chunk: width and height, big-endian, at bytes 16 and 20.
     expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1200, 630]);
-    expect(existsSync(join(outDir, 'pages', 'index.html.br'))).toBe(true);
+    // The pages are compressed by the server once their address is in; the bundles by the build.
+    expect(existsSync(join(outDir, 'pages', 'index.html.br'))).toBe(false);
+    expect(readdirSync(join(outDir, 'assets')).some((file) => file.endsWith('.js.br'))).toBe(true);
   });
 });

@@ -11,6 +11,8 @@ export const auditActionLabels: Record<string, string> = {
   'staff.signed-in': 'Signed in',
   'staff.signed-out': 'Signed out',
   'staff.invited': 'Invited a team member',
+  'staff.invite-revoked': 'Revoked an invite',
+  'staff.renamed': 'Changed their display name',
   'staff.role-changed': 'Changed a role',
   'staff.deactivated': 'Deactivated a team member',
   'staff.reactivated': 'Reactivated a team member',
@@ -24,6 +26,9 @@ export const auditActionLabels: Record<string, string> = {
   'data.exported': 'Exported data',
   'data.erased': 'Erased data',
   'retention.erased': 'Erased old data',
+  'canned-reply.created': 'Added a canned reply',
+  'canned-reply.updated': 'Changed a canned reply',
+  'canned-reply.deleted': 'Deleted a canned reply',
 };
 
 const auditSearchMessage = 'Search must be at most 100 characters';
@@ -41,9 +46,15 @@ export const auditEntrySchema = z.object({
   id: rowId,
   at: isoDate,
   action: z.string(),
-  /** The staff member who acted, by display name; null: the app itself. */
+  /**
+   * The staff member who acted, as they were when they acted: their account's id, its email, and the
+   * display name it had then (staffDisplayName: the email's part before the @ when none was chosen).
+   * A later rename changes none of them. All null: the app itself.
+   */
+  actorId: rowId.nullable(),
+  actorEmail: z.string().nullable(),
   actorName: z.string().nullable(),
-  /** The thing acted on, e.g. `staff #4 (Dana)`, `chat 3f2a…`, `lead:contact #12`: never its data. */
+  /** The thing acted on, e.g. `Dana (dana@lotwise.example)`, `conversation 3f2a…`, `contact lead #12`: never its data. */
   subject: z.string().nullable(),
   detail: z.string().nullable(),
 });

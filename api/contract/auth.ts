@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { controlCharacterMessage, emailField, emailMessage, hasRefusedCharacters } from './common';
+import { controlCharacterMessage, emailField, emailMessage, hasRefusedCharacters, signedLinkToken } from './common';
+import { displayNameProblem } from './display-name';
 
 /** Dealer login: username or email, and password; only non-empty is required. */
 export const dealerLoginSchema = z.object({
@@ -38,12 +39,7 @@ export const passwordTooShortMessage = `Password must be at least ${passwordMinL
 export const commonPasswordMessage = 'This password is too common: please choose one that is harder to guess';
 export const passwordIsIdentityMessage = 'Password must not be your username or email address';
 export const resetPasswordSchema = z.object({
-  token: z
-    .string({ error: 'This reset link is invalid or has expired' })
-    .trim()
-    .min(20, 'This reset link is invalid or has expired')
-    .max(200, 'This reset link is invalid or has expired')
-    .refine((value) => !hasRefusedCharacters(value), 'This reset link is invalid or has expired'),
+  token: signedLinkToken('This reset link is invalid or has expired'),
   password: z
     .string({ error: passwordTooShortMessage })
     .min(passwordMinLength, passwordTooShortMessage)
@@ -68,13 +64,21 @@ export const staffRoleSchema = z.enum(staffRoles);
 export type StaffRole = z.infer<typeof staffRoleSchema>;
 
 export const staffDisplayNameMaxLength = 100;
-/** A display name as `npm run admin:create -- --name` takes it. */
+/**
+ * A display name as it may be chosen now (an invite, a rename, `npm run admin:create -- --name`):
+ * the rules of api/contract/display-name.ts. Whether it looks like another member's is the server's
+ * check (it knows the team): `displayNameTakenMessage`.
+ */
 export const staffDisplayNameSchema = z
-  .string()
+  .string({ error: 'Display name cannot be empty' })
   .trim()
   .min(1, 'Display name cannot be empty')
   .max(staffDisplayNameMaxLength, `Display name must be at most ${staffDisplayNameMaxLength} characters`)
-  .refine((value) => !hasRefusedCharacters(value), controlCharacterMessage);
+  .refine((value) => !hasRefusedCharacters(value), { message: controlCharacterMessage, abort: true })
+  .superRefine((value, context) => {
+    const problem = displayNameProblem(value);
+    if (problem) context.addIssue({ code: 'custom', message: problem });
+  });
 
 /** The name other staff see for an account: the one chosen, else the part of the email before the @. */
 export function staffDisplayName(account: { email: string; displayName: string | null }): string {

@@ -43,6 +43,12 @@ export const chatLimits = {
   /** Page views kept per conversation (the first message's pages and each later `chat:page`). */
   pageViewsPerSession: 50,
   pageUrlMaxLength: 2000,
+  /**
+   * What is kept of a page address (each page view, and a session's page and referrer): an address
+   * longer than this is cut, ending in "…". A path past it tells staff nothing more, and 50 views of
+   * 2000 characters per anonymous conversation is storage a stranger could fill for free.
+   */
+  pageTextStoredMaxLength: 300,
   /** The optional comment with a rating ("How did we do?"). */
   ratingCommentMaxLength: 1000,
 } as const;

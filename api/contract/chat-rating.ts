@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { chatLimits } from './brand';
-import { isoDate, optionalText } from './common';
+import { isoDate, optionalText, signedLinkToken } from './common';
 
 /** "How did we do?": good or bad, and an optional comment (DESIGN.md 10). */
 export const chatRatingValues = ['good', 'bad'] as const;
@@ -18,10 +18,8 @@ export const chatRatingInputSchema = z
   .strict();
 export type ChatRatingInput = z.input<typeof chatRatingInputSchema>;
 
-/** A rating link's token (mailed to a visitor who left): `<sessionId>.<expiry, base 36>.<signature>`. */
-export const ratingLinkTokenSchema = z
-  .string({ error: 'This rating link is not valid' })
-  .regex(/^[A-Za-z0-9_-]{8,100}\.[0-9a-z]{1,12}\.[A-Za-z0-9_-]{43}$/, 'This rating link is not valid');
+/** A rating link's token (mailed to a visitor who left), signed by api/lib/signed-link.ts. */
+export const ratingLinkTokenSchema = signedLinkToken('This rating link is not valid');
 
 /** `POST /api/chat-rating-by-link`: the confirm page of a mailed rating link. */
 export const chatRatingByLinkSchema = z
@@ -46,6 +44,8 @@ export const chatRatingState = z.object({ asked: z.boolean(), rating: chatRating
 export type ChatRatingState = z.infer<typeof chatRatingState>;
 
 export const chatAlreadyRatedMessage = 'This conversation has been rated already. Thank you!';
+/** A rating nobody asked for (the widget asks when staff resolve, or after their last reply waited): refused, so reports count answers to our question only. */
+export const chatRatingNotAskedMessage = 'This conversation has not been asked for a rating yet';
 export const ratingLinkInvalidMessage = 'This rating link is not valid';
 export const ratingLinkExpiredMessage = 'This rating link has expired';
 

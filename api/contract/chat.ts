@@ -34,6 +34,14 @@ function originOf(url: string): string | undefined {
   }
 }
 
+/** A page address as it is kept: at most `pageTextStoredMaxLength` characters, a longer one cut and ending in "…". */
+export function storedPageText(text: string): string {
+  const max = chatLimits.pageTextStoredMaxLength;
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+const storedOrUndefined = (text: string | undefined) => (text ? storedPageText(text) : undefined);
+
 /**
  * Where the visitor is, as staff may see it: the page without query or fragment, and so is a referrer
  * on the page's own site (the reset page, say); another site's referrer stays as sent. Applied here, on
@@ -47,8 +55,8 @@ function withoutSiteSecrets<T extends { pageUrl?: string; referrer?: string }>(i
   const referrerOnSite = referrer !== undefined && siteOrigin !== undefined && originOf(referrer) === siteOrigin;
   return {
     ...input,
-    pageUrl: pageUrl === undefined ? undefined : withoutQueryOrFragment(pageUrl) || undefined,
-    referrer: referrerOnSite ? withoutQueryOrFragment(referrer) || undefined : referrer,
+    pageUrl: pageUrl === undefined ? undefined : storedOrUndefined(withoutQueryOrFragment(pageUrl)),
+    referrer: storedOrUndefined(referrerOnSite ? withoutQueryOrFragment(referrer) : referrer),
   };
 }
 
@@ -63,13 +71,13 @@ function pageAddress(text: string): string | undefined {
 }
 
 const pageUrlMessage = `A page's url must be an http(s) address of at most ${chatLimits.pageUrlMaxLength} characters`;
-/** A page of the visit, kept as origin and path (pageAddress). */
+/** A page of the visit, kept as origin and path (pageAddress), cut to what is stored (storedPageText). */
 export const pageUrlSchema = z
   .string({ error: pageUrlMessage })
   .max(chatLimits.pageUrlMaxLength, pageUrlMessage)
   .transform((text, context) => {
     const address = pageAddress(text);
-    if (address !== undefined && address.length <= chatLimits.pageUrlMaxLength) return address;
+    if (address !== undefined && address.length <= chatLimits.pageUrlMaxLength) return storedPageText(address);
     context.addIssue({ code: 'custom', message: pageUrlMessage });
     return z.NEVER;
   });
@@ -131,7 +139,7 @@ export const chatMessageKinds = ['visitor', 'staff', 'system'] as const;
 export const chatMessageKindSchema = z.enum(chatMessageKinds);
 export type ChatMessageKind = z.infer<typeof chatMessageKindSchema>;
 
-/** A message as a visitor sees it: the spec's fields, and `kind`. Never which staff member wrote it. */
+/** A message as a visitor sees it: the spec's fields, and `kind`. A staff reply names its author only by the display name they chose (`staffName`), never by id or email. */
 export const chatMessageRecord = z.object({
   id: rowId,
   sessionId: z.string(),

@@ -80,6 +80,17 @@ export function optionalText(max: number, label: string, options: { multiline?: 
     .transform((value) => (value ? value : undefined));
 }
 
+/**
+ * A mailed link's token as api/lib/signed-link.ts makes them: `<payload>.<signature>`, base64url. The
+ * shape only: the server checks the signature. `message` is what the person who opened the link reads.
+ */
+export function signedLinkToken(message: string) {
+  return z
+    .string({ error: message })
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{8,1500}\.[A-Za-z0-9_-]{43}$/, message);
+}
+
 export const emailMessage = 'Please enter a valid email address';
 export const emailField = z
   .string({ error: emailMessage })

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { chatSessionIdSchema } from './chat';
+import { signedLinkToken } from './common';
 
 // ---------- seen receipts ----------
 
@@ -21,7 +22,7 @@ export const chatSeenAnswer = z.object({ visitorSeenSeq: z.number().int() });
 const chatLinkTokenMessage = 'token must be the one in the link we emailed you';
 /** `POST /api/chat-links`: the widget hands in the mailed link's token and gets that one conversation. */
 export const chatLinkInputSchema = z
-  .object({ token: z.string({ error: chatLinkTokenMessage }).regex(/^[A-Za-z0-9_-]{8,100}\.[0-9a-z]{1,12}\.[A-Za-z0-9_-]{43}$/, chatLinkTokenMessage) })
+  .object({ token: signedLinkToken(chatLinkTokenMessage) })
   .strict();
 export const chatLinkAnswer = z.object({ sessionId: z.string() });
 export const chatLinkInvalidMessage = 'This conversation link is not valid. Open the newest email we sent you, or start a new chat.';

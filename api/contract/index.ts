@@ -1,5 +1,6 @@
 export * from './assignment';
 export * from './auth';
+export * from './display-name';
 export * from './brand';
 export * from './chat';
 export * from './chat-rating';

@@ -21,6 +21,21 @@ export type ReadinessPart = (typeof readinessParts)[number];
 /** One part's state: `error` says why it failed in words that name no host or secret (the log has the cause). */
 const partSchema = z.object({ ok: z.boolean(), error: z.string().optional() });
 
+/**
+ * This node's anonymous traffic today (UTC): new visitor conversations and visitor messages against
+ * ANONYMOUS_DAILY_CONVERSATIONS / _MESSAGES. Over either, the node still takes chats but mails nothing
+ * caused by anonymous traffic until the day ends. Not a readiness failure: a detail for operators.
+ */
+export const anonymousBudgetSchema = z.object({
+  day: z.string(),
+  conversations: z.number().int(),
+  messages: z.number().int(),
+  dailyConversations: z.number().int(),
+  dailyMessages: z.number().int(),
+  overToday: z.boolean(),
+});
+export type AnonymousBudgetStatus = z.infer<typeof anonymousBudgetSchema>;
+
 export const readinessSchema = z.object({
   ready: z.boolean(),
   /** The parts that failed: empty when ready. */
@@ -33,5 +48,6 @@ export const readinessSchema = z.object({
     /** The event loop's lag as @fastify/under-pressure last measured it; failing while requests are shed. */
     pressure: partSchema.extend({ eventLoopDelayMs: z.number() }),
   }),
+  anonymousTraffic: anonymousBudgetSchema,
 });
 export type Readiness = z.infer<typeof readinessSchema>;

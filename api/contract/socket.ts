@@ -1,5 +1,6 @@
 import type { ChatMessage, ChatMessageInput, ChatPageInput, ChatSessionSummary, StaffChatMessage } from './chat';
 import type { ChatSeenInput } from './continuity';
+import type { AnonymousBudgetStatus } from './operations';
 import type { ChatResyncAnswer, ChatResyncInput, ChatSessionState } from './chat-resync';
 import type { Lead, LeadByKind, LeadKind } from './leads';
 import type { ChatNote, ConversationViewer, ConversationViewers, StaffTypingReply } from './team-inbox-notes';
@@ -64,6 +65,8 @@ export interface StaffServerToClientEvents {
   'chat:typing-reply': (payload: StaffTypingReply) => void;
   /** A private note: to staff only (the `/admin` namespace). */
   'chat:note': (note: ChatNote) => void;
+  /** A node passed its daily bound on anonymous traffic: mail caused by it stops for the day (once per node per day). */
+  'alert:anonymous-budget': (status: AnonymousBudgetStatus) => void;
 }
 
 /** Room names: pushes go to rooms, never to lists of sockets held in memory, so another process's sockets get them too. */

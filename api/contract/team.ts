@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { resetPasswordSchema, staffDisplayNameSchema, staffEmailSchema, staffRoleSchema } from './auth';
-import { emailMessage, isoDate, oneLineMessage, rowId } from './common';
+import { emailMessage, isoDate, oneLineMessage, rowId, signedLinkToken } from './common';
 
 /** The Team screen's REST paths (admins only, but for `me`: any staff member's own name; `acceptInvite`: the link's holder). */
 export const teamPaths = {
   team: '/api/team',
   invites: '/api/team/invites',
+  /** Withdraws an invite not yet used: its link works no more. */
+  revokeInvite: '/api/team/invites/:id/revoke',
   member: '/api/team/members/:id',
   deactivate: '/api/team/members/:id/deactivate',
   reactivate: '/api/team/members/:id/reactivate',
@@ -25,11 +27,16 @@ export const selfDeactivationMessage = 'You cannot deactivate your own account: 
 export const deactivatedSignInMessage = 'This account has been deactivated. Ask an admin of your team to reactivate it.';
 export const inviteLinkInvalidMessage = 'This invite link is invalid, used or expired: ask an admin for a new one';
 export const memberNotFoundMessage = 'No such team member';
+export const inviteNotFoundMessage = 'This invite is no longer waiting: it was used, revoked or has expired';
 export function alreadyOnTeamMessage(email: string): string {
   return `${email} already has a staff account`;
 }
 
-/** A display name on one line: it shows in mail headers' names and beside replies. */
+/**
+ * A display name on one line: it shows in mail headers' names and beside replies. Its rules are
+ * api/contract/display-name.ts (through staffDisplayNameSchema); the server also refuses a name that
+ * is or looks like another member's or a waiting invite's, with `displayNameTakenMessage`.
+ */
 export const teamDisplayNameSchema = staffDisplayNameSchema.refine((value) => !/[\r\n\u2028\u2029]/.test(value), oneLineMessage('Display name'));
 
 /** One staff account as the Team screen lists it. */
@@ -44,7 +51,7 @@ export const teamMemberSchema = z.object({
 });
 export type TeamMember = z.infer<typeof teamMemberSchema>;
 
-/** An invite not yet used, still valid. */
+/** An invite not yet used, still valid, with the admin who sent it (null: an invite from before inviters were kept, or an account gone). */
 export const pendingInviteSchema = z.object({
   id: rowId,
   email: z.string(),
@@ -52,6 +59,7 @@ export const pendingInviteSchema = z.object({
   role: staffRoleSchema,
   invitedAt: isoDate,
   expiresAt: isoDate,
+  invitedBy: z.object({ id: rowId, email: z.string(), displayName: z.string() }).nullable(),
 });
 export type PendingInvite = z.infer<typeof pendingInviteSchema>;
 
@@ -71,11 +79,8 @@ export type MemberPatch = z.infer<typeof memberPatchSchema>;
 export const ownNameSchema = z.object({ displayName: teamDisplayNameSchema });
 export type OwnNameInput = z.infer<typeof ownNameSchema>;
 
-/** An invite link's token: base64url, as the server makes them. */
-const inviteTokenSchema = z
-  .string({ error: inviteLinkInvalidMessage })
-  .trim()
-  .regex(/^[A-Za-z0-9_-]{20,200}$/, inviteLinkInvalidMessage);
+/** An invite link's token, signed by api/lib/signed-link.ts. */
+const inviteTokenSchema = signedLinkToken(inviteLinkInvalidMessage);
 export const inviteLookupQuerySchema = z.object({ token: inviteTokenSchema });
 export const inviteLookupSchema = z.object({ email: z.string(), displayName: z.string() });
 export type InviteLookup = z.infer<typeof inviteLookupSchema>;

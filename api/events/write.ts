@@ -14,7 +14,14 @@ export interface Tx {
   enqueue(job: JobRequest): void;
 }
 
-/** The one way a module changes data: `write(async (tx) => …)`, settled once committed. */
+/**
+ * The one way a module changes data: `write(async (tx) => …)`, settled once committed.
+ *
+ * **A write awaits nothing but the database.** On SQLite its work runs while the batch holds the one
+ * connection (db/writes.ts), so awaiting a fetch, a password hash, a timer or another write inside
+ * it stalls every write and read of the process. Do those before the write, and after it what needs
+ * its outcome; what must happen later is a job (`tx.enqueue`). Tests log a batch held over 50 ms.
+ */
 export type Write = <T>(work: (tx: Tx) => Promise<T>) => Promise<T>;
 
 class WriteTx implements Tx {

@@ -1,14 +1,16 @@
 import type { FastifyReply, FastifyRequest, RouteOptions, Session } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Db } from '../../db/client';
+import { lockedForShare } from '../../db/query-helpers';
 import { dealerSignInFields, staffSignInFields } from '../../db/session-store';
-import { adminsOnlyMessage, notAuthenticatedMessage } from '../contract/auth';
+import { adminsOnlyMessage, notAuthenticatedMessage, type StaffRole } from '../contract/auth';
 import { HttpError } from './errors';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** onRequest hook: 401 unless the request carries a live staff session; a live one is refreshed. */
     requireStaff: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
-    /** onRequest hook: as `requireStaff`, then 403 unless the signed-in account is an admin (its role read now, so a change holds at once). */
+    /** onRequest hook: as `requireStaff`, then `actingStaff(…, 'admin')`: 403 unless the account is an admin (its role read now, so a change holds at once). */
     requireAdmin: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
     /** onRequest hook: 401 unless the request carries a dealer session. */
     requireDealer: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
@@ -31,6 +33,33 @@ export function isLiveStaffSession(session: SessionData | null | undefined, staf
 export function signedInStaffId(session: Pick<Session, 'adminId'>): number {
   if (session.adminId === undefined) throw new HttpError(401, notAuthenticatedMessage);
   return session.adminId;
+}
+
+/** What an action asks of the staff account doing it: to be active, or an active admin. */
+export type ActorNeed = 'staff' | 'admin';
+
+/** The acting account as the check reads it. */
+export interface ActingStaff {
+  id: number;
+  email: string;
+  displayName: string | null;
+  role: StaffRole;
+}
+
+/**
+ * THE check of who acts, read now: 401 unless `staffId` is an account that is not deactivated; 403
+ * unless an admin when `need` is `admin`. `requireAdmin` runs it as a request starts, and the audit
+ * log (api/modules/audit, `recordAudit`) runs it again inside the write of every audited action, on
+ * that write's `tx.db`: a request that passed the door before its account was deactivated or demoted
+ * commits nothing. In a write (`inWrite`) the row is kept from changing until commit (PostgreSQL `FOR SHARE`): a
+ * deactivation racing the write waits for it, or the write waits and then sees the deactivation.
+ */
+export async function actingStaff(db: Db, staffId: number, need: ActorNeed, options: { inWrite: boolean }): Promise<ActingStaff> {
+  const query = db.selectFrom('admins').select(['id', 'email', 'displayName', 'role', 'deactivatedAt']).where('id', '=', staffId);
+  const account = await (options.inWrite ? lockedForShare(db, query) : query).executeTakeFirst();
+  if (!account || account.deactivatedAt !== null) throw new HttpError(401, notAuthenticatedMessage);
+  if (need === 'admin' && account.role !== 'admin') throw new HttpError(403, adminsOnlyMessage);
+  return { id: account.id, email: account.email, displayName: account.displayName, role: account.role };
 }
 
 /**
@@ -71,8 +100,7 @@ export default fp(
 
     app.decorate('requireAdmin', async (request: FastifyRequest, reply: FastifyReply) => {
       await app.requireStaff(request, reply);
-      const account = await app.db.selectFrom('admins').select('role').where('id', '=', signedInStaffId(request.session)).executeTakeFirst();
-      if (account?.role !== 'admin') throw new HttpError(403, adminsOnlyMessage);
+      await actingStaff(app.db, signedInStaffId(request.session), 'admin', { inWrite: false });
     });
 
     app.decorate('requireDealer', async (request: FastifyRequest) => {

@@ -14,8 +14,8 @@ declare module 'fastify' {
 
 /** Opens and migrates the database; closes it last, after sockets and requests are done. */
 export default fp(
-  async (app, options: { database: DatabaseLocation }) => {
-    const database = await openDatabase(options.database);
+  async (app, options: { database: DatabaseLocation; slowBatchMs?: number }) => {
+    const database = await openDatabase(options.database, { log: app.log.child({ module: 'db' }), slowBatchMs: options.slowBatchMs });
     app.decorate('db', database.db);
     app.decorate('transactions', database.transactions);
     app.addHook('onClose', () => database.close());

@@ -85,6 +85,8 @@ async function readiness(app: FastifyInstance, config: Config): Promise<Readines
       },
       pressure: { ok: !underPressure, ...(underPressure ? { error: 'requests are being shed' } : {}), eventLoopDelayMs },
     },
+    // A detail, never a failure: over its budget the node still takes every chat (api/plugins/anonymous-budget.ts).
+    anonymousTraffic: app.anonymousBudget.status(),
   };
 }
 
@@ -103,7 +105,7 @@ function reportChange(app: FastifyInstance, failures: { part: ReadinessPart; cau
  * The probes and the load shedding. `GET /healthz`: the process answers (nothing else is asked, so
  * a busy database never gets a node restarted). `GET /readyz`: the database, Redis and the job runner
  * answer and requests are not being shed; 503 names the failing parts, so a balancer stops sending
- * work here. @fastify/under-pressure answers other requests 503 with Retry-After while the event loop
+ * work here. It also shows the day's anonymous traffic against its budget (a detail, never a failure). @fastify/under-pressure answers other requests 503 with Retry-After while the event loop
  * lags past PRESSURE_MAX_EVENT_LOOP_DELAY_MS. Both probes are outside the session scope, never rate
  * limited, never shed, and logged only at warn.
  */
@@ -133,5 +135,5 @@ export default fp(
       return reply.code(state.ready ? 200 : 503).send(state);
     });
   },
-  { name: 'health', dependencies: ['db', 'jobs', 'redis'] },
+  { name: 'health', dependencies: ['db', 'jobs', 'redis', 'anonymous-budget'] },
 );

@@ -105,6 +105,27 @@ export default fp(
       formPosts.inc({ kind });
     });
 
+    const anonymous = app.anonymousBudget;
+    new Gauge({
+      name: 'lotwise_anonymous_traffic_today',
+      help: "This node's anonymous traffic today (UTC), by kind: new visitor conversations, visitor messages",
+      labelNames: ['kind'] as const,
+      registers,
+      collect() {
+        const status = anonymous.status();
+        this.set({ kind: 'conversations' }, status.conversations);
+        this.set({ kind: 'messages' }, status.messages);
+      },
+    });
+    new Gauge({
+      name: 'lotwise_anonymous_budget_over',
+      help: '1 while this node is over its daily budget of anonymous traffic (ANONYMOUS_DAILY_*): mail caused by it is skipped until the day ends',
+      registers,
+      collect() {
+        this.set(anonymous.overToday() ? 1 : 0);
+      },
+    });
+
     const writeTime = new Histogram({
       name: 'lotwise_db_write_seconds',
       help: 'Database write transactions (a group commit of one or more writes), from start to commit',
@@ -150,5 +171,5 @@ export default fp(
       return reply.type(registry.contentType).send(await registry.metrics());
     });
   },
-  { name: 'metrics', dependencies: ['db', 'events', 'jobs', 'socket-io', 'health'] },
+  { name: 'metrics', dependencies: ['db', 'events', 'jobs', 'socket-io', 'health', 'anonymous-budget'] },
 );

@@ -23,6 +23,8 @@ import * as chatResolution from './2026-12-21T0400_chat_resolution';
 import * as webhooks from './2026-12-21T0600_webhooks';
 import * as jobsClaimPlan from './2026-12-22T0000_jobs_claim_plan';
 import * as mailPolicy from './2026-12-23T0100_mail_policy';
+import * as auditActorInvites from './2026-12-23T0200_audit_actor_invites';
+import * as chatGrantExpiry from './2026-12-23T0300_chat_grant_expiry';
 
 /** Every migration, in order. Add new files here; never edit a landed one. */
 export const migrations: Record<string, Migration> = {
@@ -50,4 +52,6 @@ export const migrations: Record<string, Migration> = {
   '2026-12-21T0600_webhooks': webhooks,
   '2026-12-22T0000_jobs_claim_plan': jobsClaimPlan,
   '2026-12-23T0100_mail_policy': mailPolicy,
+  '2026-12-23T0200_audit_actor_invites': auditActorInvites,
+  '2026-12-23T0300_chat_grant_expiry': chatGrantExpiry,
 };

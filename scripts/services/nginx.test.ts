@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '../../api/contract/paths';
+import { teamPaths } from '../../api/contract/team';
 import type { VisitorClientToServerEvents, VisitorServerToClientEvents } from '../../api/contract/socket';
 import { connected } from '../../test/support/sockets';
 import { type AppProcess, startAppProcess } from './app-process';
@@ -95,20 +96,32 @@ describe('two app nodes behind the shipped deploy/nginx.conf', () => {
     expect(new Set(await upstreamPortsOf(nginx!, uri))).toEqual(new Set(nodes.map((node) => String(node.port))));
   });
 
-  it('logs a reset link without its token, in its own access log and in the node’s, and other requests with their query', async () => {
+  it('logs no mailed link’s secret (reset, invite, conversation, rating, unsubscribe, a sign-in code) in its access log or the node’s', async () => {
     const read = async (path: string, headers: Record<string, string> = {}) => (await fetch(`${nginx!.url}${path}`, { headers })).text();
-    await read('/reset-password?token=pagesecret1');
-    await read(`${apiPaths.resetPassword}?token=apisecret2`);
-    await read(`${apiPaths.health}?probe=kept`, { referer: `${nginx!.url}/reset-password?token=referersecret3` });
+    // Each page a mailed link opens, and the API call its page makes with the token, as a browser sends them.
+    const secretRequests = [
+      '/reset-password?token=resetpage1',
+      `${apiPaths.resetPassword}?token=resetapi2`,
+      '/admin/join?token=invitepage3',
+      `${teamPaths.invite}?token=inviteapi4`,
+      '/?chat=chatlink5',
+      '/unsubscribe?token=unsubscribe6',
+      '/rate?rating=good&token=rating7',
+      '/admin/sso/callback?code=signincode8&state=signinstate9',
+      '/?CHAT=shouting10',
+    ];
+    for (const path of secretRequests) await read(path);
+    await read(`${apiPaths.health}?probe=kept`, { referer: `${nginx!.url}/admin/join?lang=en&token=referer11` });
     await expect.poll(() => nginx!.accessLog()).toContain(`${apiPaths.health}?probe=kept`);
     const log = await nginx!.accessLog();
-    const secrets = /pagesecret1|apisecret2|referersecret3/;
+    const secrets = /resetpage1|resetapi2|invitepage3|inviteapi4|chatlink5|unsubscribe6|rating7|signincode8|signinstate9|shouting10|referer11/;
     expect(log).not.toMatch(secrets);
     for (const node of nodes) expect(node.output()).not.toMatch(secrets);
-    // The request line and the referrer, each without its query.
+    // The request line and the referrer, each without its query; the path stays, for whoever reads the log.
     expect(log).toContain('"GET /reset-password HTTP/1.1"');
-    expect(log).toContain(`"GET ${apiPaths.resetPassword} HTTP/1.1"`);
-    expect(log).toContain(`"${nginx!.url}/reset-password"`);
+    expect(log).toContain('"GET /admin/join HTTP/1.1"');
+    expect(log).toContain(`"GET ${teamPaths.invite} HTTP/1.1"`);
+    expect(log).toContain(`"${nginx!.url}/admin/join"`);
     expect(nodes.map((node) => node.output()).join('')).toContain('/reset-password?token=[redacted]');
   });
 

@@ -1,10 +1,10 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { build, type Plugin } from 'vite';
 import { brand } from '../../api/contract/brand.js';
-import { defaultPublicUrl, type WebPagesManifest, webPagesManifestFile } from '../../api/contract/web-pages.js';
+import { publicUrlPlaceholder, type WebPagesManifest, webPagesManifestFile } from '../../api/contract/web-pages.js';
 import type { SiteRoute } from '../../web/features/marketing/routes';
 
 /** What the server-side build of web/entry-server.tsx exports. */
@@ -23,17 +23,6 @@ interface ClientChunk {
 
 /** The designed link preview (web/public/og-image.png; its source is scripts/og-image.html). */
 const ogImage = { path: '/og-image.png', width: 1200, height: 630, alt: `${brand.product}: AI-powered websites for pre-owned dealerships` };
-
-/**
- * The origin of canonical links, Open Graph URLs and the sitemap: PUBLIC_URL as the server reads it
- * (the environment, then `.env`), so `npm ci` on the deployed host builds the same origin it serves.
- */
-export function buildPublicUrl(): string {
-  if (existsSync('.env')) process.loadEnvFile('.env');
-  const value = process.env.PUBLIC_URL || defaultPublicUrl;
-  const url = new URL(value);
-  return url.href.replace(/\/$/, '');
-}
 
 const escapeHtml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -196,13 +185,14 @@ function routePreloads(module: string, chunks: Map<string, ClientChunk>, html: s
 }
 
 async function writePages(entry: ServerEntry, outDir: string, chunks: Map<string, ClientChunk>): Promise<void> {
-  const publicUrl = buildPublicUrl();
+  // The site's address is the server's to fill in at start (api/web-pages.ts), from its PUBLIC_URL.
+  const publicUrl = publicUrlPlaceholder;
   const shell = readFileSync(join(outDir, 'index.html'), 'utf8');
   const template = stripTemplateHead(shell);
   if (!template.includes('<div id="root"></div>')) throw new Error('prerender: index.html has no empty <div id="root">');
   mkdirSync(join(outDir, 'pages'), { recursive: true });
 
-  const manifest: WebPagesManifest = { publicUrl, pages: [], clientOnly: [], notFound: '' };
+  const manifest: WebPagesManifest = { pages: [], clientOnly: [], notFound: '', documents: [] };
   const publicRoutes = entry.siteRoutes.filter((route) => route.kind === 'public');
   for (const route of [...publicRoutes, entry.notFoundRoute]) {
     const notFound = route === entry.notFoundRoute;
@@ -227,7 +217,12 @@ async function writePages(entry: ServerEntry, outDir: string, chunks: Map<string
 
   // The shell: the client-only areas, which search engines are asked not to index.
   writeFileSync(join(outDir, 'index.html'), shell.replace('</head>', '  <meta name="robots" content="noindex" />\n  </head>'));
-  writeFileSync(join(outDir, 'robots.txt'), robotsTxt(entry.siteRoutes, publicUrl));
-  writeFileSync(join(outDir, 'sitemap.xml'), sitemapXml(entry.siteRoutes, publicUrl));
+  // Beside the pages, which are never served as files: the server answers them with its address in place.
+  writeFileSync(join(outDir, 'pages', 'robots.txt'), robotsTxt(entry.siteRoutes, publicUrl));
+  writeFileSync(join(outDir, 'pages', 'sitemap.xml'), sitemapXml(entry.siteRoutes, publicUrl));
+  manifest.documents.push(
+    { path: '/robots.txt', file: 'pages/robots.txt', type: 'text/plain; charset=utf-8' },
+    { path: '/sitemap.xml', file: 'pages/sitemap.xml', type: 'application/xml; charset=utf-8' },
+  );
   writeFileSync(join(outDir, webPagesManifestFile), `${JSON.stringify(manifest, null, 2)}\n`);
 }

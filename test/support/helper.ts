@@ -43,6 +43,8 @@ export async function buildTestServer(
     listen?: boolean;
     logStream?: BuildOptions['logStream'];
     onRoute?: BuildOptions['onRoute'];
+    /** The server's clock for its in-memory bounds (test/support/clock.ts's manualClock). */
+    clock?: BuildOptions['clock'];
     /** Runs on the built app before it is ready (a test defines a kind of job here). */
     beforeReady?: (app: FastifyInstance) => void;
   } = {},
@@ -59,7 +61,7 @@ export async function buildTestServer(
     ...env,
   });
   const config: Config = { ...parsed, sessionSecret: testSessionSecret };
-  const app = await buildApp(config, { webRoot: join(dir, 'no-web'), logStream: options.logStream, onRoute: options.onRoute });
+  const app = await buildApp(config, { webRoot: join(dir, 'no-web'), logStream: options.logStream, onRoute: options.onRoute, clock: options.clock });
   options.beforeReady?.(app);
   if (options.listen) await app.listen({ port: 0, host: '127.0.0.1' });
   else await app.ready();

@@ -1,15 +1,32 @@
 import type { Expression, SqlBool } from 'kysely';
 import type { Db } from '../../../db/client';
 import { textContains } from '../../../db/query-helpers';
-import type { AuditEntry } from './audit';
 
-/** Adds one entry to the audit log, inside the write that did the action. */
-export async function insertAuditEntry(db: Db, entry: AuditEntry, at = Date.now()): Promise<void> {
+/** An acting account's email and name, whatever its state (a sign-out's). */
+export function findActor(db: Db, id: number) {
+  return db.selectFrom('admins').select(['email', 'displayName']).where('id', '=', id).executeTakeFirst();
+}
+
+/** Adds one entry to the audit log, inside the write that did the action, with its actor as they are now. */
+export async function insertAuditEntry(
+  db: Db,
+  entry: {
+    actorId: number | null;
+    actorEmail: string | null;
+    actorDisplayName: string | null;
+    action: string;
+    subject?: { kind: string; id: string | number };
+    detail?: string;
+  },
+  at = Date.now(),
+): Promise<void> {
   await db
     .insertInto('auditLog')
     .values({
       at,
       actorId: entry.actorId,
+      actorEmail: entry.actorEmail,
+      actorDisplayName: entry.actorDisplayName,
       action: entry.action,
       subjectKind: entry.subject?.kind ?? null,
       subjectId: entry.subject === undefined ? null : String(entry.subject.id),
@@ -37,8 +54,9 @@ export function listAuditEntries(
       'auditLog.subjectKind',
       'auditLog.subjectId',
       'auditLog.detail',
-      'actor.email as actorEmail',
-      'actor.displayName as actorDisplayName',
+      'auditLog.actorId',
+      'auditLog.actorEmail',
+      'auditLog.actorDisplayName',
       'subjectStaff.email as subjectEmail',
       'subjectStaff.displayName as subjectDisplayName',
     ]);
@@ -52,9 +70,12 @@ export function listAuditEntries(
     query = query.where((eb) => {
       const matches: Expression<SqlBool>[] = [
         textContains('auditLog.action', search.text),
+        // The actor by their name then, their email then, and their name now.
+        textContains('auditLog.actorDisplayName', search.text),
+        textContains('auditLog.actorEmail', search.text),
         textContains('actor.displayName', search.text),
-        textContains('actor.email', search.text),
         textContains('subjectStaff.displayName', search.text),
+        textContains('subjectStaff.email', search.text),
         textContains('auditLog.subjectKind', search.text),
         textContains('auditLog.subjectId', search.text),
       ];

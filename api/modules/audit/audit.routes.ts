@@ -34,11 +34,14 @@ export async function auditRoutes(app: FastifyInstance) {
           id: row.id,
           at: new Date(Number(row.at)).toISOString(),
           action: row.action,
-          actorName: row.actorEmail === null ? null : staffDisplayName({ email: row.actorEmail, displayName: row.actorDisplayName }),
+          // The actor as stored with the entry: a rename since changes nothing here.
+          actorId: row.actorId,
+          actorEmail: row.actorEmail,
+          actorName: actorNameOf(row),
           subject: subjectOf(
             row.subjectKind,
             row.subjectId,
-            row.subjectEmail === null ? undefined : staffDisplayName({ email: row.subjectEmail, displayName: row.subjectDisplayName }),
+            row.subjectEmail === null ? undefined : `${staffDisplayName({ email: row.subjectEmail, displayName: row.subjectDisplayName })} (${row.subjectEmail})`,
           ),
           detail: row.detail,
         }),
@@ -49,7 +52,13 @@ export async function auditRoutes(app: FastifyInstance) {
   );
 }
 
-/** What an entry is about, by name for a staff account and by kind and id otherwise: never the thing's data. */
+/** The actor's name then; an entry whose actor was never recorded by email (its account gone before it was kept) by id. */
+function actorNameOf(row: { actorId: number | null; actorEmail: string | null; actorDisplayName: string | null }): string | null {
+  if (row.actorEmail !== null) return staffDisplayName({ email: row.actorEmail, displayName: row.actorDisplayName });
+  return row.actorId === null ? null : `staff #${row.actorId}`;
+}
+
+/** What an entry is about, by name and email for a staff account and by kind and id otherwise: never the thing's data. */
 function subjectOf(kind: string | null, id: string | null, staffName: string | undefined): string | null {
   if (kind === null || id === null) return null;
   if (kind === 'staff') return staffName ?? `staff #${id}`;

@@ -28,8 +28,6 @@ import { apiPaths } from '../../contract/paths';
 const fifteenMinutesMs = 15 * 60 * 1000;
 const hourMs = 60 * 60 * 1000;
 
-/** Per IP, every attempt: generous enough for a dealership office behind one address, tight enough to stop guessing. */
-const signInPerIp = { max: 30, timeWindow: fifteenMinutesMs };
 const resetRequestsPerIp = { max: 10, timeWindow: fifteenMinutesMs };
 /**
  * Reset mails actually sent per (dealer, address): past it, a request still gets the same 200
@@ -74,7 +72,8 @@ export default async function authRoutes(app: FastifyInstance, options: { config
 
   routes.post(
     apiPaths.dealerLogin,
-    { schema: { body: dealerLoginSchema, response: { 200: dealerLoginAnswerSchema } }, config: { rateLimit: signInPerIp } },
+    // No per-route limit: the guard counts an address's failures, never its successes (sign-in-guard.ts).
+    { schema: { body: dealerLoginSchema, response: { 200: dealerLoginAnswerSchema } } },
     async (request, reply) => {
       const target = await auth.findDealerSignIn(app.db, request.body.username);
       const attempt = { limitKey: target.limitKey, accountId: target.account?.id };
@@ -96,7 +95,7 @@ export default async function authRoutes(app: FastifyInstance, options: { config
 
   routes.post(
     apiPaths.staffLogin,
-    { schema: { body: adminLoginSchema, response: { 200: adminLoginAnswerSchema } }, config: { rateLimit: signInPerIp } },
+    { schema: { body: adminLoginSchema, response: { 200: adminLoginAnswerSchema } } },
     async (request, reply) => {
       const target = await auth.findStaffSignIn(app.db, request.body.username);
       const attempt = { limitKey: target.limitKey, accountId: target.account?.id };

@@ -1,7 +1,7 @@
-import { createHash, createHmac } from 'node:crypto';
 import type { Db } from '../../../db/client';
 import { endSignInsOf } from '../../../db/session-store';
 import { type StaffAccount, staffDisplayName } from '../../contract/auth';
+import { linkPurpose, signLink, tokenHash } from '../../lib/signed-link';
 import { HttpError } from '../../plugins/errors';
 import type { Write } from '../../events';
 import { recordAudit } from '../audit';
@@ -100,19 +100,18 @@ export async function recordStaffSignOut(write: Write, staffId: number): Promise
   await write((tx) => recordAudit(tx, { actorId: staffId, action: 'staff.signed-out' }));
 }
 
-function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
-
 /** A link with less than this left is not sent again: the dealer gets a new one with a full hour. */
 const resendableForMs = 15 * 60 * 1000;
+
+/** A mailed password-reset link: works once (its hash is stored and spent), for an hour. */
+const resetLink = linkPurpose({ purpose: 'password-reset', fields: ['email', 'createdAt'], lifetimeSeconds: resetTokenLifetimeMs / 1000 });
 
 /**
  * A reset link's token, derived from its row with a key only the server holds, so the latest link
  * can be mailed again while the database keeps only the token's hash.
  */
 function resetToken(linkSecret: string, reset: { email: string; createdAt: string }): string {
-  return createHmac('sha256', linkSecret).update(`password-reset\n${reset.email}\n${reset.createdAt}`).digest('base64url');
+  return signLink(linkSecret, resetLink, { email: reset.email, createdAt: reset.createdAt }, Date.parse(reset.createdAt));
 }
 
 /**
@@ -136,11 +135,11 @@ export async function requestPasswordReset(
   await write(async (tx) => {
     let resetId = latest?.id;
     // A link made under another secret cannot be derived again: make a new one.
-    if (!latest || hashToken(resetToken(linkSecret, latest)) !== latest.token) {
+    if (!latest || tokenHash(resetToken(linkSecret, latest)) !== latest.token) {
       const createdAt = new Date(now).toISOString();
       resetId = await repository.insertPasswordReset(tx.db, {
         email,
-        tokenHash: hashToken(resetToken(linkSecret, { email, createdAt })),
+        tokenHash: tokenHash(resetToken(linkSecret, { email, createdAt })),
         createdAt,
         expiresAt: new Date(now + resetTokenLifetimeMs).toISOString(),
       });
@@ -160,7 +159,7 @@ export async function resetMailOf(
   const reset = await repository.findOpenReset(db, options.resetId, new Date().toISOString());
   if (!reset) return undefined;
   const token = resetToken(options.linkSecret, reset);
-  if (hashToken(token) !== reset.token) return undefined;
+  if (tokenHash(token) !== reset.token) return undefined;
   const link = `${options.publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
   return {
     to: reset.email,
@@ -190,15 +189,16 @@ export async function resetPassword(
   password: string,
   currentSid?: string,
 ): Promise<{ dealerId: number; credentialVersion: number } | null> {
-  const tokenHash = hashToken(token);
-  const dealer = await repository.findDealerOfReset(db, tokenHash, new Date().toISOString());
+  // A revocable link is found by its hash: a forged token's matches no row.
+  const hash = tokenHash(token);
+  const dealer = await repository.findDealerOfReset(db, hash, new Date().toISOString());
   if (!dealer) return null;
   const problem = await newPasswordProblem(password, dealer);
   if (problem) throw new HttpError(400, 'Validation failed', { password: problem });
   const passwordHash = await hashPassword(password);
   // Spent in one statement: of two clicks racing here, one wins.
   return write(async (tx) => {
-    const email = await repository.consumeReset(tx.db, tokenHash, new Date().toISOString());
+    const email = await repository.consumeReset(tx.db, hash, new Date().toISOString());
     if (!email) return null;
     const dealer = await repository.setPasswordByEmail(tx.db, email, passwordHash);
     if (!dealer) return null;

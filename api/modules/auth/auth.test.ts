@@ -182,7 +182,7 @@ describe('forgot and reset password', async () => {
     await app.jobs.runDue();
     const mails = await readOutbox(dir);
     const last = mails.at(-1);
-    const match = last?.text.match(/https:\/\/www\.lotwise\.example\/reset-password\?token=([A-Za-z0-9_-]+)/);
+    const match = last?.text.match(/https:\/\/www\.lotwise\.example\/reset-password\?token=([A-Za-z0-9_.-]+)/);
     if (!match?.[1]) throw new Error(`no reset link in the outbox: ${last?.text ?? '(empty)'}`);
     return match[1];
   };
@@ -268,7 +268,7 @@ describe('forgot and reset password', async () => {
   });
 
   it('refuses an expired link and a made-up one', async () => {
-    const token = 'expired-token-0123456789abcdef';
+    const token = `expired-token-0123456789abcdef.${'s'.repeat(43)}`;
     await app.db
       .insertInto('passwordResets')
       .values({
@@ -280,8 +280,8 @@ describe('forgot and reset password', async () => {
       })
       .execute();
     expect((await post('/api/reset-password', { token, password: 'sixth-password-6' })).json()).toEqual({ message: resetLinkInvalidMessage });
-    expect((await post('/api/reset-password', { token: 'made-up-token-0123456789abcdef', password: 'sixth-password-6' })).statusCode).toBe(400);
-    const short = await post('/api/reset-password', { token: 'made-up-token-0123456789', password: 'short' });
+    expect((await post('/api/reset-password', { token: `made-up-token-0123456789abcdef.${'s'.repeat(43)}`, password: 'sixth-password-6' })).statusCode).toBe(400);
+    const short = await post('/api/reset-password', { token: `made-up-token-0123456789.${'s'.repeat(43)}`, password: 'short' });
     expect(short.json().errors.password).toBe('Password must be at least 8 characters');
   });
 });
@@ -411,12 +411,28 @@ describe('sign-in and reset limits', async () => {
     expect(statuses[30]).toBe(429);
   });
 
+  it("counts only an address's failures: a shared office address lets every staff member and trusted browser in", async () => {
+    const office = '10.3.0.1';
+    const login = (username: string, password: string, cookie?: string) =>
+      app.inject({ method: 'POST', url: '/api/admin-login', payload: { username, password }, remoteAddress: office, headers: cookie ? { cookie } : {} });
+    // One colleague's browser signed in here before (its device cookie); then the whole office signs in, again and again.
+    const first = await login(staffEmail, staffPassword);
+    const device = first.cookies.find((cookie) => cookie.name.startsWith('lw_device_s'))!;
+    const trustedBrowser = `${device.name}=${device.value}`;
+    for (let i = 0; i < 40; i += 1) expect((await login(staffEmail, staffPassword)).statusCode, `sign-in ${i}`).toBe(200);
+    // Someone at the same address guesses at accounts until the address is held back (30 failures per 15 minutes)...
+    for (let i = 0; i < 30; i += 1) expect((await login(`guess-${i}@nowhere.example`, 'guess')).statusCode).toBe(401);
+    expect((await login(staffEmail, staffPassword)).statusCode).toBe(429);
+    // ...but a browser holding a valid device cookie is held back only by its own failures.
+    expect((await login(staffEmail, staffPassword, trustedBrowser)).statusCode).toBe(200);
+  });
+
   it("lets neither a stranger's reset requests starve the dealer's own nor fill the dealer's mailbox", async () => {
     const mailsToDealer = async () => {
       await app.jobs.runDue();
       return (await readOutbox(dir)).filter((mail) => mail.headers.to === 'mail@dealer.example');
     };
-    const linkOf = (mail: { text: string }) => /reset-password\?token=([A-Za-z0-9_-]+)/.exec(mail.text)![1]!;
+    const linkOf = (mail: { text: string }) => /reset-password\?token=([A-Za-z0-9_.-]+)/.exec(mail.text)![1]!;
     const forgot = async (address: string) => {
       const response = await post('/api/forgot-password', { email: 'mail@dealer.example' }, address);
       expect(response.statusCode).toBe(200);

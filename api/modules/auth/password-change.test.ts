@@ -27,7 +27,7 @@ describe('a password change ends the other sessions of the account', async () =>
     expect((await post('/api/forgot-password', { email })).statusCode).toBe(200);
     await app.jobs.runDue();
     const mail = (await readOutbox(dir)).filter((sent) => sent.headers.to === email).at(-1);
-    return /reset-password\?token=([A-Za-z0-9_-]+)/.exec(mail?.text ?? '')![1]!;
+    return /reset-password\?token=([A-Za-z0-9_.-]+)/.exec(mail?.text ?? '')![1]!;
   };
   const storedSessionIds = async () => (await app.db.selectFrom('sessions').select('sid').execute()).map((row) => row.sid);
 

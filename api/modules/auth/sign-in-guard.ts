@@ -15,11 +15,16 @@ import { addressKey, type CounterResult, isAllowlisted, keyedLimit, tooManyReque
  *   failures on the account in 15 minutes, the account is under attack: after each failure, that
  *   address must wait before its next try, the wait doubling every 20 failures, up to 15 minutes. A
  *   client's first try is never delayed: the owner on a new browser still gets in, a guesser slows down.
+ * - An untrusted address also gets 30 failures per 15 minutes over every account (a guesser moving
+ *   from account to account). Only failures count: a whole office behind one address signs in as
+ *   often as it likes, and a trusted browser there is never held back by a neighbour's guessing.
  */
 
 const windowMs = 15 * 60 * 1000;
 const failuresPerDevice = 10;
 const failuresPerAccountAndAddress = 10;
+/** Untrusted failures per address over every account: generous for an office behind one address, tight enough to stop spraying. */
+const failuresPerAddress = 30;
 /** Untrusted failures on one account within the window before each further failure costs a wait. */
 export const underAttackAfterFailures = 20;
 const longestWaitMs = windowMs;
@@ -65,6 +70,7 @@ export function signInGuard(app: FastifyInstance, options: { kind: AccountKind; 
   const name = `${kind}-login`;
   const devices = keyedLimit(app, { name: `${name}-device`, max: failuresPerDevice, timeWindowMs: windowMs });
   const pairs = keyedLimit(app, { name: `${name}-pair`, max: failuresPerAccountAndAddress, timeWindowMs: windowMs });
+  const addresses = keyedLimit(app, { name: `${name}-address`, max: failuresPerAddress, timeWindowMs: windowMs });
   // A tally only: it never refuses, its count sets the wait.
   const untrusted = keyedLimit(app, { name: `${name}-untrusted`, max: Number.MAX_SAFE_INTEGER, timeWindowMs: windowMs });
   // One try per wait: a failure under attack blocks its (account, address) pair for the wait.
@@ -88,6 +94,7 @@ export function signInGuard(app: FastifyInstance, options: { kind: AccountKind; 
       if (skips(request)) return;
       const device = deviceOf(request, attempt.accountId);
       if (device) return refuseIfOver(await devices.peek(device));
+      refuseIfOver(await addresses.peek(addressKey(request.ip)));
       refuseIfOver(await pairs.peek(pairKey(request, attempt)));
       refuseIfOver(await spacing.peek(pairKey(request, attempt)));
     },
@@ -95,6 +102,7 @@ export function signInGuard(app: FastifyInstance, options: { kind: AccountKind; 
       if (skips(request)) return;
       const device = deviceOf(request, attempt.accountId);
       if (device) return refuseIfOver(await devices.hit(device));
+      await addresses.hit(addressKey(request.ip));
       await pairs.hit(pairKey(request, attempt));
       const waitMs = waitAfterFailureMs(await untrusted.tally(attempt.limitKey));
       if (waitMs > 0) await spacing.block(pairKey(request, attempt), waitMs);

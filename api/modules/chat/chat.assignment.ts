@@ -13,6 +13,7 @@ import { apiPaths } from '../../contract/paths';
 import { signedInStaffId } from '../../plugins/auth';
 import { HttpError } from '../../plugins/errors';
 import type { Tx } from '../../events';
+import type { JobRequest } from '../../jobs';
 import {
   assigneeOrRefuse,
   autoAssignmentSettings,
@@ -93,9 +94,58 @@ export async function handOutQueue(app: FastifyInstance, presence: StaffPresence
   return { given, more: true };
 }
 
+/** The cross-node nudge: "the auto-assignment settings changed, read them again". */
+const autoAssignmentChangedEvent = 'auto-assignment-changed';
+
+/**
+ * Whether auto-assignment is on, as this node last read it: at start, after every change (on every
+ * node, through the Socket.IO adapter) and whenever a staff member comes online. A new conversation's
+ * write asks it instead of the database, so the visitor's path gains no read, and no job is made
+ * while auto-assignment is off (the usual case), since that job could only find it off.
+ */
+class AutoAssignmentSwitch {
+  on = false;
+
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly handOutLater: () => JobRequest,
+  ) {}
+
+  async read(): Promise<boolean> {
+    this.on = (await autoAssignmentSettings(this.app.db)).enabled;
+    return this.on;
+  }
+
+  /**
+   * After a change: this node reads the settings again, and so does every other, which answers once
+   * it has; the change's request answers after that, so a conversation started on any node after it
+   * is seen by the new setting. Once on, the queue is handed out once more: a conversation started
+   * on a node that had not read it yet waits no longer. A node too slow to answer (the adapter waits
+   * 5 s) reads it when the message reaches it, or when a staff member next comes online there.
+   */
+  async changed(): Promise<void> {
+    await this.read();
+    if (this.app.redis) {
+      try {
+        await this.app.visitorSockets.serverSideEmitWithAck(autoAssignmentChangedEvent);
+      } catch (error) {
+        this.app.log.warn({ err: error }, 'not every node confirmed reading the auto-assignment settings in time');
+      }
+    }
+    if (this.on) await this.app.write(async (tx) => tx.enqueue(this.handOutLater()));
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Whether auto-assignment is on, as this node knows it (chat.assignment.ts). */
+    autoAssignmentSwitch: AutoAssignmentSwitch;
+  }
+}
+
 /**
  * Auto-assignment (DESIGN.md 11), one job kind: "hand out the queue". It is promised, in the same
- * commit, by what may let it give something: a new conversation (its first message's write), a
+ * commit, by what may let it give something: a new conversation while it is on (its first message's write), a
  * conversation resolved (its agent has room), the setting turned on or the capacity changed; and by
  * a staff member coming online (after their presence is stored). One pending job at a time (its
  * dedupe key, let go when it starts, so a trigger during a run promises the next run). The
@@ -112,11 +162,27 @@ export function autoAssignChats(app: FastifyInstance, presence: StaffPresence): 
     },
   });
   const handOutLater = () => handOut.request({}, { dedupeKey: 'chat-auto-assignment' });
+  const autoAssignment = new AutoAssignmentSwitch(app, handOutLater);
+  app.decorate('autoAssignmentSwitch', autoAssignment);
+  app.addHook('onReady', async () => {
+    await autoAssignment.read();
+  });
+  if (app.redis) {
+    app.visitorSockets.on(autoAssignmentChangedEvent, (answer: (read: boolean) => void) => {
+      autoAssignment.read().then(
+        () => answer(true),
+        (error: unknown) => {
+          app.log.error({ err: error }, 'auto-assignment settings not read');
+          answer(false);
+        },
+      );
+    });
+  }
 
   // A new conversation's promise is keyed by the conversation: one shared row upserted by every new
   // conversation's write would make concurrent first messages wait on each other's lock of it (PostgreSQL).
   app.events.react('chat.message.created', ({ startedBy, message }) =>
-    startedBy ? handOut.request({}, { dedupeKey: `chat-auto-assignment:${message.sessionId}` }) : undefined,
+    startedBy && autoAssignment.on ? handOut.request({}, { dedupeKey: `chat-auto-assignment:${message.sessionId}` }) : undefined,
   );
   app.events.react('chat.session.updated', ({ session }) => (session.status === 'resolved' && session.assigneeId ? handOutLater() : undefined));
   app.events.react('auto-assignment.changed', ({ enabled }) => (enabled ? handOutLater() : undefined));
@@ -124,23 +190,24 @@ export function autoAssignChats(app: FastifyInstance, presence: StaffPresence): 
   // A staff member came online: the queue may have waited for them.
   return (staffId) => {
     void (async () => {
-      if (!(await autoAssignmentSettings(app.db)).enabled) return;
+      if (!(await autoAssignment.read())) return;
       await app.write(async (tx) => tx.enqueue(handOutLater()));
     })().catch((error: unknown) => app.log.error({ err: error, staffId }, 'auto-assignment on arrival failed'));
   };
 }
 
-/** Saves the settings: audited, and the queue handed out when they let it move. */
+/** Saves the settings: audited, every node told, and the queue handed out when they let it move. */
 async function changeAutoAssignment(app: FastifyInstance, actorId: number, settings: AutoAssignmentSettings): Promise<AutoAssignmentSettings> {
-  return app.write(async (tx) => {
+  const changed = await app.write(async (tx) => {
     const before = await saveAutoAssignmentSettings(tx, settings);
-    if (before.enabled !== settings.enabled || before.capacity !== settings.capacity) {
-      const detail = `auto-assignment: ${settings.enabled ? 'on' : 'off'}, capacity ${settings.capacity}`;
-      await recordAudit(tx, { actorId, action: 'settings.changed', subject: { kind: 'settings', id: 'auto-assignment' }, detail });
-      tx.emit({ type: 'auto-assignment.changed', ...settings });
-    }
-    return settings;
+    if (before.enabled === settings.enabled && before.capacity === settings.capacity) return false;
+    const detail = `auto-assignment: ${settings.enabled ? 'on' : 'off'}, capacity ${settings.capacity}`;
+    await recordAudit(tx, { actorId, action: 'settings.changed', subject: { kind: 'settings', id: 'auto-assignment' }, detail });
+    tx.emit({ type: 'auto-assignment.changed', ...settings });
+    return true;
   });
+  if (changed) await app.autoAssignmentSwitch.changed();
+  return settings;
 }
 
 /** Assignment's calls, in the cookie-session scope (registered by staffChatRoutes). */

@@ -104,6 +104,19 @@ describe('auto-assignment', async () => {
     expect(await h.assigneeOf(sessionId)).toBeNull();
   });
 
+  it('makes no job for a new conversation while it is off, and one while it is on', async () => {
+    const jobsOf = async (sessionId: string) =>
+      (await app.db.selectFrom('jobs').select('dedupeKey').where('kind', '=', 'chat-auto-assignment').execute()).filter((job) => job.dedupeKey?.endsWith(sessionId));
+    await freshInbox();
+    const off = await h.startChat();
+    expect(await jobsOf(off)).toEqual([]);
+    await h.setAuto({ enabled: true, capacity: 5 });
+    const on = await h.startChat();
+    expect(await jobsOf(on)).toHaveLength(1);
+    await h.setAuto({ enabled: false, capacity: 5 });
+    expect(await jobsOf(await h.startChat())).toEqual([]);
+  });
+
   it('gives a new conversation to the online agent with the fewest open, round-robin among equals, never to one offline', async () => {
     await freshInbox();
     const [ana, ben, offline] = [await signInNewStaff(app), await signInNewStaff(app), await signInNewStaff(app)];
@@ -229,5 +242,22 @@ describe.runIf(onPostgres && redisUrl)('auto-assignment on two nodes', async () 
     expect([...after.perAgent.values()]).toEqual([capacity, capacity, capacity]);
     expect(after.audit).toHaveLength(agents.length * capacity + given.length);
     expect(new Set(after.audit).size).toBe(after.audit.length);
+  });
+
+  it('hands out a conversation started on one node once the other turned it on, and makes none once it turned it off', async () => {
+    // An inbox with nothing waiting, and one agent online on node b.
+    await a.db.updateTable('chatSessions').set({ status: 'resolved' }).execute();
+    await h.comeOnline(await signInNewStaff(a), b);
+    const jobsOf = async (sessionId: string) =>
+      (await a.db.selectFrom('jobs').select('dedupeKey').where('kind', '=', 'chat-auto-assignment').execute()).filter((job) => job.dedupeKey?.endsWith(sessionId));
+
+    await h.setAuto({ enabled: true, capacity: 50 });
+    const onB = await h.startChat(b);
+    expect(await jobsOf(onB)).toHaveLength(1);
+    await expect.poll(() => h.assigneeOf(onB), { timeout: 5000 }).not.toBeNull();
+    await h.setAuto({ enabled: false, capacity: 50 });
+    const offB = await h.startChat(b);
+    expect(await jobsOf(offB)).toEqual([]);
+    expect(await h.assigneeOf(offB)).toBeNull();
   });
 });

@@ -4,7 +4,7 @@ import { rooms } from '../../contract/socket';
 import { type ConversationViewer, type ConversationViewers, staffTypingReplySchema, staffViewingSchema } from '../../contract/team-inbox-notes';
 import { HttpError } from '../../plugins/errors';
 import { overBudget } from './chat.budget';
-import type { StaffSocket, StaffSocketData } from './chat.handshake';
+import type { StaffSocket, StaffSocketData } from './chat.socket-data';
 import { answer, parsePayload } from './chat.socket';
 
 /** Each staff member once, however many of their sockets show the conversation. */

@@ -127,6 +127,32 @@ describe('the visitor context of a conversation', async () => {
       expect(Date.now() - new Date(pages[1]!.at).getTime()).toBeLessThan(60_000);
     });
 
+    it(`keeps at most ${chatLimits.pageTextStoredMaxLength} characters of a page address, however long the one sent`, async () => {
+      const cookie = visitorCookie(app);
+      const sessionId = newSessionId();
+      const long = (name: string) => `http://localhost:3000/${name}/${'a'.repeat(1900)}`;
+      const sent = await send(cookie, {
+        sessionId,
+        message: 'Hello',
+        pageUrl: long('landing'),
+        referrer: `https://search.example/?q=${'b'.repeat(1900)}`,
+        pages: [{ url: long('first'), at: '2026-12-02T10:00:00.000Z' }],
+      });
+      expect(sent.statusCode).toBe(201);
+      const owner = await connectedVisitor(cookie);
+      expect(await pageOverSocket(owner, { sessionId, url: long('later') })).toEqual({ ok: true });
+      expect(await pageOverSocket(owner, { sessionId, url: 'http://localhost:3000/short' })).toEqual({ ok: true });
+
+      const max = chatLimits.pageTextStoredMaxLength;
+      const cut = (text: string) => `${text.slice(0, max - 1)}…`;
+      const shown = await contextOf(sessionId);
+      expect(shown.pages.map((page) => page.url)).toEqual([cut(long('first')), cut(long('later')), 'http://localhost:3000/short']);
+      expect(shown.pageUrl).toBe(cut(long('landing')));
+      expect(shown.referrer).toBe(cut(`https://search.example/?q=${'b'.repeat(1900)}`));
+      const stored = await app.db.selectFrom('chatPageViews').select('url').where('sessionId', '=', sessionId).execute();
+      expect(Math.max(...stored.map((row) => row.url.length))).toBe(max);
+    });
+
     it('counts against the socket’s event budget', async () => {
       const cookie = visitorCookie(app);
       const sessionId = newSessionId();

@@ -8,26 +8,40 @@ import type { ChatContinuityMailsTable, ChatMessageRow, ChatSessionRow } from '.
 
 // ---------- who may act in a session: its owner, or a visitor its mailed link let in ----------
 
-/** True when the visitor opened this session's mailed link on their device (a grant). */
-export async function hasGrant(db: Db, visitorId: string, sessionId: string): Promise<boolean> {
-  const row = await db.selectFrom('chatSessionGrants').select('sessionId').where('visitorId', '=', visitorId).where('sessionId', '=', sessionId).executeTakeFirst();
+/** True when the visitor opened this session's mailed link on their device (a grant) and that link's token has not expired at `now`. */
+export async function hasGrant(db: Db, visitorId: string, sessionId: string, now = Date.now()): Promise<boolean> {
+  const row = await db
+    .selectFrom('chatSessionGrants')
+    .select('sessionId')
+    .where('visitorId', '=', visitorId)
+    .where('sessionId', '=', sessionId)
+    .where('expiresAt', '>', new Date(now).toISOString())
+    .executeTakeFirst();
   return row !== undefined;
 }
 
-/** Lets the visitor act in this one session (a second grant of the same changes nothing). */
-export async function addGrant(db: Db, grant: { visitorId: string; sessionId: string; createdAt: string }): Promise<void> {
+/**
+ * Lets the visitor act in this one session until the link's token expires (`expiresAt`, ISO). A
+ * second grant of the same keeps the later expiry: a newer mail's link lasts as long as its token.
+ */
+export async function addGrant(db: Db, grant: { visitorId: string; sessionId: string; createdAt: string; expiresAt: string }): Promise<void> {
   await db
     .insertInto('chatSessionGrants')
     .values(grant)
-    .onConflict((conflict) => conflict.columns(['visitorId', 'sessionId']).doNothing())
+    .onConflict((conflict) =>
+      conflict
+        .columns(['visitorId', 'sessionId'])
+        .doUpdateSet((eb) => ({ expiresAt: eb.ref('excluded.expiresAt') }))
+        .where((eb) => eb('chatSessionGrants.expiresAt', '<', eb.ref('excluded.expiresAt'))),
+    )
     .execute();
 }
 
-/** The session, when the visitor owns it or holds its grant; undefined for a stranger's and for none. */
-export async function findVisibleSession(db: Db, visitorId: string, sessionId: string): Promise<ChatSessionRow | undefined> {
+/** The session, when the visitor owns it or holds its unexpired grant; undefined for a stranger's and for none. */
+export async function findVisibleSession(db: Db, visitorId: string, sessionId: string, now = Date.now()): Promise<ChatSessionRow | undefined> {
   const session = await db.selectFrom('chatSessions').selectAll().where('id', '=', sessionId).executeTakeFirst();
   if (!session) return undefined;
-  if (session.visitorId === visitorId || (await hasGrant(db, visitorId, sessionId))) return session;
+  if (session.visitorId === visitorId || (await hasGrant(db, visitorId, sessionId, now))) return session;
   return undefined;
 }
 
@@ -57,7 +71,8 @@ export async function markSeen(db: Db, seen: { sessionId: string; visitorId: str
             .selectFrom('chatSessionGrants')
             .select(sql.lit(1).as('one'))
             .whereRef('chatSessionGrants.sessionId', '=', 'chatSessions.id')
-            .where('chatSessionGrants.visitorId', '=', seen.visitorId),
+            .where('chatSessionGrants.visitorId', '=', seen.visitorId)
+            .where('chatSessionGrants.expiresAt', '>', new Date().toISOString()),
         ),
       ]),
     )

@@ -9,6 +9,7 @@ import { buildTestServer } from '../../../test/support/helper';
 import { type SinkMail, startSmtpSink } from '../../../test/support/smtp-sink';
 import { visitorCookie } from '../../../test/support/visitor-socket';
 import { addressHash } from '../mail';
+import { findVisibleSession, hasGrant } from './chat.continuity.repository';
 import { chatLinkToken } from './chat.links';
 
 let counter = 0;
@@ -96,7 +97,7 @@ describe('email continuity', async () => {
     expect(mail!.html).toContain('Yes! &#60;script&#62;alert(1)&#60;/script&#62; &#38; more');
     expect(mail!.html).not.toContain('<script>');
     expect(mail!.html).toContain('Anything else?');
-    expect(linkIn(mail!)).toMatch(/^http:\/\/localhost:3000\/\?chat=session_/);
+    expect(linkIn(mail!)).toMatch(/^http:\/\/localhost:3000\/\?chat=[\w-]+\.[\w-]{43}$/);
     expect(mail!.headers['list-unsubscribe']).toMatch(/^<http:\/\/localhost:3000\/unsubscribe\?token=[\w-]+\.[\w-]+>$/);
     expect(mail!.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
   });
@@ -233,18 +234,44 @@ describe('email continuity', async () => {
     expect(await app.db.selectFrom('chatSessionGrants').select('sessionId').where('sessionId', '=', sessionId).execute()).toHaveLength(1);
   });
 
+  it("a link's grant ends with its token; a newer link's grant lasts as long as that one", async () => {
+    const { sessionId } = await startConversation(app, { email: newEmail() });
+    const cookie = visitorCookie(app);
+    // A link signed now works 30 days, to the second.
+    const signedAt = Date.now();
+    const linkExpiresAt = (Math.floor(signedAt / 1000) + 30 * 24 * 60 * 60) * 1000;
+    const open = async (expiresAt: number) =>
+      (await app.inject({ method: 'POST', url: apiPaths.chatLinks, headers: { cookie }, payload: { token: chatLinkToken(config.sessionSecret, sessionId, signedAt + (expiresAt - linkExpiresAt)) } })).statusCode;
+    expect(await open(linkExpiresAt)).toBe(200);
+    expect((await app.inject({ method: 'GET', url: pathTo(apiPaths.chatHistory, { sessionId }), headers: { cookie } })).statusCode).toBe(200);
+    const { visitorId } = await app.db.selectFrom('chatSessionGrants').select('visitorId').where('sessionId', '=', sessionId).executeTakeFirstOrThrow();
+    // The grant as the chat sees it (its owner check) a moment before and after the token's expiry: the clock is the caller's.
+    const visibleAt = async (at: number) => (await findVisibleSession(app.db, visitorId, sessionId, at)) !== undefined;
+    expect(await visibleAt(linkExpiresAt - 1)).toBe(true);
+    expect(await visibleAt(linkExpiresAt)).toBe(false);
+    expect(await hasGrant(app.db, visitorId, sessionId, linkExpiresAt + 1)).toBe(false);
+
+    // A later mail's link extends it; opening the older link again shortens nothing.
+    expect(await open(linkExpiresAt + 3_600_000)).toBe(200);
+    expect(await open(linkExpiresAt)).toBe(200);
+    expect(await visibleAt(linkExpiresAt + 3_600_000 - 1)).toBe(true);
+    expect(await visibleAt(linkExpiresAt + 3_600_000)).toBe(false);
+  });
+
   it('a forged, altered or expired link is refused, and lets nobody in', async () => {
     const { sessionId } = await startConversation(app, { email: newEmail() });
-    const genuine = chatLinkToken(config.sessionSecret, sessionId, Date.now() + 60_000);
-    const [id, expiry, signature] = genuine.split('.') as [string, string, string];
+    const genuine = chatLinkToken(config.sessionSecret, sessionId, Date.now());
+    const [payload, signature] = genuine.split('.') as [string, string];
+    const [, expiry] = JSON.parse(Buffer.from(payload, 'base64url').toString()) as [string, number];
+    const fields = (id: string, expiresAt: number) => Buffer.from(JSON.stringify([id, expiresAt])).toString('base64url');
     const cookie = visitorCookie(app);
     const refused: [string, number][] = [
       // Another session under this signature, a later expiry, another key, a flipped signature.
-      [`${newSessionId()}.${expiry}.${signature}`, 404],
-      [`${id}.${(Number.parseInt(expiry, 36) + 86_400).toString(36)}.${signature}`, 404],
-      [chatLinkToken('another-secret-that-is-long-enough-0123456789', sessionId, Date.now() + 60_000), 404],
-      [`${id}.${expiry}.${signature.startsWith('A') ? 'B' : 'A'}${signature.slice(1)}`, 404],
-      [chatLinkToken(config.sessionSecret, sessionId, Date.now() - 1000), 410],
+      [`${fields(newSessionId(), expiry)}.${signature}`, 404],
+      [`${fields(sessionId, expiry + 86_400)}.${signature}`, 404],
+      [chatLinkToken('another-secret-that-is-long-enough-0123456789', sessionId, Date.now()), 404],
+      [`${payload}.${signature.startsWith('A') ? 'B' : 'A'}${signature.slice(1)}`, 404],
+      [chatLinkToken(config.sessionSecret, sessionId, Date.now() - 30 * 24 * 60 * 60 * 1000 - 1000), 410],
     ];
     for (const [token, status] of refused) {
       const response = await app.inject({ method: 'POST', url: apiPaths.chatLinks, headers: { cookie }, payload: { token } });

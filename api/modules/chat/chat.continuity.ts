@@ -11,7 +11,7 @@ import { apiPaths, chatLinkQueryParam } from '../../contract/paths';
 import { HttpError } from '../../plugins/errors';
 import type { JobContext } from '../../jobs';
 import { addGrant, claimContinuityMail, findContinuityMail, staffRepliesBetween } from './chat.continuity.repository';
-import { chatLinkLifetimeMs, chatLinkToken, checkChatLinkToken } from './chat.links';
+import { chatLinkToken, checkChatLinkToken } from './chat.links';
 import { continuityMail, type MailedMessage, mailTime } from './chat.mail-text';
 import { findSession } from './chat.repository';
 
@@ -34,7 +34,7 @@ export function mailChatContinuity(app: FastifyInstance, config: Config): void {
   const { delayMs, spacingMs } = config.continuity;
   const secret = config.sessionSecret;
 
-  const linkTo = (sessionId: string, now: number) => `${config.publicUrl}/?${chatLinkQueryParam}=${chatLinkToken(secret, sessionId, now + chatLinkLifetimeMs)}`;
+  const linkTo = (sessionId: string, now: number) => `${config.publicUrl}/?${chatLinkQueryParam}=${chatLinkToken(secret, sessionId, now)}`;
 
   // Every key names one job for good (a reply's seq, a moment): a finished job's key taken over
   // would run as the same job id again, whose Message-ID and claim are that earlier mail's.
@@ -93,8 +93,8 @@ const linkErrors = { 400: errorBodySchema, 404: errorBodySchema, 410: errorBodyS
 
 /**
  * `POST /api/chat-links`: the widget opened with a mailed link's token. A genuine, unexpired token
- * lets this browser's visitor identity into that one conversation (a grant), and nothing else of the
- * visitor's: another device gets the conversation, never the visitor's other chats.
+ * lets this browser's visitor identity into that one conversation (a grant) until the token expires,
+ * and nothing else of the visitor's: another device gets the conversation, never the visitor's other chats.
  */
 export async function chatLinkRoutes(instance: FastifyInstance, options: { config: Config }): Promise<void> {
   const app = instance.withTypeProvider<ZodTypeProvider>();
@@ -102,12 +102,12 @@ export async function chatLinkRoutes(instance: FastifyInstance, options: { confi
   app.post(apiPaths.chatLinks, { schema: { body: chatLinkInputSchema, response: { 200: chatLinkAnswer, ...linkErrors } } }, async (request, reply) => {
     const check = checkChatLinkToken(secret, request.body.token, Date.now());
     if (!check.ok) throw new HttpError(check.reason === 'expired' ? 410 : 404, check.reason === 'expired' ? chatLinkExpiredMessage : chatLinkInvalidMessage);
-    const { sessionId } = check;
+    const { sessionId, expiresAt } = check;
     const visitorId = await request.visitorId(reply);
     await app.write(async (tx) => {
       const session = await findSession(tx.db, sessionId);
       if (!session) throw new HttpError(404, chatSessionNotFoundMessage);
-      if (session.visitorId !== visitorId) await addGrant(tx.db, { visitorId, sessionId, createdAt: new Date().toISOString() });
+      if (session.visitorId !== visitorId) await addGrant(tx.db, { visitorId, sessionId, createdAt: new Date().toISOString(), expiresAt: new Date(expiresAt).toISOString() });
       // The link was mailed to the conversation's address: opening it proves the address wants our
       // mail (a transcript to it then needs no confirmation first).
       if (session.senderEmail) await app.mail.markVerified(tx, session.senderEmail);

@@ -1,39 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import type { Socket } from 'socket.io';
 import { notAuthenticatedMessage } from '../../contract/auth';
-import type { ConversationViewer } from '../../contract/team-inbox-notes';
-import type {
-  StaffClientToServerEvents,
-  StaffServerToClientEvents,
-  VisitorClientToServerEvents,
-  VisitorServerToClientEvents,
-} from '../../contract/socket';
 import { isSameSiteOrigin } from '../../plugins/origin';
 import { tooManyRequestsMessage } from '../../plugins/rate-limits';
-import { type EventBudget, eventBudgetFor } from './chat.budget';
+import { eventBudgetFor } from './chat.budget';
 import { RecentChatRooms } from './chat.rooms';
-
-/** What a visitor socket carries from its handshake on. */
-export interface VisitorSocketData {
-  visitorId: string;
-  budget: EventBudget;
-  /** Its chat-session rooms, kept few by chat.rooms.ts. */
-  chatRooms: RecentChatRooms;
-}
-/** What a staff socket carries from its handshake on. */
-export interface StaffSocketData {
-  /** The cookie session's id: logout and expiry find the socket by it. */
-  sid: string;
-  /** The staff account signed in on it when it connected (presence, auto-assignment). */
-  staffId: number;
-  budget: EventBudget;
-  /** Collision (chat.collision.ts): who the staff member is, once asked, and the conversation this socket shows. */
-  viewer?: ConversationViewer;
-  viewing?: string;
-}
-export type VisitorSocket = Socket<VisitorClientToServerEvents, VisitorServerToClientEvents, Record<string, never>, VisitorSocketData>;
-export type StaffSocket = Socket<StaffClientToServerEvents, StaffServerToClientEvents, Record<string, never>, StaffSocketData>;
+import type { StaffSocketData, VisitorSocketData } from './chat.socket-data';
 
 const crossSiteMessage = 'Connection refused: it did not come from this site';
 

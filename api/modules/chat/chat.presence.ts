@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ChainableCommander, Redis } from 'ioredis';
-import type { StaffSocket, VisitorSocket } from './chat.handshake';
+import type { StaffSocket, VisitorSocket } from './chat.socket-data';
 
 /** Whether any staff member is online, as the chat widget shows it. */
 export interface StaffPresence {

@@ -16,13 +16,14 @@ export async function markRatingAsked(db: Db, sessionId: string, at: string): Pr
   return Number(result.numUpdatedRows) > 0;
 }
 
-/** Stores the session's rating unless it has one: false (nothing changed) when it had. */
+/** Stores the session's rating unless it has one or was never asked for one: false (nothing changed) then. */
 export async function saveRating(db: Db, sessionId: string, rating: { rating: ChatRatingColumn; comment: string | null; ratedAt: string }): Promise<boolean> {
   const result = await db
     .updateTable('chatSessions')
     .set((eb) => ({ rating: rating.rating, ratingComment: rating.comment, ratedAt: rating.ratedAt, version: eb('version', '+', 1) }))
     .where('id', '=', sessionId)
     .where('rating', 'is', null)
+    .where('ratingAskedAt', 'is not', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }

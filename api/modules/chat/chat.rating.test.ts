@@ -38,6 +38,14 @@ describe('rating a conversation', async () => {
     expect(ack.ok).toBe(true);
     return { cookie, socket };
   };
+  /** A visitor whose widget is open and who was asked "How did we do?" (staff resolved the conversation). */
+  const askedVisitor = async (sessionId: string) => {
+    const visitor = await presentVisitor(sessionId);
+    const asked = nextEvent(visitor.socket, 'chat:rating-asked');
+    await setStatus(sessionId, 'resolved');
+    await asked;
+    return visitor;
+  };
   const reply = async (sessionId: string, message = 'We do!') => {
     const answer = await app.inject({ method: 'POST', url: '/api/admin-chat-reply', headers: { cookie: staff.cookie }, payload: { sessionId, message } });
     expect(answer.statusCode).toBe(201);
@@ -79,9 +87,26 @@ describe('rating a conversation', async () => {
     expect(sink.accepted).toEqual([]);
   });
 
+  it('refuses a rating nobody asked for, changing nothing; once asked, the same rating counts', async () => {
+    const sessionId = newSessionId();
+    const { cookie, socket } = await presentVisitor(sessionId);
+    await reply(sessionId, 'Happy to help');
+    const early = await rate(cookie, sessionId, { rating: 'bad', comment: 'Rated before anyone asked' });
+    expect(early.statusCode).toBe(409);
+    expect(early.json()).toEqual({ message: 'This conversation has not been asked for a rating yet' });
+    expect(await storedRating(sessionId)).toMatchObject({ rating: null, ratingComment: null, ratedAt: null, ratingAskedAt: null });
+    expect((await staffSummary(sessionId)).rating).toBeNull();
+
+    const asked = nextEvent(socket, 'chat:rating-asked');
+    await setStatus(sessionId, 'resolved');
+    await asked;
+    expect((await rate(cookie, sessionId, { rating: 'good' })).statusCode).toBe(200);
+    expect((await staffSummary(sessionId)).rating).toMatchObject({ rating: 'good' });
+  });
+
   it('refuses bad input, and a second rating, changing nothing', async () => {
     const sessionId = newSessionId();
-    const { cookie } = await presentVisitor(sessionId);
+    const { cookie } = await askedVisitor(sessionId);
     for (const payload of [{}, { rating: 'meh' }, { rating: 'good', comment: 'x'.repeat(1001) }, { rating: 'good', stars: 5 }, { rating: 'good', comment: 'a\u0000b' }]) {
       const answer = await rate(cookie, sessionId, payload);
       expect(answer.statusCode, JSON.stringify(payload)).toBe(400);
@@ -99,7 +124,7 @@ describe('rating a conversation', async () => {
 
   it('limits rating posts per address, widget and mailed link alike: the 21st in a minute gets 429 and changes nothing', async () => {
     const sessionId = newSessionId();
-    const { cookie } = await presentVisitor(sessionId);
+    const { cookie } = await askedVisitor(sessionId);
     const rateFrom = (remoteAddress: string, payload: Record<string, unknown>) =>
       app.inject({ method: 'POST', url: `/api/chat-rating/${sessionId}`, headers: { cookie }, payload, remoteAddress });
     const statuses = [];
@@ -198,7 +223,7 @@ describe('rating a conversation', async () => {
       // A malformed one fails the body's schema; a well-formed one its signature: the same words either way.
       expect(answer.body).toContain('This rating link is not valid');
     }
-    const expired = await byLink({ token: ratingLinkToken(config.sessionSecret, sessionId, Date.now() - 1000), rating: 'good' });
+    const expired = await byLink({ token: ratingLinkToken(config.sessionSecret, sessionId, Date.now() - 30 * 24 * 60 * 60 * 1000 - 1000), rating: 'good' });
     expect(expired.statusCode).toBe(410);
     expect(expired.json()).toEqual({ message: 'This rating link has expired' });
     expect((await byLink({ token, rating: 'so-so' })).statusCode).toBe(400);

@@ -7,6 +7,7 @@ import {
   type ChatRatingState,
   type ChatRatingValue,
   chatAlreadyRatedMessage,
+  chatRatingNotAskedMessage,
   ratingLinkExpiredMessage,
   ratingLinkInvalidMessage,
   ratingLinkPage,
@@ -16,7 +17,7 @@ import type { Write } from '../../events';
 import { HttpError } from '../../plugins/errors';
 import { escapeHtml } from '../mail';
 import * as repository from './chat.repository';
-import { checkRatingLinkToken, ratingLinkToken, ratingLinkValidMs } from './chat.rating-link';
+import { checkRatingLinkToken, ratingLinkToken } from './chat.rating-link';
 import { ratingOf } from './chat.rating-record';
 import { markRatingAsked, saveRating } from './chat.rating.repository';
 import { toSummary } from './chat.service';
@@ -31,7 +32,9 @@ export type Rater = { by: 'visitor'; visitorId: string | undefined } | { by: 'li
  * visitor whose widget is gone by then, and who gave an email, is asked by mail instead: once, with
  * good / bad links to a confirm page (a GET records nothing; its POST does).
  *
- * One rating per session, final once given: a second is refused (409) whichever way it comes.
+ * One rating per session, final once given: a second is refused (409) whichever way it comes. A
+ * rating counts only once the session was asked (`rating_asked_at`): one before it is refused (409),
+ * so nobody skews the reports by rating a conversation we never asked about.
  */
 export class ChatRatings {
   constructor(
@@ -53,6 +56,7 @@ export class ChatRatings {
     return this.write(async (tx) => {
       const session = await repository.findSession(tx.db, sessionId);
       if (!session || (rater.by === 'visitor' && session.visitorId !== rater.visitorId)) throw new HttpError(404, chatSessionNotFoundMessage);
+      if (session.rating === null && session.ratingAskedAt === null) throw new HttpError(409, chatRatingNotAskedMessage);
       const rating = { rating: input.rating, comment: input.comment ?? null, ratedAt: new Date().toISOString() };
       if (!(await saveRating(tx.db, sessionId, rating))) throw new HttpError(409, chatAlreadyRatedMessage);
       const summary = await repository.findSessionSummary(tx.db, sessionId);
@@ -116,7 +120,7 @@ export function askForRatings(app: FastifyInstance, config: Config): void {
       // Nobody to ask, or rated already. An address that asked for no more of our mail: the mail policy withholds it.
       if (!session?.senderEmail || session.rating !== null) return;
       // The link's expiry comes from the job, so every retry sends the same mail.
-      const token = ratingLinkToken(config.sessionSecret, sessionId, context.dueAt + ratingLinkValidMs);
+      const token = ratingLinkToken(config.sessionSecret, sessionId, context.dueAt);
       await app.mail.send({ purpose: 'reply', to: session.senderEmail, about: { sessions: [sessionId] }, compose: () => ratingMail(ratingLinks(config.publicUrl, token)) }, context);
     },
   });

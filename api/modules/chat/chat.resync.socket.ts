@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { chatResyncInputSchema } from '../../contract/chat-resync';
 import { HttpError } from '../../plugins/errors';
 import { overBudget } from './chat.budget';
-import type { VisitorSocket } from './chat.handshake';
+import type { VisitorSocket } from './chat.socket-data';
 import { enterChatRoom } from './chat.rooms';
 import { answer, parsePayload } from './chat.socket';
 

@@ -1,6 +1,6 @@
 import { rooms } from '../../contract/socket';
 import type { VisitorNamespace } from '../../plugins/socket-io';
-import type { VisitorSocket } from './chat.handshake';
+import type { ChatRoomsInUse, VisitorSocket } from './chat.socket-data';
 
 /**
  * Chat-session rooms one visitor socket may be in at once. A visitor has one conversation, a few at
@@ -12,7 +12,7 @@ export const maxChatRoomsPerSocket = 10;
 const chatSessionRoomPrefix = rooms.chatSession('');
 
 /** One visitor socket's chat-session rooms, least recently used first. */
-export class RecentChatRooms {
+export class RecentChatRooms implements ChatRoomsInUse {
   private readonly inUse = new Set<string>();
 
   /** Marks the room used now; answers the least recently used one when that makes one too many. */

@@ -7,7 +7,7 @@ import { apiPaths } from '../../contract/paths';
 import { HttpError } from '../../plugins/errors';
 import { overBudget } from './chat.budget';
 import { findVisibleSession, markSeen } from './chat.continuity.repository';
-import type { VisitorSocket } from './chat.handshake';
+import type { VisitorSocket } from './chat.socket-data';
 import { findSessionSummary } from './chat.repository';
 import { answer, parsePayload } from './chat.socket';
 import { toSummary } from './chat.service';

@@ -6,10 +6,11 @@ import { type Ack, rooms } from '../../contract/socket';
 import { HttpError } from '../../plugins/errors';
 import type { ClientEventName } from '../../plugins/socket-io';
 import { overBudget } from './chat.budget';
-import type { StaffSocket, VisitorSocket } from './chat.handshake';
+import type { StaffSocket, VisitorSocket } from './chat.socket-data';
 import { enterChatRoom } from './chat.rooms';
 import type { ChatService } from './chat.service';
 import { expireStaffSession } from './chat.staff-expiry';
+import { TypingRelay } from './chat.typing';
 
 /** The first message of a payload's zod issues, as an ack error. */
 export function parsePayload<T extends z.ZodType>(schema: T, payload: unknown): { ok: true; data: z.infer<T> } | { ok: false; error: string } {
@@ -40,6 +41,8 @@ export async function answer<T extends object>(app: FastifyInstance, event: Clie
 export function chatSocketEvents(app: FastifyInstance, chat: ChatService): void {
   const visitors = app.visitorSockets;
   const staff = app.staffSockets;
+  // A visitor's typing reaches the dashboards a few times a second at most, whatever their sockets send.
+  const visitorTyping = new TypingRelay(app.clock, (payload) => staff.emit('chat:typing', payload));
 
   visitors.on('connection', (rawSocket) => {
     const socket = rawSocket as VisitorSocket;
@@ -90,7 +93,7 @@ export function chatSocketEvents(app: FastifyInstance, chat: ChatService): void 
       if (!parsed.ok) return;
       void chat.visitorOwns(visitorId, parsed.data.sessionId).then(
         (owns) => {
-          if (owns) staff.emit('chat:typing', parsed.data);
+          if (owns) visitorTyping.offer(parsed.data);
         },
         (error: unknown) => app.log.error({ err: error }, 'typing check failed'),
       );

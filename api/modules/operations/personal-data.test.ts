@@ -98,7 +98,7 @@ describe('data requests: export and erase everything stored for one email', asyn
     const now = new Date().toISOString();
     const [session] = erinSessions;
     await app.db.insertInto('chatPageViews').values({ sessionId: session!, url: 'http://localhost:3000/inventory', viewedAt: now }).execute();
-    await app.db.insertInto('chatSessionGrants').values({ visitorId: 'visitor-erin', sessionId: session!, createdAt: now }).execute();
+    await app.db.insertInto('chatSessionGrants').values({ visitorId: 'visitor-erin', sessionId: session!, createdAt: now, expiresAt: now }).execute();
     await app.db.insertInto('chatContinuityMails').values({ sessionId: session!, mailedAt: Date.now(), jobId: 1, afterSeq: 0, upToSeq: 2 }).execute();
     await app.db.insertInto('chatTranscriptRequests').values({ sessionId: otherSession, email: erin, requestedAt: Date.now() }).execute();
     // Erin unsubscribed (her confirmations are withheld), and staff wrote a private note in her chat.

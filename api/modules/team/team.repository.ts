@@ -52,14 +52,55 @@ export async function staffEmailTaken(db: Db, email: string): Promise<boolean> {
   return row !== undefined;
 }
 
+/** The invites waiting (unused, unexpired), with who sent each. */
 export function listOpenInvites(db: Db, nowIso: string) {
   return db
     .selectFrom('staffInvites')
-    .select(['id', 'email', 'displayName', 'role', 'createdAt', 'expiresAt'])
+    .leftJoin('admins as inviter', 'inviter.id', 'staffInvites.invitedBy')
+    .select([
+      'staffInvites.id',
+      'staffInvites.email',
+      'staffInvites.displayName',
+      'staffInvites.role',
+      'staffInvites.createdAt',
+      'staffInvites.expiresAt',
+      'inviter.id as inviterId',
+      'inviter.email as inviterEmail',
+      'inviter.displayName as inviterDisplayName',
+    ])
+    .where('staffInvites.usedAt', 'is', null)
+    .where('staffInvites.expiresAt', '>', nowIso)
+    .orderBy('staffInvites.id')
+    .execute();
+}
+
+export type OpenInviteRow = Awaited<ReturnType<typeof listOpenInvites>>[number];
+
+/** The display names the team shows and the waiting invites hold: a new name must not look like one of them. */
+export async function namesInUse(db: Db, nowIso: string) {
+  const [members, invites] = await Promise.all([
+    db.selectFrom('admins').select(['id', 'email', 'displayName']).execute(),
+    db.selectFrom('staffInvites').select(['email', 'displayName']).where('usedAt', 'is', null).where('expiresAt', '>', nowIso).execute(),
+  ]);
+  return { members, invites };
+}
+
+/** Withdraws one waiting invite; the invite as it was, or undefined when it was not waiting. */
+export function revokeInvite(db: Db, id: number, nowIso: string) {
+  return db
+    .updateTable('staffInvites')
+    .set({ usedAt: nowIso })
+    .where('id', '=', id)
     .where('usedAt', 'is', null)
     .where('expiresAt', '>', nowIso)
-    .orderBy('id')
-    .execute();
+    .returning(['id', 'email', 'displayName', 'role', 'createdAt', 'expiresAt', 'invitedBy'])
+    .executeTakeFirst();
+}
+
+/** Withdraws every unused invite an admin sent (they are deactivated or demoted); how many. */
+export async function withdrawInvitesBy(db: Db, inviterId: number, at: string): Promise<number> {
+  const rows = await db.updateTable('staffInvites').set({ usedAt: at }).where('invitedBy', '=', inviterId).where('usedAt', 'is', null).returning('id').execute();
+  return rows.length;
 }
 
 /** Withdraws the unused invites of an email: the newest link mailed is the only one that works. */
@@ -99,14 +140,17 @@ export function findOpenInvite(db: Db, id: number, nowIso: string) {
     .executeTakeFirst();
 }
 
-/** The unused, unexpired invite of this token hash, without spending it. */
+/** The unused, unexpired invite of this token hash whose sender is still an active admin, without spending it. */
 export function findOpenInviteByToken(db: Db, tokenHash: string, nowIso: string) {
   return db
     .selectFrom('staffInvites')
-    .select(['id', 'email', 'displayName', 'role'])
-    .where('tokenHash', '=', tokenHash)
-    .where('usedAt', 'is', null)
-    .where('expiresAt', '>', nowIso)
+    .innerJoin('admins as inviter', 'inviter.id', 'staffInvites.invitedBy')
+    .select(['staffInvites.id', 'staffInvites.email', 'staffInvites.displayName', 'staffInvites.role'])
+    .where('staffInvites.tokenHash', '=', tokenHash)
+    .where('staffInvites.usedAt', 'is', null)
+    .where('staffInvites.expiresAt', '>', nowIso)
+    .where('inviter.role', '=', 'admin')
+    .where('inviter.deactivatedAt', 'is', null)
     .executeTakeFirst();
 }
 
@@ -118,7 +162,7 @@ export function consumeInvite(db: Db, tokenHash: string, nowIso: string) {
     .where('tokenHash', '=', tokenHash)
     .where('usedAt', 'is', null)
     .where('expiresAt', '>', nowIso)
-    .returning(['id', 'email', 'displayName', 'role'])
+    .returning(['id', 'email', 'displayName', 'role', 'invitedBy'])
     .executeTakeFirst();
 }
 

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { adminLoginAnswerSchema, staffAccountSchema } from '../../contract/auth';
-import { rowIdParam } from '../../contract/common';
+import { okBodySchema, rowIdParam } from '../../contract/common';
 import {
   acceptInviteSchema,
   inviteInputSchema,
@@ -20,6 +20,7 @@ import { signedInStaffId, startStaffSession } from '../../plugins/auth';
 import type { TeamService } from './team.service';
 
 const memberParams = z.object({ id: rowIdParam('Member id') });
+const inviteParams = z.object({ id: rowIdParam('Invite id') });
 const fifteenMinutesMs = 15 * 60 * 1000;
 /** Per IP: an invite link is a secret, so guessing tokens is limited like signing in. */
 const inviteLinkPerIp = { max: 30, timeWindow: fifteenMinutesMs };
@@ -38,6 +39,15 @@ export async function teamRoutes(app: FastifyInstance, options: { team: TeamServ
       const invite = await team.invite(signedInStaffId(request.session), request.body);
       reply.code(201);
       return invite;
+    },
+  );
+
+  routes.post(
+    teamPaths.revokeInvite,
+    { onRequest: app.requireAdmin, schema: { params: inviteParams, response: { 200: okBodySchema } } },
+    async (request) => {
+      await team.revokeInvite(signedInStaffId(request.session), request.params.id);
+      return { ok: true as const };
     },
   );
 

@@ -1,11 +1,12 @@
-import { createHash, createHmac } from 'node:crypto';
 import type { Db } from '../../../db/client';
 import { endSignInsOf } from '../../../db/session-store';
 import { type StaffAccount, staffDisplayName, type StaffRole } from '../../contract/auth';
+import { displayNameTakenMessage, looksLikeAnotherName } from '../../contract/display-name';
 import {
   alreadyOnTeamMessage,
   inviteLifetimeHours,
   inviteLinkInvalidMessage,
+  inviteNotFoundMessage,
   joinTeamPath,
   lastAdminMessage,
   memberNotFoundMessage,
@@ -16,6 +17,7 @@ import {
   type Team,
   type TeamMember,
 } from '../../contract/team';
+import { linkPurpose, signLink, tokenHash } from '../../lib/signed-link';
 import { HttpError } from '../../plugins/errors';
 import type { Write } from '../../events';
 import { recordAudit } from '../audit';
@@ -24,8 +26,12 @@ import * as repository from './team.repository';
 
 export const inviteLifetimeMs = inviteLifetimeHours * 60 * 60 * 1000;
 
-function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+/** A mailed invite link: works once (its hash is stored and spent), for `inviteLifetimeHours`. */
+const inviteLink = linkPurpose({ purpose: 'staff-invite', fields: ['email', 'createdAt'], lifetimeSeconds: inviteLifetimeMs / 1000 });
+
+/** The audit detail's words for the invites a deactivation or demotion withdrew. */
+function invitesWithdrawn(count: number): string | undefined {
+  return count === 0 ? undefined : `${count} ${count === 1 ? 'invite' : 'invites'} withdrawn`;
 }
 
 /**
@@ -33,7 +39,7 @@ function hashToken(token: string): string {
  * derives it again, so neither the jobs table nor the invites table ever holds a working link.
  */
 function inviteToken(linkSecret: string, invite: { email: string; createdAt: string }): string {
-  return createHmac('sha256', linkSecret).update(`staff-invite\n${invite.email}\n${invite.createdAt}`).digest('base64url');
+  return signLink(linkSecret, inviteLink, { email: invite.email, createdAt: invite.createdAt }, Date.parse(invite.createdAt));
 }
 
 function toMember(row: repository.MemberRow): TeamMember {
@@ -46,6 +52,36 @@ function toMember(row: repository.MemberRow): TeamMember {
     lastSignInAt: row.lastSignInAt,
     createdAt: row.createdAt,
   };
+}
+
+function toPendingInvite(invite: repository.OpenInviteRow): PendingInvite {
+  return {
+    id: invite.id,
+    email: invite.email,
+    displayName: invite.displayName,
+    role: invite.role,
+    invitedAt: invite.createdAt,
+    expiresAt: invite.expiresAt,
+    invitedBy:
+      invite.inviterId === null || invite.inviterEmail === null
+        ? null
+        : { id: invite.inviterId, email: invite.inviterEmail, displayName: staffDisplayName({ email: invite.inviterEmail, displayName: invite.inviterDisplayName }) },
+  };
+}
+
+/**
+ * 400 when `name` is, or looks like (api/contract/display-name.ts), the name another member shows
+ * or a waiting invite holds. Run in the write that claims the name, after `lockActiveAdmins`: every
+ * write that claims one (invite, rename, accepting an invite) takes that lock first, so two of them
+ * never both pass on PostgreSQL.
+ */
+async function checkNameFree(db: Db, name: string, except: { staffId?: number; inviteEmail?: string }): Promise<void> {
+  const { members, invites } = await repository.namesInUse(db, new Date().toISOString());
+  const others = [
+    ...members.filter((member) => member.id !== except.staffId).map((member) => staffDisplayName(member)),
+    ...invites.filter((invite) => invite.email !== except.inviteEmail).map((invite) => invite.displayName),
+  ];
+  if (looksLikeAnotherName(name, others)) throw new HttpError(400, 'Validation failed', { displayName: displayNameTakenMessage });
 }
 
 /** A new member, signed in by the invite they used. */
@@ -66,24 +102,13 @@ export class TeamService {
 
   async team(): Promise<Team> {
     const [members, invites] = await Promise.all([repository.listMembers(this.db), repository.listOpenInvites(this.db, new Date().toISOString())]);
-    return {
-      members: members.map(toMember),
-      invites: invites.map(
-        (invite): PendingInvite => ({
-          id: invite.id,
-          email: invite.email,
-          displayName: invite.displayName,
-          role: invite.role,
-          invitedAt: invite.createdAt,
-          expiresAt: invite.expiresAt,
-        }),
-      ),
-    };
+    return { members: members.map(toMember), invites: invites.map(toPendingInvite) };
   }
 
   /**
    * Invites a new member: a set-password link by mail (a job), valid 48 hours, used once. A newer
-   * invite to the same email withdraws the older ones. Only the token's hash is stored.
+   * invite to the same email withdraws the older ones. Only the token's hash is stored, with who sent
+   * it: their deactivation or demotion withdraws it, and it is accepted only while they are an active admin.
    */
   async invite(actorId: number, input: Required<InviteInput>): Promise<PendingInvite> {
     const email = input.email.toLowerCase();
@@ -91,22 +116,42 @@ export class TeamService {
     const now = Date.now();
     const createdAt = new Date(now).toISOString();
     const expiresAt = new Date(now + inviteLifetimeMs).toISOString();
-    const id = await this.write(async (tx) => {
+    const { id, inviter } = await this.write(async (tx) => {
+      // First, as a deactivation does: one that races this invite either waits and then withdraws it, or is waited for.
+      await repository.lockActiveAdmins(tx.db);
+      await checkNameFree(tx.db, input.displayName, { inviteEmail: email });
       await repository.withdrawInvitesOf(tx.db, email, createdAt);
       const inviteId = await repository.insertInvite(tx.db, {
         email,
         displayName: input.displayName,
         role: input.role,
-        tokenHash: hashToken(inviteToken(this.options.linkSecret, { email, createdAt })),
+        tokenHash: tokenHash(inviteToken(this.options.linkSecret, { email, createdAt })),
         invitedBy: actorId,
         createdAt,
         expiresAt,
       });
       tx.emit({ type: 'staff.invited', inviteId });
       await recordAudit(tx, { actorId, action: 'staff.invited', subject: { kind: 'invite', id: inviteId }, detail: `role: ${input.role}` });
-      return inviteId;
+      return { id: inviteId, inviter: await this.memberOf(tx.db, actorId) };
     });
-    return { id, email, displayName: input.displayName, role: input.role, invitedAt: createdAt, expiresAt };
+    return {
+      id,
+      email,
+      displayName: input.displayName,
+      role: input.role,
+      invitedAt: createdAt,
+      expiresAt,
+      invitedBy: { id: inviter.id, email: inviter.email, displayName: staffDisplayName(inviter) },
+    };
+  }
+
+  /** Revokes a waiting invite (an admin, audited): its link works no more; 404 once it is not waiting. */
+  async revokeInvite(actorId: number, inviteId: number): Promise<void> {
+    await this.write(async (tx) => {
+      const revoked = await repository.revokeInvite(tx.db, inviteId, new Date().toISOString());
+      if (!revoked) throw new HttpError(404, inviteNotFoundMessage);
+      await recordAudit(tx, { actorId, action: 'staff.invite-revoked', subject: { kind: 'invite', id: inviteId }, detail: `role: ${revoked.role}` });
+    });
   }
 
   /** The invite mail of an invite row, as its job sends it; undefined once there is nothing to send (used, expired, withdrawn). */
@@ -114,7 +159,7 @@ export class TeamService {
     const invite = await repository.findOpenInvite(this.db, inviteId, new Date().toISOString());
     if (!invite) return undefined;
     const token = inviteToken(this.options.linkSecret, invite);
-    if (hashToken(token) !== invite.tokenHash) return undefined;
+    if (tokenHash(token) !== invite.tokenHash) return undefined;
     const link = `${this.options.publicUrl}${joinTeamPath}?token=${encodeURIComponent(token)}`;
     const inviter = invite.inviterEmail === null ? 'An admin' : staffDisplayName({ email: invite.inviterEmail, displayName: invite.inviterDisplayName });
     return {
@@ -134,27 +179,30 @@ export class TeamService {
 
   /** Who an invite link is for, before its password is chosen; 400 for a link that does not work. */
   async lookupInvite(token: string): Promise<InviteLookup> {
-    const invite = await repository.findOpenInviteByToken(this.db, hashToken(token), new Date().toISOString());
+    const invite = await repository.findOpenInviteByToken(this.db, tokenHash(token), new Date().toISOString());
     if (!invite) throw new HttpError(400, inviteLinkInvalidMessage);
     return { email: invite.email, displayName: invite.displayName };
   }
 
   /**
    * Uses an invite: the account is made with the chosen password, and the link is spent in the same
-   * write (of two uses racing, one wins). A password the rules refuse leaves the link unspent.
+   * write (of two uses racing, one wins). A password the rules refuse leaves the link unspent. The
+   * admin who sent it must still be an active admin, read under the admins' lock: a deactivation or
+   * demotion racing the use either waits for it or is seen by it.
    */
   async acceptInvite(token: string, password: string): Promise<JoinedMember> {
-    const tokenHash = hashToken(token);
-    const invite = await repository.findOpenInviteByToken(this.db, tokenHash, new Date().toISOString());
+    const hash = tokenHash(token);
+    const invite = await repository.findOpenInviteByToken(this.db, hash, new Date().toISOString());
     if (!invite) throw new HttpError(400, inviteLinkInvalidMessage);
     const problem = await newPasswordProblem(password, { email: invite.email });
     if (problem) throw new HttpError(400, 'Validation failed', { password: problem });
     const passwordHash = await hashPassword(password);
     return this.write(async (tx) => {
+      const admins = await repository.lockActiveAdmins(tx.db);
       const at = new Date().toISOString();
-      const used = await repository.consumeInvite(tx.db, tokenHash, at);
-      if (!used) throw new HttpError(400, inviteLinkInvalidMessage);
-      const member = await repository.insertMember(tx.db, { ...used, passwordHash, at });
+      const used = await repository.consumeInvite(tx.db, hash, at);
+      if (!used || used.invitedBy === null || !admins.includes(used.invitedBy)) throw new HttpError(400, inviteLinkInvalidMessage);
+      const member = await repository.insertMember(tx.db, { email: used.email, displayName: used.displayName, role: used.role, passwordHash, at });
       if (!member) throw new HttpError(409, alreadyOnTeamMessage(used.email));
       await recordAudit(tx, { actorId: member.id, action: 'staff.signed-in', detail: 'first sign-in, from an invite' });
       return {
@@ -180,14 +228,17 @@ export class TeamService {
       if (member.role === role) return toMember(member);
       if (role === 'agent' && admins.length === 1 && admins[0] === memberId) throw new HttpError(409, lastAdminMessage);
       await repository.setRole(tx.db, memberId, role);
-      await recordAudit(tx, { actorId, action: 'staff.role-changed', subject: { kind: 'staff', id: memberId }, detail: `role: ${role}` });
+      // An agent invites nobody: the invites they sent as an admin go with the role.
+      const withdrawn = role === 'agent' ? await repository.withdrawInvitesBy(tx.db, memberId, new Date().toISOString()) : 0;
+      await recordAudit(tx, { actorId, action: 'staff.role-changed', subject: { kind: 'staff', id: memberId }, detail: [`role: ${role}`, invitesWithdrawn(withdrawn)].filter(Boolean).join(', ') });
       return toMember({ ...member, role });
     });
   }
 
   /**
-   * Deactivates a member: they cannot sign in, every sign-in of theirs ends in this write, and their
-   * dashboard sockets close once it commits (the `staff.deactivated` listener, on every node).
+   * Deactivates a member: they cannot sign in, every sign-in of theirs ends in this write, the invites
+   * they sent are withdrawn, and their dashboard sockets close once it commits (the `staff.deactivated`
+   * listener, on every node).
    */
   async deactivate(actorId: number, memberId: number): Promise<TeamMember> {
     if (actorId === memberId) throw new HttpError(400, selfDeactivationMessage);
@@ -199,8 +250,9 @@ export class TeamService {
       const at = new Date().toISOString();
       await repository.deactivate(tx.db, memberId, at);
       const sessionIds = await endSignInsOf(tx.db, { adminId: memberId });
+      const withdrawn = await repository.withdrawInvitesBy(tx.db, memberId, at);
       tx.emit({ type: 'staff.deactivated', staffId: memberId, sessionIds });
-      await recordAudit(tx, { actorId, action: 'staff.deactivated', subject: { kind: 'staff', id: memberId } });
+      await recordAudit(tx, { actorId, action: 'staff.deactivated', subject: { kind: 'staff', id: memberId }, detail: invitesWithdrawn(withdrawn) });
       return toMember({ ...member, deactivatedAt: at });
     });
   }
@@ -215,10 +267,23 @@ export class TeamService {
     });
   }
 
-  /** A staff member's own display name: what colleagues and visitors see on their replies. */
+  /**
+   * A staff member's own display name: what colleagues and visitors see on their replies. Audited
+   * (the entry keeps the old name as its actor's, and says both); refused when it is or looks like
+   * another member's or a waiting invite's.
+   */
   async rename(staffId: number, displayName: string): Promise<StaffAccount> {
     return this.write(async (tx) => {
+      await repository.lockActiveAdmins(tx.db);
       const member = await this.memberOf(tx.db, staffId);
+      if (member.displayName === displayName) return { email: member.email, role: member.role, displayName };
+      await checkNameFree(tx.db, displayName, { staffId });
+      await recordAudit(tx, {
+        actorId: staffId,
+        action: 'staff.renamed',
+        subject: { kind: 'staff', id: staffId },
+        detail: `from "${staffDisplayName(member)}" to "${displayName}"`,
+      });
       await repository.setDisplayName(tx.db, staffId, displayName);
       return { email: member.email, role: member.role, displayName };
     });

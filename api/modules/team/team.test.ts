@@ -1,9 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { apiPaths, pathTo } from '../../contract/paths';
 import { auditPaths, type AuditPage } from '../../contract/audit';
+import { controlCharacterMessage } from '../../contract/common';
+import {
+  displayNameBrandMessage,
+  displayNameCharactersMessage,
+  displayNameLinkMessage,
+  displayNameReservedMessage,
+  displayNameTakenMessage,
+} from '../../contract/display-name';
 import {
   deactivatedSignInMessage,
   inviteLinkInvalidMessage,
+  inviteNotFoundMessage,
   lastAdminMessage,
   selfDeactivationMessage,
   type Team,
@@ -38,13 +47,24 @@ async function newMember(role: 'admin' | 'agent'): Promise<StaffSignIn & { id: n
   return { ...signIn, id: row.adminId! };
 }
 
+let nameCount = 0;
+/** A display name no one else on the team has (names are unique by look: see api/contract/display-name.ts). */
+function newName(): string {
+  nameCount += 1;
+  // Letters that look like no other letter or pair (i and l, o and 0, rn and m, vv and w).
+  const alphabet = 'abcdefghjkmpqstuxyz';
+  let letters = '';
+  for (let n = nameCount; n > 0; n = Math.floor((n - 1) / alphabet.length)) letters = alphabet[(n - 1) % alphabet.length]! + letters;
+  return `Dana ${letters}`;
+}
+
 /** Invites `email` as `admin`, runs the mail job and answers the link's token from the outbox. */
-async function invite(admin: StaffSignIn, email: string, role: 'admin' | 'agent' = 'agent'): Promise<string> {
-  const response = await call(admin, 'POST', teamPaths.invites, { email, displayName: 'Dana', role });
+async function invite(admin: StaffSignIn, email: string, role: 'admin' | 'agent' = 'agent', displayName = newName()): Promise<string> {
+  const response = await call(admin, 'POST', teamPaths.invites, { email, displayName, role });
   expect(response.statusCode).toBe(201);
   await app.jobs.runDue();
   const mail = (await readOutbox(dir)).filter((each) => each.headers.to === email).at(-1);
-  const token = /\/admin\/join\?token=([A-Za-z0-9_%-]+)/.exec(mail?.text ?? '')?.[1];
+  const token = /\/admin\/join\?token=([A-Za-z0-9_.%-]+)/.exec(mail?.text ?? '')?.[1];
   if (!token) throw new Error(`no invite link mailed to ${email}`);
   return decodeURIComponent(token);
 }
@@ -79,6 +99,7 @@ describe('admin-only team and audit routes', () => {
     { method: 'PATCH', url: pathTo(teamPaths.member, { id: 1 }), payload: { role: 'agent' } },
     { method: 'POST', url: pathTo(teamPaths.deactivate, { id: 1 }) },
     { method: 'POST', url: pathTo(teamPaths.reactivate, { id: 1 }) },
+    { method: 'POST', url: pathTo(teamPaths.revokeInvite, { id: 1 }) },
     { method: 'GET', url: auditPaths.log },
   ] as const;
 
@@ -107,7 +128,7 @@ describe('invites', () => {
   it('mails a single-use link: the invitee sets a password, is signed in with the role and name given, and the link is spent', async () => {
     const admin = await signInStaff(app);
     const email = newEmail();
-    const token = await invite(admin, email);
+    const token = await invite(admin, email, 'agent', 'Dana');
     // Only the token's hash is stored.
     const stored = await app.db.selectFrom('staffInvites').selectAll().where('email', '=', email).executeTakeFirstOrThrow();
     expect(JSON.stringify(stored)).not.toContain(token);
@@ -289,27 +310,28 @@ describe('the audit log', () => {
     const agent = await newMember('agent');
     await call(agent, 'POST', apiPaths.staffLogout);
     const email = newEmail();
-    await accept(await invite(admin, email));
+    await accept(await invite(admin, email, 'agent', 'Ronnie Dee'));
     const id = await idOf(email);
     await call(admin, 'PATCH', pathTo(teamPaths.member, { id }), { role: 'admin' });
     await call(admin, 'POST', pathTo(teamPaths.deactivate, { id }));
 
     const adminName = staffEnv.ADMIN_EMAIL.split('@')[0];
+    const ronnie = `Ronnie Dee (${email})`;
     expect((await entriesFor(admin, 'staff.signed-in')).length).toBeGreaterThan(0);
     expect((await entriesFor(admin, 'staff.signed-out'))[0]).toMatchObject({ actorName: expect.any(String), subject: null, at: expect.any(String) });
     expect((await entriesFor(admin, 'staff.invited'))[0]).toMatchObject({ actorName: adminName, detail: 'role: agent' });
-    expect((await entriesFor(admin, 'staff.role-changed'))[0]).toMatchObject({ actorName: adminName, subject: 'Dana', detail: 'role: admin' });
-    expect((await entriesFor(admin, 'staff.deactivated'))[0]).toMatchObject({ actorName: adminName, subject: 'Dana' });
+    expect((await entriesFor(admin, 'staff.role-changed'))[0]).toMatchObject({ actorName: adminName, subject: ronnie, detail: 'role: admin' });
+    expect((await entriesFor(admin, 'staff.deactivated'))[0]).toMatchObject({ actorName: adminName, subject: ronnie });
 
-    // Nothing stored names an invitee's email or a password.
-    const stored = JSON.stringify(await app.db.selectFrom('auditLog').selectAll().execute());
+    // Nothing stored names an invitee's email (until they act themselves, as a member) or a password.
+    const stored = JSON.stringify(await app.db.selectFrom('auditLog').selectAll().where('actorId', '!=', id).execute());
     expect(stored).not.toContain(email);
     expect(stored).not.toContain('password-');
   });
 
   it('pages newest first by cursor, and searches by action label, actor and subject', async () => {
     const admin = await signInStaff(app);
-    await call(admin, 'PATCH', teamPaths.me, { displayName: 'Admin Zed' });
+    expect((await call(admin, 'PATCH', teamPaths.me, { displayName: 'Zed Adams' })).statusCode).toBe(200);
     for (let index = 0; index < 30; index += 1) {
       const signIn = await signInStaff(app);
       await call(signIn, 'POST', apiPaths.staffLogout);
@@ -325,13 +347,183 @@ describe('the audit log', () => {
     expect(second.entries.every((entry) => !firstIds.has(entry.id) && entry.id < Math.min(...firstIds))).toBe(true);
 
     expect((await auditEntries(admin, 'signed out')).entries.every((entry) => entry.action === 'staff.signed-out')).toBe(true);
-    const byActor = (await auditEntries(admin, 'admin zed')).entries;
+    const byActor = (await auditEntries(admin, 'zed adams')).entries;
     expect(byActor.length).toBeGreaterThan(0);
-    expect(byActor.every((entry) => entry.actorName === 'Admin Zed' || entry.subject === 'Admin Zed')).toBe(true);
-    const aboutDana = (await auditEntries(admin, 'Dana')).entries;
-    expect(aboutDana.some((entry) => entry.action === 'staff.deactivated' && entry.subject === 'Dana')).toBe(true);
+    expect(byActor.every((entry) => entry.actorName === 'Zed Adams' || entry.subject?.startsWith('Zed Adams'))).toBe(true);
+    const aboutRonnie = (await auditEntries(admin, 'Ronnie')).entries;
+    expect(aboutRonnie.some((entry) => entry.action === 'staff.deactivated' && entry.subject?.startsWith('Ronnie Dee'))).toBe(true);
     expect((await auditEntries(admin, 'no such thing at all')).entries).toEqual([]);
     expect((await call(admin, 'GET', `${auditPaths.log}?before=yesterday`)).statusCode).toBe(400);
     expect((await call(admin, 'GET', `${auditPaths.log}?q=${'x'.repeat(101)}`)).statusCode).toBe(400);
+  });
+});
+
+/** The invites waiting, as the Team screen lists them. */
+async function waiting(admin: StaffSignIn) {
+  return (await call(admin, 'GET', teamPaths.team)).json<Team>().invites;
+}
+
+describe('waiting invites: who sent them, revoking, withdrawn with their sender', () => {
+  it('lists each with who sent it, when, and until when; an admin revokes one (audited) and its link works no more', async () => {
+    const admin = await signInStaff(app);
+    const selfId = await idOf(staffEnv.ADMIN_EMAIL);
+    const email = newEmail();
+    const token = await invite(admin, email);
+    const listed = (await waiting(admin)).find((each) => each.email === email);
+    expect(listed).toMatchObject({ role: 'agent', invitedAt: expect.any(String), expiresAt: expect.any(String) });
+    expect(listed?.invitedBy).toEqual({ id: selfId, email: staffEnv.ADMIN_EMAIL, displayName: expect.any(String) });
+
+    const revoked = await call(admin, 'POST', pathTo(teamPaths.revokeInvite, { id: listed!.id }));
+    expect(revoked.statusCode).toBe(200);
+    expect((await waiting(admin)).map((each) => each.email)).not.toContain(email);
+    expect((await app.inject({ method: 'GET', url: `${teamPaths.invite}?token=${token}` })).statusCode).toBe(400);
+    expect((await accept(token)).statusCode).toBe(400);
+    expect(await app.db.selectFrom('admins').select('id').where('email', '=', email).executeTakeFirst()).toBeUndefined();
+    const entry = (await auditEntries(admin, 'Revoked an invite')).entries.find((each) => each.subject === `invite #${listed!.id}`);
+    expect(entry).toMatchObject({ action: 'staff.invite-revoked', actorId: selfId, actorEmail: staffEnv.ADMIN_EMAIL });
+
+    const again = await call(admin, 'POST', pathTo(teamPaths.revokeInvite, { id: listed!.id }));
+    expect(again.statusCode).toBe(404);
+    expect(again.json()).toEqual({ message: inviteNotFoundMessage });
+    expect((await call(admin, 'POST', pathTo(teamPaths.revokeInvite, { id: 'x' }))).statusCode).toBe(400);
+  });
+
+  it('withdraws the invites of an admin who is deactivated: the rogue link they sent on the way out does not work', async () => {
+    const admin = await signInStaff(app);
+    const leaving = await newMember('admin');
+    const rogue = newEmail();
+    const token = await invite(leaving, rogue, 'admin');
+    const other = newEmail();
+    const kept = await invite(admin, other);
+
+    const deactivated = await call(admin, 'POST', pathTo(teamPaths.deactivate, { id: leaving.id }));
+    expect(deactivated.statusCode).toBe(200);
+    const left = (await waiting(admin)).map((each) => each.email);
+    expect(left).not.toContain(rogue);
+    expect(left).toContain(other);
+    expect((await accept(token)).statusCode).toBe(400);
+    expect(await app.db.selectFrom('admins').select('id').where('email', '=', rogue).executeTakeFirst()).toBeUndefined();
+    const leavingEmail = (await app.db.selectFrom('admins').select('email').where('id', '=', leaving.id).executeTakeFirstOrThrow()).email;
+    expect((await auditEntries(admin, leavingEmail)).entries.find((each) => each.action === 'staff.deactivated')?.detail).toBe('1 invite withdrawn');
+    // Another admin's invite is untouched.
+    expect((await accept(kept)).statusCode).toBe(200);
+  });
+
+  it('withdraws the invites of an admin who is made an agent', async () => {
+    const admin = await signInStaff(app);
+    const demoted = await newMember('admin');
+    const rogue = newEmail();
+    const token = await invite(demoted, rogue, 'admin');
+    const changed = await call(admin, 'PATCH', pathTo(teamPaths.member, { id: demoted.id }), { role: 'agent' });
+    expect(changed.json()).toMatchObject({ role: 'agent' });
+    expect((await waiting(admin)).map((each) => each.email)).not.toContain(rogue);
+    expect((await accept(token)).statusCode).toBe(400);
+    const entry = (await auditEntries(admin, 'Changed a role')).entries[0];
+    expect(entry?.detail).toBe('role: agent, 1 invite withdrawn');
+  });
+
+  it('refuses a link whose sender is no longer an active admin, however the invite survived', async () => {
+    const admin = await signInStaff(app);
+    for (const change of [{ deactivatedAt: new Date().toISOString() }, { role: 'agent' as const }]) {
+      const sender = await newMember('admin');
+      const email = newEmail();
+      const token = await invite(sender, email, 'admin');
+      // Straight in the table, as an invite from before withdrawal would be: the use itself checks the sender.
+      await app.db.updateTable('admins').set(change).where('id', '=', sender.id).execute();
+      expect((await app.inject({ method: 'GET', url: `${teamPaths.invite}?token=${token}` })).statusCode).toBe(400);
+      const refused = await accept(token);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toMatchObject({ message: inviteLinkInvalidMessage });
+      expect(await app.db.selectFrom('admins').select('id').where('email', '=', email).executeTakeFirst()).toBeUndefined();
+      // Back as an active admin, the same link works: it was never spent.
+      await app.db.updateTable('admins').set({ deactivatedAt: null, role: 'admin' }).where('id', '=', sender.id).execute();
+      expect((await accept(token)).statusCode).toBe(200);
+    }
+    expect(admin).toBeDefined();
+  });
+});
+
+describe('display names: unique by look, no links, markup, brand or official words', () => {
+  it('refuses, with the reason, a name that is or looks like another member’s or a waiting invite’s, and changes nothing', async () => {
+    const admin = await signInStaff(app);
+    const sam = await newMember('agent');
+    expect((await call(sam, 'PATCH', teamPaths.me, { displayName: 'Sam Quill' })).statusCode).toBe(200);
+    const other = await newMember('agent');
+    const before = await app.db.selectFrom('admins').select('displayName').where('id', '=', other.id).executeTakeFirstOrThrow();
+    for (const name of ['Sam Quill', 'SAM QUILL', 'Sаm Quіll', 'Sam  Qu ill', 'Sám Quill']) {
+      const refused = await call(other, 'PATCH', teamPaths.me, { displayName: name });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toEqual({ message: 'Validation failed', errors: { displayName: displayNameTakenMessage } });
+    }
+    expect(await app.db.selectFrom('admins').select('displayName').where('id', '=', other.id).executeTakeFirstOrThrow()).toEqual(before);
+    // The member's own name, written another way, is theirs to keep.
+    expect((await call(sam, 'PATCH', teamPaths.me, { displayName: 'Sam QUILL' })).statusCode).toBe(200);
+
+    // A waiting invite holds its name; so does a member, for an invite.
+    await invite(admin, newEmail(), 'agent', 'Rhea Vance');
+    const clash = await call(other, 'PATCH', teamPaths.me, { displayName: 'Rhea Vance' });
+    expect(clash.json()).toMatchObject({ errors: { displayName: displayNameTakenMessage } });
+    const invitedTwice = await call(admin, 'POST', teamPaths.invites, { email: newEmail(), displayName: 'Rhea Vance', role: 'agent' });
+    expect(invitedTwice.statusCode).toBe(400);
+    const likeSam = await call(admin, 'POST', teamPaths.invites, { email: newEmail(), displayName: 'Sam Qui11', role: 'agent' });
+    expect(likeSam.json()).toMatchObject({ errors: { displayName: displayNameTakenMessage } });
+  });
+
+  it.each([
+    ['Lotwise Billing - verify your card at https://lotwise-billing.example', displayNameLinkMessage],
+    ['pay at lotwise-help.com', displayNameLinkMessage],
+    ['<img src=x onerror=alert(1)>', displayNameCharactersMessage],
+    ['Dana [support](x)', displayNameCharactersMessage],
+    ['Da\u200Bna', controlCharacterMessage],
+    ['Dana\u0000', controlCharacterMessage],
+    ['L0twise Team', displayNameBrandMessage],
+    ['Admin', displayNameReservedMessage],
+    ['Billing Department', displayNameReservedMessage],
+  ])('refuses %j with a clear 400, on a rename and an invite', async (name, message) => {
+    const admin = await signInStaff(app);
+    const agent = await newMember('agent');
+    const renamed = await call(agent, 'PATCH', teamPaths.me, { displayName: name });
+    expect(renamed.statusCode).toBe(400);
+    expect(renamed.json()).toMatchObject({ errors: { displayName: message } });
+    const email = newEmail();
+    const invited = await call(admin, 'POST', teamPaths.invites, { email, displayName: name, role: 'agent' });
+    expect(invited.statusCode).toBe(400);
+    expect(invited.json()).toMatchObject({ errors: { displayName: message } });
+    expect(await app.db.selectFrom('staffInvites').select('id').where('email', '=', email).executeTakeFirst()).toBeUndefined();
+  });
+
+  it('keeps a name stored before the rules working until it is changed', async () => {
+    const admin = await signInStaff(app);
+    const legacy = await newMember('agent');
+    await app.db.updateTable('admins').set({ displayName: 'Support Desk' }).where('id', '=', legacy.id).execute();
+    expect((await sessionOf(legacy.cookie))?.displayName).toBe('Support Desk');
+    const members = (await call(admin, 'GET', teamPaths.team)).json<Team>().members;
+    expect(members.find((each) => each.id === legacy.id)?.displayName).toBe('Support Desk');
+    // Its own form again is a change now, and is refused.
+    expect((await call(legacy, 'PATCH', teamPaths.me, { displayName: 'Support Desk Two' })).json()).toMatchObject({ errors: { displayName: displayNameReservedMessage } });
+  });
+});
+
+describe('the audit log names the actor as they were', () => {
+  it('keeps each entry’s actor id, email and name then after a rename; the rename itself is audited with both names', async () => {
+    const admin = await signInStaff(app);
+    const actor = await newMember('admin');
+    const actorEmail = (await app.db.selectFrom('admins').select('email').where('id', '=', actor.id).executeTakeFirstOrThrow()).email;
+    expect((await call(actor, 'PATCH', teamPaths.me, { displayName: 'Priya Natarajan' })).statusCode).toBe(200);
+    const email = newEmail();
+    await invite(actor, email, 'agent');
+    expect((await call(actor, 'PATCH', teamPaths.me, { displayName: 'Boss Person' })).statusCode).toBe(200);
+
+    const entries = (await auditEntries(admin, actorEmail)).entries;
+    const invited = entries.find((entry) => entry.action === 'staff.invited');
+    expect(invited).toMatchObject({ actorId: actor.id, actorEmail, actorName: 'Priya Natarajan' });
+    const renames = entries.filter((entry) => entry.action === 'staff.renamed');
+    expect(renames.map((entry) => [entry.actorName, entry.detail])).toEqual([
+      ['Priya Natarajan', 'from "Priya Natarajan" to "Boss Person"'],
+      [actorEmail.split('@')[0], `from "${actorEmail.split('@')[0]}" to "Priya Natarajan"`],
+    ]);
+    expect(renames[0]).toMatchObject({ actorId: actor.id, actorEmail, subject: `Boss Person (${actorEmail})` });
+    // The old name finds the entries it signed.
+    expect((await auditEntries(admin, 'Priya')).entries.some((entry) => entry.action === 'staff.invited' && entry.actorId === actor.id)).toBe(true);
   });
 });

@@ -76,6 +76,16 @@ describe('live submissions and lead updates', () => {
     expect(within(screen.getByRole('table', { name: 'Contact Forms' })).getAllByText('Brand New Lead')).toHaveLength(1);
   });
 
+  it("alerts staff when the site's anonymous chat traffic passes its daily limit", async () => {
+    await renderDashboard();
+    expect(screen.queryByText('Unusual chat traffic today')).not.toBeInTheDocument();
+    push('alert:anonymous-budget', { day: '2026-12-23', conversations: 2001, messages: 9000, dailyConversations: 2000, dailyMessages: 20000, overToday: true });
+    const alert = screen.getByText('Unusual chat traffic today').closest('[data-testid="toast"]')!;
+    expect(alert).toHaveAttribute('data-variant', 'destructive');
+    expect(alert).toHaveTextContent('2001 new chats and 9000 visitor messages so far today');
+    expect(alert).toHaveTextContent('no mail goes out about them until tomorrow');
+  });
+
   it('counts a submission that does not match the search without showing it in the searched list', async () => {
     await renderDashboard();
     fireEvent.mouseDown(screen.getByRole('tab', { name: 'Support Tickets' }));

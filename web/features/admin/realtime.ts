@@ -1,4 +1,5 @@
 import { timings } from '../../../api/contract/brand';
+import { toast } from '../../components/ui/toast';
 import type { AdminSocket } from './api/admin-socket';
 import type { InboxController } from './inbox-controller';
 import { useStaffSession } from './session-store';
@@ -65,6 +66,14 @@ export function bindAdminSocket(socket: AdminSocket, inbox: InboxController, fir
   socket.on('lead:updated', (payload) => inbox.push({ event: 'lead:updated', payload }));
   socket.on('chat-session:updated', (payload) => inbox.push({ event: 'chat-session:updated', payload }));
   socket.on('chat:message', (payload) => inbox.push({ event: 'chat:message', payload }));
+  // A node passed its daily bound on anonymous traffic: chats still come in, mail about them stops today.
+  socket.on('alert:anonymous-budget', ({ conversations, messages }) =>
+    toast({
+      title: 'Unusual chat traffic today',
+      description: `${conversations} new chats and ${messages} visitor messages so far today, more than the daily limit: chats still come in, but no mail goes out about them until tomorrow (UTC). Keep an eye on the inbox.`,
+      variant: 'destructive',
+    }),
+  );
   socket.on('chat:typing', ({ sessionId, typing }) => {
     clearTimeout(typingTimers.get(sessionId));
     typingTimers.delete(sessionId);
@@ -92,5 +101,6 @@ export function bindAdminSocket(socket: AdminSocket, inbox: InboxController, fir
     socket.off('chat-session:updated');
     socket.off('chat:message');
     socket.off('chat:typing');
+    socket.off('alert:anonymous-budget');
   };
 }

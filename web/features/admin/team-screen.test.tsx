@@ -2,6 +2,7 @@ import { fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SessionInfo } from '../../../api/contract/auth';
 import type { AuditPage } from '../../../api/contract/audit';
+import { displayNameTakenMessage } from '../../../api/contract/display-name';
 import { lastAdminMessage, type Team, type TeamMember } from '../../../api/contract/team';
 import { Toaster } from '../../components/ui/toast';
 import { AdminRoute } from './test/admin-route';
@@ -46,7 +47,17 @@ function teamServer(role: 'admin' | 'agent' = 'admin'): FakeServer & { team: Tea
   const server = fakeServer({ admin: me.email });
   const team: Team = {
     members: [me, sam],
-    invites: [{ id: 7, email: 'lee@lotwise.example', displayName: 'Lee', role: 'agent', invitedAt: '2026-11-21T10:00:00.000Z', expiresAt: '2026-11-23T10:00:00.000Z' }],
+    invites: [
+      {
+        id: 7,
+        email: 'lee@lotwise.example',
+        displayName: 'Lee',
+        role: 'agent',
+        invitedAt: '2026-11-21T10:00:00.000Z',
+        expiresAt: '2026-11-23T10:00:00.000Z',
+        invitedBy: { id: 2, email: 'sam@lotwise.example', displayName: 'Sam' },
+      },
+    ],
   };
   server.on('GET /api/session', () => ({ body: sessionAs(role) }));
   server.on('GET /api/team', () => ({ body: team }));
@@ -125,7 +136,7 @@ describe('the Team screen', () => {
     const server = teamServer();
     server.on('POST /api/team/invites', ({ body }) => {
       const input = body as { email: string; displayName: string; role: 'agent' };
-      server.team.invites.push({ id: 8, ...input, invitedAt: '2026-11-21T12:00:00.000Z', expiresAt: '2026-11-23T12:00:00.000Z' });
+      server.team.invites.push({ id: 8, ...input, invitedAt: '2026-11-21T12:00:00.000Z', expiresAt: '2026-11-23T12:00:00.000Z', invitedBy: { id: 1, email: me.email, displayName: 'Dana' } });
       return { status: 201, body: server.team.invites.at(-1) };
     });
     await renderAt('/admin/team');
@@ -146,6 +157,47 @@ describe('the Team screen', () => {
     expect(screen.getByText('Invite sent')).toBeInTheDocument();
     expect(within(screen.getByRole('list', { name: 'Invites waiting' })).getByText('kim@lotwise.example')).toBeInTheDocument();
     expect(screen.getByLabelText(/^Email/)).toHaveValue('');
+  });
+
+  it('lists each waiting invite with who sent it, when and until when, and revokes one only after asking', async () => {
+    const server = teamServer();
+    server.on('POST /api/team/invites/7/revoke', () => ({ body: { ok: true } }));
+    await renderAt('/admin/team');
+    const row = within(screen.getByRole('list', { name: 'Invites waiting' })).getAllByTestId('waiting-invite')[0]!;
+    expect(within(row).getByTestId('invited-by')).toHaveTextContent(/^Invited by Sam \(sam@lotwise\.example\) on Nov 21, \d{1,2}:00 [AP]M$/);
+    expect(row).toHaveTextContent(/Link works until Nov 23/);
+    fireEvent.click(within(row).getByRole('button', { name: 'Revoke the invite for lee@lotwise.example' }));
+    const dialog = screen.getByRole('dialog', { name: 'Revoke the invite for Lee?' });
+    expect(dialog).toHaveTextContent('The link sent to lee@lotwise.example stops working at once.');
+    expect(server.calls.filter((call) => call.includes('/revoke'))).toEqual([]);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await advance(200);
+    expect(server.calls.filter((call) => call.includes('/revoke'))).toEqual([]);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Revoke the invite for lee@lotwise.example' }));
+    fireEvent.click(within(screen.getByRole('dialog', { name: 'Revoke the invite for Lee?' })).getByRole('button', { name: 'Revoke invite' }));
+    await advance(10);
+    expect(server.calls.filter((call) => call.includes('/revoke'))).toEqual(['POST /api/team/invites/7/revoke']);
+    await advance(200);
+    expect(screen.getByText('Invite revoked')).toBeInTheDocument();
+    expect(screen.queryByRole('list', { name: 'Invites waiting' })).toBeNull();
+  });
+
+  it('refuses at the form an invite whose name looks like a member’s or a waiting invite’s, with the server’s message', async () => {
+    const server = teamServer();
+    await renderAt('/admin/team');
+    fireEvent.change(screen.getByLabelText(/^Email/), { target: { value: 'kim@lotwise.example' } });
+    for (const name of ['SAM', 'Lее']) {
+      fireEvent.change(screen.getByLabelText(/^Display name/), { target: { value: name } });
+      fireEvent.click(screen.getByRole('button', { name: 'Send invite' }));
+      await advance(10);
+      expect(screen.getByText(displayNameTakenMessage)).toBeInTheDocument();
+    }
+    fireEvent.change(screen.getByLabelText(/^Display name/), { target: { value: 'Billing' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send invite' }));
+    await advance(10);
+    expect(screen.getByText(/cannot be or contain a word such as admin, support, billing/)).toBeInTheDocument();
+    expect(server.calls.filter((call) => call.startsWith('POST /api/team/invites'))).toEqual([]);
   });
 
   it('changes a role, and shows the server’s reason when the last admin cannot be demoted', async () => {
@@ -186,7 +238,16 @@ describe('the Team screen', () => {
 describe('the Audit log screen', () => {
   it('shows who did what and when, newest first, pages by cursor and searches', async () => {
     const server = teamServer();
-    const entry = (id: number, action: string, subject: string | null) => ({ id, at: `2026-11-21T11:${String(id).padStart(2, '0')}:00.000Z`, action, actorName: 'Dana', subject, detail: null });
+    const entry = (id: number, action: string, subject: string | null) => ({
+      id,
+      at: `2026-11-21T11:${String(id).padStart(2, '0')}:00.000Z`,
+      action,
+      actorId: 1,
+      actorEmail: me.email,
+      actorName: 'Dana',
+      subject,
+      detail: null,
+    });
     server.on('GET /api/audit', ({ url }): { body: AuditPage } => {
       if (url.searchParams.get('q')) return { body: { entries: [entry(1, 'staff.deactivated', 'Sam')], nextCursor: null } };
       if (url.searchParams.get('before')) return { body: { entries: [entry(2, 'staff.signed-in', 'Dana')], nextCursor: null } };
@@ -194,7 +255,7 @@ describe('the Audit log screen', () => {
     });
     await renderAt('/admin/audit');
     expect(screen.getByRole('heading', { name: 'Audit log' })).toBeInTheDocument();
-    expect(screen.getAllByTestId('audit-entry').map((row) => row.textContent)).toEqual([expect.stringContaining('DanaInvited a team member: invite #7')]);
+    expect(screen.getAllByTestId('audit-entry').map((row) => row.textContent)).toEqual([expect.stringContaining('Danadana@lotwise.example · #1Invited a team member: invite #7')]);
     fireEvent.click(screen.getByRole('button', { name: 'Show older entries' }));
     await advance(10);
     expect(server.calls).toContain('GET /api/audit?before=1763722980000%3A3');
@@ -205,6 +266,27 @@ describe('the Audit log screen', () => {
     await advance(10);
     expect(server.calls).toContain('GET /api/audit?q=deactivated');
     expect(screen.getAllByTestId('audit-entry').map((row) => row.textContent)).toEqual([expect.stringContaining('Deactivated a team member: Sam')]);
+  });
+});
+
+describe('the Audit log screen’s actors', () => {
+  it('names each actor as they were then, with their email and account id; the app itself as automatic', async () => {
+    const server = teamServer();
+    server.on('GET /api/audit', (): { body: AuditPage } => ({
+      body: {
+        entries: [
+          { id: 9, at: '2026-11-21T11:09:00.000Z', action: 'staff.renamed', actorId: 4, actorEmail: 'kai@lotwise.example', actorName: 'Kai', subject: 'admin (kai@lotwise.example)', detail: 'from "Kai" to "Kai B."' },
+          { id: 8, at: '2026-11-21T11:08:00.000Z', action: 'chat.assigned', actorId: null, actorEmail: null, actorName: null, subject: 'conversation 3f2a9c1d', detail: 'assignee: 4 (auto)' },
+        ],
+        nextCursor: null,
+      },
+    }));
+    await renderAt('/admin/audit');
+    const [renamed, automatic] = screen.getAllByTestId('audit-entry');
+    expect(within(renamed!).getByTestId('audit-actor')).toHaveTextContent(/^Kaikai@lotwise\.example · #4$/);
+    expect(renamed).toHaveTextContent('Changed their display name: admin (kai@lotwise.example) (from "Kai" to "Kai B.")');
+    expect(within(automatic!).queryByTestId('audit-actor')).toBeNull();
+    expect(automatic).toHaveTextContent('Lotwise (automatic)');
   });
 });
 

@@ -107,6 +107,7 @@ export const siteRoutes: readonly SiteRoute[] = [
   { path: '/dealer-login', title: 'Dealer Login', description: 'Sign in to your Lotwise dealer dashboard.', kind: 'private' },
   { path: '/reset-password', title: 'Reset Password', description: 'Choose a new password for your dealer account.', kind: 'private' },
   { path: '/dealer-dashboard', title: 'Dealer Dashboard', description: 'Your Lotwise dealer dashboard.', kind: 'private' },
+  { path: '/rate', title: 'Rate Your Chat', description: 'Tell Lotwise how your chat went.', kind: 'private' },
   { path: '/simple-test', title: 'Simple Login Test', description: 'A sign-in test page.', kind: 'private' },
   { path: '/admin', title: 'Staff Dashboard', description: 'The Lotwise staff dashboard.', kind: 'private', prefix: true },
 ];

@@ -12,6 +12,7 @@ import { staffCall } from './admin-api';
 export const teamApi = {
   team: () => staffCall(() => api.get<Team>(teamPaths.team)),
   invite: (input: InviteInput) => staffCall(() => api.post<PendingInvite>(teamPaths.invites, input)),
+  revokeInvite: (id: number) => staffCall(() => api.post<{ ok: true }>(pathTo(teamPaths.revokeInvite, { id }), undefined)),
   changeRole: (id: number, role: StaffRole) => staffCall(() => api.patch<TeamMember>(pathTo(teamPaths.member, { id }), { role })),
   deactivate: (id: number) => staffCall(() => api.post<TeamMember>(pathTo(teamPaths.deactivate, { id }), undefined)),
   reactivate: (id: number) => staffCall(() => api.post<TeamMember>(pathTo(teamPaths.reactivate, { id }), undefined)),

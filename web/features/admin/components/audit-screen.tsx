@@ -8,13 +8,29 @@ import { SearchBox } from './search-box';
 
 const dateTime = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', second: '2-digit' });
 
+/**
+ * Who acted, as they were then: the display name they had (a rename since changes nothing), and the
+ * account's email and id, which no one can take from another member.
+ */
+function Actor({ entry }: { entry: AuditEntryView }) {
+  if (entry.actorId === null) return <span className="font-medium text-slate-900">Lotwise (automatic)</span>;
+  return (
+    <span className="min-w-0" data-testid="audit-actor">
+      <span className="block font-medium text-slate-900">{entry.actorName}</span>
+      <span className="block truncate text-xs text-slate-500">
+        {entry.actorEmail ?? 'account gone'} · #{entry.actorId}
+      </span>
+    </span>
+  );
+}
+
 function Entry({ entry }: { entry: AuditEntryView }) {
   return (
-    <li className="grid gap-x-4 gap-y-0.5 px-4 py-3 text-sm sm:grid-cols-[13rem_10rem_1fr]" data-testid="audit-entry">
+    <li className="grid gap-x-4 gap-y-0.5 px-4 py-3 text-sm sm:grid-cols-[13rem_14rem_1fr]" data-testid="audit-entry">
       <time dateTime={entry.at} className="text-slate-500 tabular-nums">
         {dateTime.format(new Date(entry.at))}
       </time>
-      <span className="font-medium text-slate-900">{entry.actorName ?? 'Lotwise (automatic)'}</span>
+      <Actor entry={entry} />
       <span className="text-slate-700">
         {auditActionLabels[entry.action] ?? entry.action}
         {entry.subject ? <span className="text-slate-900">: {entry.subject}</span> : null}
@@ -55,7 +71,7 @@ export function AuditScreen() {
         <SearchBox label="Search the audit log" placeholder="Search by action, person or subject" initial={search} onSearch={setSearch} />
       </div>
       <section aria-label="Audit entries" className="rounded-xl border border-slate-200 bg-white">
-        <div className="hidden border-b border-slate-200 px-4 py-2 text-xs font-semibold tracking-wide text-slate-500 uppercase sm:grid sm:grid-cols-[13rem_10rem_1fr] sm:gap-x-4">
+        <div className="hidden border-b border-slate-200 px-4 py-2 text-xs font-semibold tracking-wide text-slate-500 uppercase sm:grid sm:grid-cols-[13rem_14rem_1fr] sm:gap-x-4">
           <span>When</span>
           <span>Who</span>
           <span>What</span>

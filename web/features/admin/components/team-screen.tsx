@@ -3,7 +3,8 @@ import { Form, Formik } from 'formik';
 import { UserPlus } from 'lucide-react';
 import { useState } from 'react';
 import type { StaffRole } from '../../../../api/contract/auth';
-import { inviteInputSchema, inviteLifetimeHours, type InviteInput, type Team, type TeamMember } from '../../../../api/contract/team';
+import { displayNameTakenMessage, looksLikeAnotherName } from '../../../../api/contract/display-name';
+import { inviteInputSchema, inviteLifetimeHours, type InviteInput, type PendingInvite, type Team, type TeamMember } from '../../../../api/contract/team';
 import { SelectField, TextField } from '../../../components/form/formik-fields';
 import { Dialog } from '../../../components/ui/dialog';
 import { Select } from '../../../components/ui/field';
@@ -27,7 +28,22 @@ function problemOf(error: unknown): string {
 
 const emptyInvite: InviteInput = { email: '', displayName: '', role: 'agent' };
 
-function InviteForm() {
+/**
+ * The contract's rules, then the look-alike check against the team on screen (the server checks it
+ * again, with the same message, against the whole team).
+ */
+function validateInvite(team: Team | undefined) {
+  const byContract = validateWith<InviteInput>(inviteInputSchema);
+  return (values: InviteInput) => {
+    const errors = byContract(values);
+    if (errors.displayName || !team) return errors;
+    const email = values.email.trim().toLowerCase();
+    const others = [...team.members.map((member) => member.displayName), ...team.invites.filter((invite) => invite.email !== email).map((invite) => invite.displayName)];
+    return looksLikeAnotherName(values.displayName.trim(), others) ? { ...errors, displayName: displayNameTakenMessage } : errors;
+  };
+}
+
+function InviteForm({ team }: { team: Team | undefined }) {
   const queryClient = useQueryClient();
   return (
     <section aria-labelledby="invite-title" className="rounded-xl border border-slate-200 bg-white p-4 sm:p-6">
@@ -39,7 +55,7 @@ function InviteForm() {
       </p>
       <Formik<InviteInput>
         initialValues={emptyInvite}
-        validate={validateWith<InviteInput>(inviteInputSchema)}
+        validate={validateInvite(team)}
         onSubmit={async (values, helpers) => {
           try {
             const invite = await teamApi.invite({ email: values.email.trim(), displayName: values.displayName.trim(), role: values.role });
@@ -193,6 +209,92 @@ function DeactivateDialog({ member, onClose }: { member: TeamMember | null; onCl
   );
 }
 
+/** The invites not yet used: for whom, the role, who sent each and when, until when the link works, and Revoke. */
+function WaitingInvites({ invites, onRevoke }: { invites: PendingInvite[]; onRevoke: (invite: PendingInvite) => void }) {
+  return (
+    <section aria-labelledby="invites-title" className="rounded-xl border border-slate-200 bg-white">
+      <h3 id="invites-title" className="border-b border-slate-200 px-4 py-3 text-base font-semibold text-slate-900">
+        Invites waiting
+      </h3>
+      <ul aria-label="Invites waiting" className="divide-y divide-slate-100">
+        {invites.map((invite) => (
+          <li key={invite.id} className="flex flex-wrap items-center gap-x-4 gap-y-1 px-4 py-3 text-sm" data-testid="waiting-invite">
+            <span className="min-w-0 flex-1 basis-56">
+              <span className="font-medium text-slate-900">{invite.displayName}</span>
+              <span className="block truncate text-slate-500">{invite.email}</span>
+            </span>
+            <span className="text-slate-600">{roleNames[invite.role]}</span>
+            <span className="w-full text-slate-500 sm:w-64">
+              <span className="block" data-testid="invited-by">
+                {invite.invitedBy ? (
+                  <>
+                    Invited by {invite.invitedBy.displayName} <span className="text-slate-400">({invite.invitedBy.email})</span>
+                  </>
+                ) : (
+                  'Invited'
+                )}{' '}
+                on {dateTime.format(new Date(invite.invitedAt))}
+              </span>
+              <span className="block">Link works until {dateTime.format(new Date(invite.expiresAt))}</span>
+            </span>
+            <div className="w-28 text-right">
+              <button
+                type="button"
+                onClick={() => onRevoke(invite)}
+                className="rounded-md border border-red-200 px-3 py-1.5 text-sm font-medium text-red-700 hover:bg-red-50"
+                aria-label={`Revoke the invite for ${invite.email}`}
+              >
+                Revoke
+              </button>
+            </div>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function RevokeInviteDialog({ invite, onClose }: { invite: PendingInvite | null; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const revoke = useMutation({
+    mutationFn: (revoked: PendingInvite) => teamApi.revokeInvite(revoked.id),
+    onSuccess: (_answer, revoked) => {
+      queryClient.setQueryData<Team>(teamQueryKey, (team) => team && { ...team, invites: team.invites.filter((each) => each.id !== revoked.id) });
+      toast({ title: 'Invite revoked', description: `The link sent to ${revoked.email} no longer works.`, variant: 'success' });
+      onClose();
+    },
+    onError: (error) => {
+      toast({ title: 'Invite not revoked', description: problemOf(error), variant: 'destructive' });
+      void queryClient.invalidateQueries({ queryKey: teamQueryKey });
+    },
+  });
+  return (
+    <Dialog
+      open={invite !== null}
+      onOpenChange={(open) => {
+        if (!open) onClose();
+      }}
+      title={invite ? `Revoke the invite for ${invite.displayName}?` : 'Revoke the invite'}
+      description={invite ? `The link sent to ${invite.email} stops working at once. You can invite them again later.` : undefined}
+      width="max-w-md"
+    >
+      <div className="mt-6 flex flex-wrap justify-end gap-3">
+        <button type="button" onClick={onClose} className="rounded-md border border-slate-300 px-4 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50">
+          Cancel
+        </button>
+        <button
+          type="button"
+          disabled={revoke.isPending || invite === null}
+          onClick={() => invite && revoke.mutate(invite)}
+          className="rounded-md bg-red-600 px-4 py-2 text-sm font-semibold text-white hover:bg-red-700 disabled:opacity-70"
+        >
+          {revoke.isPending ? 'Revoking...' : 'Revoke invite'}
+        </button>
+      </div>
+    </Dialog>
+  );
+}
+
 /** /admin/team: the team, invites, roles and deactivation. Admins only (an agent's calls are refused anyway). */
 export function TeamScreen() {
   const account = useStaffSession((state) => state.account);
@@ -200,6 +302,7 @@ export function TeamScreen() {
   const isAdmin = account?.role === 'admin';
   const team = useQuery({ queryKey: teamQueryKey, queryFn: teamApi.team, enabled: isAdmin });
   const [deactivating, setDeactivating] = useState<TeamMember | null>(null);
+  const [revoking, setRevoking] = useState<PendingInvite | null>(null);
 
   if (!isAdmin) {
     return (
@@ -212,7 +315,7 @@ export function TeamScreen() {
   return (
     <div className="space-y-6">
       <h2 className="text-2xl font-bold text-slate-900">Team</h2>
-      <InviteForm />
+      <InviteForm team={team.data} />
       <section aria-labelledby="members-title" className="rounded-xl border border-slate-200 bg-white">
         <h3 id="members-title" className="border-b border-slate-200 px-4 py-3 text-base font-semibold text-slate-900">
           Members
@@ -231,26 +334,9 @@ export function TeamScreen() {
           </ul>
         )}
       </section>
-      {team.data && team.data.invites.length > 0 ? (
-        <section aria-labelledby="invites-title" className="rounded-xl border border-slate-200 bg-white">
-          <h3 id="invites-title" className="border-b border-slate-200 px-4 py-3 text-base font-semibold text-slate-900">
-            Invites waiting
-          </h3>
-          <ul aria-label="Invites waiting" className="divide-y divide-slate-100">
-            {team.data.invites.map((invite) => (
-              <li key={invite.id} className="flex flex-wrap items-center gap-x-4 gap-y-1 px-4 py-3 text-sm">
-                <span className="min-w-0 flex-1 basis-56">
-                  <span className="font-medium text-slate-900">{invite.displayName}</span>
-                  <span className="block truncate text-slate-500">{invite.email}</span>
-                </span>
-                <span className="text-slate-600">{roleNames[invite.role]}</span>
-                <span className="text-slate-500">Link works until {dateTime.format(new Date(invite.expiresAt))}</span>
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
+      {team.data && team.data.invites.length > 0 ? <WaitingInvites invites={team.data.invites} onRevoke={setRevoking} /> : null}
       <DeactivateDialog member={deactivating} onClose={() => setDeactivating(null)} />
+      <RevokeInviteDialog invite={revoking} onClose={() => setRevoking(null)} />
     </div>
   );
 }
