@@ -69,10 +69,14 @@ export const configSchema = z
       .optional()
       .transform((value) => (value ? value : undefined))
       .pipe(z.email().optional()),
-    // More lead notices than this due in one minute: the rest of that minute go out as one digest (0: never).
+    // More staff notices (lead notices, escalations) than this due in one minute: the rest of that minute go out as one digest (0: never).
     NOTIFY_DIGEST_PER_MINUTE: z.coerce.number().int().min(0).max(10_000).default(10),
     // Internal: the digest's minute (tests shorten it).
     NOTIFY_DIGEST_WINDOW_SECONDS: z.coerce.number().positive().max(3600).default(60),
+    // The mail policy's caps (api/modules/mail): mails to one visitor address an hour, and mails to
+    // addresses that never proved they want ours, across the site, an hour (0: no cap).
+    MAIL_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(0).max(10_000).default(10),
+    MAIL_UNVERIFIED_PER_HOUR: z.coerce.number().int().min(0).max(10_000_000).default(2000),
     // Where people reach the site: put in mailed links and, at start, in the public pages' own links.
     PUBLIC_URL: z
       .url({ protocol: /^https?$/, error: 'PUBLIC_URL must be an http:// or https:// address' })
@@ -169,8 +173,9 @@ export const configSchema = z
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
     notifyEmail: env.NOTIFY_EMAIL,
-    /** Lead notices beyond `perWindow` due in one window go out as one digest; `perWindow` 0 turns it off. */
+    /** Staff notices beyond `perWindow` due in one window go out as one digest; `perWindow` 0 turns it off. */
     notifyDigest: { perWindow: env.NOTIFY_DIGEST_PER_MINUTE, windowMs: env.NOTIFY_DIGEST_WINDOW_SECONDS * 1000 },
+    mailCaps: { perAddressPerHour: env.MAIL_PER_ADDRESS_PER_HOUR, unverifiedPerHour: env.MAIL_UNVERIFIED_PER_HOUR },
     publicUrl: env.PUBLIC_URL.replace(/\/$/, ''),
     staffIdleMinutes: env.STAFF_IDLE_MINUTES,
     rateLimitAllowlist: env.RATE_LIMIT_ALLOWLIST,

@@ -39,7 +39,8 @@ describe('data files are private to the server user', async () => {
 
   it('makes the outbox again, 0700, when it was removed while the server ran: the mail is not lost', async () => {
     rmSync(join(dir, 'outbox'), { recursive: true, force: true });
-    await app.mailer.send({ to: 'staff@lotwise.example', subject: 'After the outbox went', text: 'written all the same' });
+    const context = { jobId: 990_001, attempt: 1, dueAt: Date.now(), log: app.log, signal: new AbortController().signal };
+    await app.mail.send({ purpose: 'security', to: 'staff@lotwise.example', compose: () => ({ subject: 'After the outbox went', text: 'written all the same' }) }, context);
     const mails = await readOutbox(dir);
     expect(mails.map((each) => each.text.trim())).toEqual(['written all the same']);
     expect(statSync(join(dir, 'outbox')).mode & 0o777).toBe(0o700);

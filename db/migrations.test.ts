@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -307,6 +308,28 @@ describe(`2026-12-21T0400_chat_resolution on ${onPostgres ? 'PostgreSQL' : 'SQLi
     expect((await migrator.migrateTo('2026-12-21T0000_audit_log')).error).toBeUndefined();
     await expect(sql`select resolved_at from chat_sessions`.execute(db)).rejects.toThrow(/resolved_at/);
     expect((await migrator.migrateTo('2026-12-21T0400_chat_resolution')).error).toBeUndefined();
+  });
+});
+
+describe(`2026-12-23T0100_mail_policy on ${onPostgres ? 'PostgreSQL' : 'SQLite'}`, async () => {
+  const open = await testDatabaseOpener('migrations-mail-policy');
+
+  it('moves the unsubscribe list into the mail policy’s addresses as hashes (the addresses themselves gone), and goes down again', async () => {
+    const db = open();
+    const migrator = migratorFor(db);
+    expect((await migrator.migrateTo('2026-12-22T0000_jobs_claim_plan')).error).toBeUndefined();
+    await sql`insert into email_unsubscribes (email, created_at) values ('dana@example.com', '2026-12-20T10:00:00.000Z')`.execute(db);
+
+    expect((await migrator.migrateTo('2026-12-23T0100_mail_policy')).error).toBeUndefined();
+    const rows = await sql<{ hash: string; at: number | string; reason: string }>`select address_hash as hash, suppressed_at as at, suppressed_reason as reason from mail_addresses`.execute(db);
+    // The hash api/modules/mail/mail.addresses.ts computes for the address (its test checks it gives this one).
+    const hash = createHash('sha256').update('lotwise-mail-address\ndana@example.com').digest('base64url');
+    expect(rows.rows.map((row) => ({ ...row, at: Number(row.at) }))).toEqual([{ hash, at: Date.parse('2026-12-20T10:00:00.000Z'), reason: 'unsubscribed' }]);
+    await expect(sql`select email from email_unsubscribes`.execute(db)).rejects.toThrow(/email_unsubscribes/);
+
+    expect((await migrator.migrateTo('2026-12-22T0000_jobs_claim_plan')).error).toBeUndefined();
+    await expect(sql`select address_hash from mail_addresses`.execute(db)).rejects.toThrow(/mail_addresses/);
+    expect((await migrator.migrateTo('2026-12-23T0100_mail_policy')).error).toBeUndefined();
   });
 });
 

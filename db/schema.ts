@@ -241,10 +241,49 @@ export interface ChatSessionGrantsTable {
   expiresAt: string;
 }
 
-/** An address (lower case) that asked for no more continuity mail. */
-export interface EmailUnsubscribesTable {
-  email: string;
-  createdAt: string;
+/**
+ * One address as the mail policy knows it (api/modules/mail), by its hash only: when it proved it wants
+ * our mail, and when it asked for none (or was erased). Epoch ms.
+ */
+export interface MailAddressesTable {
+  addressHash: string;
+  verifiedAt: number | null;
+  suppressedAt: number | null;
+  suppressedReason: 'unsubscribed' | 'erased' | null;
+}
+
+/** One mail sent, by the job that sent it: whom to (lower case), why, and when (epoch ms). */
+export interface SentMailsTable {
+  id: Id;
+  jobId: number | null;
+  /** When the sending job was due (epoch ms): with `jobId`, one promise of the job (its row is reused when its dedupe key is taken over). */
+  jobDueAt: number | null;
+  recipient: string;
+  purpose: string;
+  subject: string;
+  messageId: string | null;
+  /** The `.eml` file it was written to, without SMTP. */
+  outboxFile: string | null;
+  /** 1 when the address had proven it wants our mail when this went. */
+  toVerified: number;
+  sentAt: number;
+}
+
+/** A row a sent mail is about: `session:<id>` or `lead:<kind>:<id>`. */
+export interface SentMailSubjectsTable {
+  sentMailId: number;
+  subject: string;
+}
+
+/** Work waiting for an address to open its mailed confirmation link: a job kind and its payload of ids. */
+export interface MailAddressConfirmationsTable {
+  id: Id;
+  /** Lower case: the confirmation mail goes to it. */
+  address: string;
+  thenKind: string;
+  thenPayload: string;
+  createdAt: number;
+  confirmedAt: number | null;
 }
 
 /** A transcript mailed (or promised), for its limits. `email` is lower case; `requestedAt` epoch ms. */
@@ -368,7 +407,10 @@ export interface Database {
   jobs: JobsTable;
   chatContinuityMails: ChatContinuityMailsTable;
   chatSessionGrants: ChatSessionGrantsTable;
-  emailUnsubscribes: EmailUnsubscribesTable;
+  mailAddresses: MailAddressesTable;
+  sentMails: SentMailsTable;
+  sentMailSubjects: SentMailSubjectsTable;
+  mailAddressConfirmations: MailAddressConfirmationsTable;
   chatTranscriptRequests: ChatTranscriptRequestsTable;
   auditLog: AuditLogTable;
   chatNotes: ChatNotesTable;

@@ -37,10 +37,19 @@ export const transcriptLimits = {
   perAddressPerDay: 5,
 } as const;
 
-/** `POST /api/chat-sessions/:sessionId/transcript` (the visitor, or staff): mailed to the conversation's own email. */
-export const transcriptAnswer = z.object({ email: z.string() });
+/**
+ * `POST /api/chat-sessions/:sessionId/transcript` (the visitor, or staff): mailed to the conversation's
+ * own email. `confirmationSent`: that address has not proven it wants our mail yet, so it was mailed
+ * a confirmation link (with none of the conversation), and the transcript goes once it is opened.
+ */
+export const transcriptAnswer = z.object({ email: z.string(), confirmationSent: z.boolean() });
+export type TranscriptAnswer = z.infer<typeof transcriptAnswer>;
 export const transcriptNoEmailMessage = 'We have no email for this conversation yet: add yours to a message, then ask again.';
-export const transcriptUnsubscribedMessage = 'This visitor unsubscribed from our emails, so no transcript can be sent.';
+export const transcriptUnsubscribedMessage = 'This address unsubscribed from our emails, so no transcript can be sent.';
+/** What the widget and the staff toast say when the answer is `confirmationSent`. */
+export function transcriptConfirmationText(email: string): string {
+  return `We sent a confirmation link to ${email}. Open it and the conversation will follow in a minute or two.`;
+}
 export function transcriptTooSoonMessage(retryAfterSeconds: number): string {
   const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
   return `A transcript of this conversation was sent a moment ago: please wait ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} before asking again.`;

@@ -250,12 +250,13 @@ export async function killUnknownKinds(db: Db, known: readonly string[], dueBefo
   return Number(result.numUpdatedRows);
 }
 
-/** How many jobs of `kind` first due in `[from, to)` came before job `beforeId` (by id, in any state). */
-export async function countJobsDueBefore(db: Db, query: { kind: string; from: number; to: number; beforeId: number }): Promise<number> {
+/** How many jobs of these kinds first due in `[from, to)` came before job `beforeId` (by id, in any state). */
+export async function countJobsDueBefore(db: Db, query: { kinds: readonly string[]; from: number; to: number; beforeId: number }): Promise<number> {
+  if (query.kinds.length === 0) return 0;
   const row = await db
     .selectFrom('jobs')
     .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('kind', '=', query.kind)
+    .where('kind', 'in', query.kinds)
     .where('dueAt', '>=', query.from)
     .where('dueAt', '<', query.to)
     .where('id', '<', query.beforeId)

@@ -192,8 +192,8 @@ export class JobRunner {
     this.overrunObservers.push(observer);
   }
 
-  /** How many jobs of `kind` first due in `[from, to)` came before job `beforeId`: a job's place in a burst. */
-  countDueBefore(query: { kind: string; from: number; to: number; beforeId: number }): Promise<number> {
+  /** How many jobs of these kinds first due in `[from, to)` came before job `beforeId`: a job's place in a burst (the staff notices of one budget). */
+  countDueBefore(query: { kinds: readonly string[]; from: number; to: number; beforeId: number }): Promise<number> {
     return repository.countJobsDueBefore(this.db, query);
   }
 

@@ -24,6 +24,7 @@ import * as webhooks from './2026-12-21T0600_webhooks';
 import * as jobsClaimPlan from './2026-12-22T0000_jobs_claim_plan';
 import * as jobClasses from './2026-12-23T0000_job_classes';
 import * as webhookBackoff from './2026-12-23T0000_webhook_backoff';
+import * as mailPolicy from './2026-12-23T0100_mail_policy';
 import * as auditActorInvites from './2026-12-23T0200_audit_actor_invites';
 import * as chatGrantExpiry from './2026-12-23T0300_chat_grant_expiry';
 
@@ -54,6 +55,7 @@ export const migrations: Record<string, Migration> = {
   '2026-12-22T0000_jobs_claim_plan': jobsClaimPlan,
   '2026-12-23T0000_job_classes': jobClasses,
   '2026-12-23T0000_webhook_backoff': webhookBackoff,
+  '2026-12-23T0100_mail_policy': mailPolicy,
   '2026-12-23T0200_audit_actor_invites': auditActorInvites,
   '2026-12-23T0300_chat_grant_expiry': chatGrantExpiry,
 };

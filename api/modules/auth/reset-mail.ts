@@ -14,7 +14,8 @@ export function mailPasswordResets(app: FastifyInstance, config: Config): void {
     async handle({ resetId }, context) {
       const mail = await resetMailOf(app.db, { publicUrl: config.publicUrl, linkSecret: config.sessionSecret, resetId });
       if (!mail) return;
-      await app.mailer.send({ ...mail, messageId: app.mailer.messageIdOf(context) });
+      const { to, ...content } = mail;
+      await app.mail.send({ purpose: 'security', to, compose: () => content }, context);
     },
   });
   app.events.react('password-reset.requested', ({ resetId }) => resetMail.request({ resetId }, { dedupeKey: `password-reset-mail:${resetId}` }));

@@ -3,7 +3,7 @@ import type { Db } from '../../../db/client';
 import { lockedForUpdate } from '../../../db/query-helpers';
 import type { ChatContinuityMailsTable, ChatMessageRow, ChatSessionRow } from '../../../db/schema';
 
-// Seen receipts, the mailed link's grants, continuity mails, unsubscribes and transcripts
+// Seen receipts, the mailed link's grants, continuity mails and transcripts
 // (DESIGN.md 10): the chat's tables of "the visitor is never lost".
 
 // ---------- who may act in a session: its owner, or a visitor its mailed link let in ----------
@@ -127,21 +127,6 @@ export async function claimContinuityMail(
     .returning('jobId')
     .executeTakeFirst();
   return row?.jobId === claim.jobId;
-}
-
-// ---------- unsubscribes ----------
-
-export async function isUnsubscribed(db: Db, email: string): Promise<boolean> {
-  const row = await db.selectFrom('emailUnsubscribes').select('email').where('email', '=', email.toLowerCase()).executeTakeFirst();
-  return row !== undefined;
-}
-
-export async function addUnsubscribe(db: Db, email: string, at: string): Promise<void> {
-  await db
-    .insertInto('emailUnsubscribes')
-    .values({ email: email.toLowerCase(), createdAt: at })
-    .onConflict((conflict) => conflict.column('email').doNothing())
-    .execute();
 }
 
 // ---------- transcripts ----------

@@ -10,30 +10,10 @@ import { chatLinkAnswer, chatLinkExpiredMessage, chatLinkInputSchema, chatLinkIn
 import { apiPaths, chatLinkQueryParam } from '../../contract/paths';
 import { HttpError } from '../../plugins/errors';
 import type { JobContext } from '../../jobs';
-import {
-  addGrant,
-  addUnsubscribe,
-  claimContinuityMail,
-  findContinuityMail,
-  isUnsubscribed,
-  staffRepliesBetween,
-} from './chat.continuity.repository';
-import { chatLinkToken, checkChatLinkToken, checkUnsubscribeToken, unsubscribeToken } from './chat.links';
-import { continuityMail, escapeHtml, type MailedMessage, mailTime } from './chat.mail-text';
+import { addGrant, claimContinuityMail, findContinuityMail, staffRepliesBetween } from './chat.continuity.repository';
+import { chatLinkToken, checkChatLinkToken } from './chat.links';
+import { continuityMail, type MailedMessage, mailTime } from './chat.mail-text';
 import { findSession } from './chat.repository';
-
-/** The page a person opens from a mail's unsubscribe link (and a mail client POSTs to, RFC 8058). */
-export const unsubscribePath = '/unsubscribe';
-
-/** A visitor mail's unsubscribe link, signed with the address it stops (every mail to a visitor carries it). */
-export function unsubscribeLinkFor(config: Config, email: string): string {
-  return `${config.publicUrl}${unsubscribePath}?token=${unsubscribeToken(config.sessionSecret, email)}`;
-}
-
-/** The headers of a mail to a visitor: its unsubscribe link, and one-click unsubscribe (RFC 8058). */
-export function unsubscribeHeaders(link: string): Record<string, string> {
-  return { 'List-Unsubscribe': `<${link}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
-}
 
 const continuityPayload = z.object({ sessionId: z.string().min(1).max(100) });
 
@@ -41,7 +21,7 @@ const continuityPayload = z.object({ sessionId: z.string().min(1).max(100) });
  * Email continuity (DESIGN.md 10): a staff reply the visitor has not seen within
  * CONTINUITY_DELAY_SECONDS, in a chat with their email, is mailed to them with every other unseen
  * reply, at most one mail per chat per 10 minutes, with a signed link that reopens the chat in the
- * widget on any device and a List-Unsubscribe that is honoured.
+ * widget on any device, through the mail policy (suppression, List-Unsubscribe: api/modules/mail).
  *
  * Each staff reply's write promises a job (a durable listener), due after the delay. When it runs
  * it reads what is still unseen and not mailed yet: nothing is sent if it was all seen, and the
@@ -64,7 +44,7 @@ export function mailChatContinuity(app: FastifyInstance, config: Config): void {
   async function handle({ sessionId }: { sessionId: string }, context: JobContext): Promise<void> {
     const session = await findSession(app.db, sessionId);
     const email = session?.senderEmail;
-    if (!session || !email || (await isUnsubscribed(app.db, email))) return;
+    if (!session || !email) return;
     const now = Date.now();
     const last = await findContinuityMail(app.db, sessionId);
     // A retry of this job's own mail sends that mail again (one Message-ID); a new one takes the
@@ -87,14 +67,17 @@ export function mailChatContinuity(app: FastifyInstance, config: Config): void {
       at: mailTime(reply.createdAt, session.timeZone),
       text: reply.message,
     }));
-    const unsubscribeLink = unsubscribeLinkFor(config, email);
-    const mail = continuityMail({ replies: mailed, link: linkTo(sessionId, now), unsubscribeLink });
-    await app.mailer.send({
-      to: email,
-      ...mail,
-      headers: unsubscribeHeaders(unsubscribeLink),
-      messageId: app.mailer.messageIdOf(context),
-    });
+    // A reply to the visitor: the mail policy (api/modules/mail) withholds it from a suppressed
+    // address, adds List-Unsubscribe and the footer's link, and records it against the chat.
+    await app.mail.send(
+      {
+        purpose: 'reply',
+        to: email,
+        about: { sessions: [sessionId] },
+        compose: ({ unsubscribeLink }) => continuityMail({ replies: mailed, link: linkTo(sessionId, now), unsubscribeLink: unsubscribeLink! }),
+      },
+      context,
+    );
   }
 
   const job = app.jobs.define('chat-continuity-mail', { class: 'mail', payload: continuityPayload, handle });
@@ -125,57 +108,10 @@ export async function chatLinkRoutes(instance: FastifyInstance, options: { confi
       const session = await findSession(tx.db, sessionId);
       if (!session) throw new HttpError(404, chatSessionNotFoundMessage);
       if (session.visitorId !== visitorId) await addGrant(tx.db, { visitorId, sessionId, createdAt: new Date().toISOString(), expiresAt: new Date(expiresAt).toISOString() });
+      // The link was mailed to the conversation's address: opening it proves the address wants our
+      // mail (a transcript to it then needs no confirmation first).
+      if (session.senderEmail) await app.mail.markVerified(tx, session.senderEmail);
     });
     return { sessionId };
-  });
-}
-
-function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)} | ${brand.product}</title>
-<style>body{font-family:system-ui,Arial,sans-serif;background:#f8fafc;color:#0f172a;margin:0;padding:48px 16px}main{max-width:440px;margin:0 auto;background:#fff;border-radius:12px;padding:28px;box-shadow:0 1px 3px rgba(0,0,0,.1)}h1{font-size:22px;margin:0 0 12px}p{line-height:1.5}button{background:#333399;color:#fff;border:0;border-radius:8px;padding:10px 18px;font-size:16px;font-weight:600;cursor:pointer}a{color:#333399}</style></head>
-<body><main><h1>${escapeHtml(title)}</h1>${body}<p><a href="/">Back to the ${brand.product} website</a></p></main></body></html>`;
-}
-
-/** `a***@example.com`: enough for a person to know it is theirs, not enough for a page left open to tell it. */
-function maskedEmail(email: string): string {
-  const at = email.indexOf('@');
-  return `${email.slice(0, 1)}***${email.slice(at)}`;
-}
-
-/**
- * The unsubscribe link of the visitor mails (chat mails and lead confirmations), signed with the
- * address it stops. A person opening it gets a page with one button (a link scanner's GET changes
- * nothing); the button, and a mail client's one-click POST (RFC 8058: `List-Unsubscribe=One-Click`),
- * unsubscribe. Its own scope takes the form-encoded body those send; the API elsewhere still refuses one.
- */
-export async function unsubscribeRoutes(app: FastifyInstance, options: { config: Config }): Promise<void> {
-  const secret = options.config.sessionSecret;
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, body, done) => done(null, body));
-  const querySchema = z.object({ token: z.string().max(500).optional() });
-  const invalid = page('This link is not valid', `<p>This unsubscribe link is not valid. Use the link in the newest email we sent you, or write to <a href="mailto:${brand.supportEmail}">${brand.supportEmail}</a>.</p>`);
-
-  app.get(unsubscribePath, async (request, reply) => {
-    const { token } = querySchema.catch({}).parse(request.query);
-    const email = token === undefined ? undefined : checkUnsubscribeToken(secret, token);
-    reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
-    if (!email) return reply.code(400).send(invalid);
-    const action = `${unsubscribePath}?token=${encodeURIComponent(token!)}`;
-    // The pages' no-referrer policy makes a browser's form post say `Origin: null`, which the Origin
-    // check refuses when the browser holds our cookies: this page's form names its own origin.
-    reply.header('referrer-policy', 'same-origin');
-    return page(
-      `Unsubscribe from ${brand.product} emails`,
-      // The link is in chat mails and in lead confirmations alike.
-      `<p>Stop the emails from ${brand.product} about your requests and chats to <strong>${escapeHtml(maskedEmail(email))}</strong>?</p><form method="post" action="${escapeHtml(action)}"><button type="submit">Unsubscribe</button></form>`,
-    );
-  });
-
-  app.post(unsubscribePath, async (request, reply) => {
-    const { token } = querySchema.catch({}).parse(request.query);
-    const email = token === undefined ? undefined : checkUnsubscribeToken(secret, token);
-    reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
-    if (!email) return reply.code(400).send(invalid);
-    await app.write((tx) => addUnsubscribe(tx.db, email, new Date().toISOString()));
-    return page("You're unsubscribed", `<p>We won't email <strong>${escapeHtml(maskedEmail(email))}</strong> about your requests and chats any more. You can still chat with us on the website any time.</p>`);
   });
 }

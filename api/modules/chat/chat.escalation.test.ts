@@ -154,3 +154,52 @@ describe('an escalation through a kill -9', async () => {
     expect(mailsAbout(sink.accepted, sessionId)).toHaveLength(1);
   }, 60_000);
 });
+
+describe('escalations share the team’s per-minute budget of notices', async () => {
+  const sink = await startSmtpSink();
+  afterAll(() => sink.down());
+  const delayMs = 500;
+  // The digest's "minute", shortened: a burst due in one window, its digest a moment after the window ends.
+  const windowMs = 4000;
+  const budget = 3;
+  const { app } = await buildTestServer({
+    SMTP_URL: sink.url,
+    NOTIFY_EMAIL: notifyEmail,
+    ESCALATION_DELAY_SECONDS: String(delayMs / 1000),
+    NOTIFY_DIGEST_PER_MINUTE: String(budget),
+    NOTIFY_DIGEST_WINDOW_SECONDS: String(windowMs / 1000),
+    JOBS_POLL_MS: '50',
+    RATE_LIMIT_ALLOWLIST: '127.0.0.1',
+  });
+
+  it('15 new anonymous chats make at most the budget of escalation mails, and one digest naming every other chat', async () => {
+    // Start as a window opens, so all fifteen escalations fall due in the same window.
+    const intoWindow = (Date.now() + delayMs) % windowMs;
+    if (intoWindow > 300) await sleep(windowMs - intoWindow + 50);
+    const sessions: string[] = [];
+    for (let index = 0; index < 15; index += 1) {
+      const sessionId = newSessionId();
+      const sent = await app.inject({ method: 'POST', url: '/api/chat-message', headers: { cookie: visitorCookie(app) }, payload: { sessionId, message: `Anyone there? (${index})` } });
+      expect(sent.statusCode).toBe(201);
+      sessions.push(sessionId);
+    }
+    const staffMails = (mails: readonly SinkMail[]) => mails.filter((mail) => mail.to === notifyEmail);
+    await sink.waitFor((accepted) => staffMails(accepted).some((mail) => mail.subject.startsWith('Digest: ')), 15_000);
+    await expect
+      .poll(async () => (await app.db.selectFrom('jobs').select('state').where('kind', 'in', ['chat-escalation', 'staff-digest']).execute()).every((job) => job.state === 'done'), { timeout: 5000 })
+      .toBe(true);
+    await sleep(300);
+    const mails = staffMails(sink.accepted);
+    const alone = mails.filter((mail) => mail.subject.startsWith('Chat waiting for a reply'));
+    const digests = mails.filter((mail) => mail.subject.startsWith('Digest: '));
+    expect(alone).toHaveLength(budget);
+    expect(digests).toHaveLength(1);
+    expect(digests[0]!.subject).toBe(`Digest: ${15 - budget} chats waiting`);
+    // Each chat in exactly one mail: its own or the digest.
+    for (const sessionId of sessions) expect(mails.filter((mail) => mail.text.includes(`/admin/chats/${sessionId}`)), sessionId).toHaveLength(1);
+    // The digest's chats count as escalated: the next unread message waits the 15 minutes like any other.
+    const digested = sessions.filter((sessionId) => digests[0]!.text.includes(`/admin/chats/${sessionId}`));
+    const escalatedAt = await app.db.selectFrom('chatSessions').select('escalatedAt').where('id', 'in', digested).execute();
+    expect(escalatedAt.every((row) => row.escalatedAt !== null)).toBe(true);
+  });
+});

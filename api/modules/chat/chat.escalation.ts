@@ -50,44 +50,60 @@ export function escalationMail(
  * a chatty visitor meet a pending job and add nothing. When it runs, the job lets go of its key (a
  * message after its look starts a new job) and looks at what is unread now (above the session's
  * lastReadSeq): nothing, and it ends; a message too young, or a mail sent less than 15 minutes ago,
- * and it comes back then (a job of its own); else it mails every unread message of the session.
+ * and it comes back then (a job of its own); else it mails every unread message of the session, or,
+ * past the team's per-minute budget of notices, names the chat in that minute's digest.
  */
 export function escalateUnreadChats(app: FastifyInstance, config: Config): void {
   const { notifyEmail, publicUrl } = config;
   const { escalationDelayMs } = config.chatFollowUp;
+  const linkTo = (sessionId: string) => `${publicUrl}${pathTo(staffChatPage, { sessionId })}`;
 
-  // Defined even without NOTIFY_EMAIL, so jobs promised before a restart that dropped it end quietly.
-  const escalation = app.jobs.define('chat-escalation', {
-    class: 'mail',
+  /** Records the mail (its own or a digest's line) so the next waits 15 minutes, and promises the next for a message stored after the look. */
+  const escalated = (sessionId: string, now: number, mailedUpTo: number) =>
+    app.write(async (tx) => {
+      const lastSeq = await markEscalated(tx.db, sessionId, { at: new Date(now).toISOString(), upToSeq: mailedUpTo });
+      // A message stored after the look above was not the first unmailed one when it came (this mail
+      // was not recorded yet), so it promised nothing: this write's look at lastSeq, under the same
+      // row lock as its numbering, promises the next mail for it.
+      if (lastSeq !== undefined && lastSeq > mailedUpTo) tx.enqueue(escalationAt(sessionId, now + escalationSpacingMs));
+    });
+
+  // A staff notice (api/modules/mail): escalations share one per-minute budget with every other mail
+  // to the team; past it, a chat waiting is a line of that minute's digest, not a mail of its own.
+  const escalation = app.staffNotices.define('chat-escalation', {
     payload: z.object({ sessionId: z.string() }),
-    async handle({ sessionId }, context) {
-      if (!notifyEmail) return;
+    async compose({ sessionId }, context) {
       // A visitor message from now on adds a job of its own: this one may have read past it already.
       await app.jobs.releaseDedupeKey(context.jobId);
       const session = await repository.findSession(app.db, sessionId);
-      if (!session) return;
+      if (!session) return undefined;
       const unread = await listUnreadVisitorMessages(app.db, session, messagesQuoted);
-      if (unread.length === 0) return;
+      if (unread.length === 0) return undefined;
       const now = Date.now();
       const unreadLongEnough = Date.parse(unread[0]!.createdAt) + escalationDelayMs;
       const spacedEnough = session.escalatedAt === null ? 0 : Date.parse(session.escalatedAt) + escalationSpacingMs;
       const dueAt = Math.max(unreadLongEnough, spacedEnough);
       if (dueAt > now) {
         await app.write(async (tx) => tx.enqueue(escalationAt(sessionId, dueAt)));
-        return;
+        return undefined;
       }
-      const link = `${publicUrl}${pathTo(staffChatPage, { sessionId })}`;
-      await app.mailer.send({ to: notifyEmail, ...escalationMail(session, unread, link, now), messageId: app.mailer.messageIdOf(context) });
       // After the send: a crash between the two sends again on retry, with the same Message-ID.
-      const mailedUpTo = unread.at(-1)!.seq;
-      await app.write(async (tx) => {
-        const lastSeq = await markEscalated(tx.db, sessionId, { at: new Date(now).toISOString(), upToSeq: mailedUpTo });
-        // A message stored after the look above was not the first unmailed one when it came (this mail
-        // was not recorded yet), so it promised nothing: this write's look at lastSeq, under the same
-        // row lock as its numbering, promises the next mail for it.
-        if (lastSeq !== undefined && lastSeq > mailedUpTo) tx.enqueue(escalationAt(sessionId, now + escalationSpacingMs));
-      });
+      return { ...escalationMail(session, unread, linkTo(sessionId), now), about: { sessions: [sessionId] }, afterSend: () => escalated(sessionId, now, unread.at(-1)!.seq) };
     },
+    async digestEntry({ sessionId }) {
+      const session = await repository.findSession(app.db, sessionId);
+      if (!session) return undefined;
+      const unread = await listUnreadVisitorMessages(app.db, session, messagesQuoted);
+      if (unread.length === 0) return undefined;
+      const now = Date.now();
+      const waited = Math.max(1, Math.round((now - Date.parse(unread[0]!.createdAt)) / 60_000));
+      return {
+        lines: [`Chat waiting ${waited} min: ${session.senderEmail ?? 'a visitor'}, ${unread.length} unread ${unread.length === 1 ? 'message' : 'messages'}`, `  ${linkTo(sessionId)}`],
+        about: { sessions: [sessionId] },
+        afterSend: () => escalated(sessionId, now, unread.at(-1)!.seq),
+      };
+    },
+    digestCount: (count) => `${count} ${count === 1 ? 'chat' : 'chats'} waiting`,
   });
   // Keyed by the time it is due: a message's promise and a job's "come back then" for that same moment are one job.
   const escalationAt = (sessionId: string, runAt: number) => escalation.request({ sessionId }, { runAt, dedupeKey: `chat-escalation:${sessionId}:at:${runAt}` });

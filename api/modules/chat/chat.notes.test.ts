@@ -145,6 +145,12 @@ describe('private notes', async () => {
     const { sessionId, email, cookie, replyText, note } = await conversationWithNote();
     const asked = await app.inject({ method: 'POST', url: pathTo(apiPaths.chatTranscript, { sessionId }), headers: { cookie } });
     expect(asked.statusCode).toBe(202);
+    // The address confirms itself first (the mail policy): its confirmation mail's link, pressed.
+    await sink.waitFor((mails) => mails.some((mail) => mail.to === email && mail.subject.startsWith('Confirm your address')));
+    const confirmation = sink.accepted.find((each) => each.to === email && each.subject.startsWith('Confirm your address'))!;
+    expect(`${confirmation.text}${confirmation.html}`).not.toContain(note);
+    const path = /http:\/\/localhost:3000(\/confirm-email\?token=[\w.-]+)/.exec(confirmation.text)![1]!;
+    expect((await app.inject({ method: 'POST', url: path })).statusCode).toBe(200);
     await sink.waitFor((mails) => mails.some((mail) => mail.to === email && mail.subject === 'Your chat with Lotwise'));
     const mail = sink.accepted.find((each) => each.to === email && each.subject === 'Your chat with Lotwise')!;
     expect(mail.text).toContain(replyText);

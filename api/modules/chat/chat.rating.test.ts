@@ -7,7 +7,6 @@ import { closeClients, collect, nextEvent } from '../../../test/support/sockets'
 import { connectStaffSocket } from '../../../test/support/staff-socket';
 import { startSmtpSink } from '../../../test/support/smtp-sink';
 import { pause, visitorClient, visitorCookie } from '../../../test/support/visitor-socket';
-import { unsubscribeLinkFor } from './chat.continuity';
 import { ratingLinkToken } from './chat.rating-link';
 
 let sessionCounter = 0;
@@ -241,7 +240,7 @@ describe('rating a conversation', async () => {
     const email = `unsubscribed-${sessionCounter}@dealer.example`;
     await sendOverRest(visitorCookie(app), sessionId, 'No more mail, please', email);
     // Its one-click unsubscribe, as a mail client would POST it (chat.continuity.ts).
-    const unsubscribe = new URL(unsubscribeLinkFor(config, email));
+    const unsubscribe = new URL(app.mail.unsubscribeLinkFor(email));
     expect((await app.inject({ method: 'POST', url: unsubscribe.pathname + unsubscribe.search, payload: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).statusCode).toBe(200);
     await reply(sessionId, 'Understood');
     await setStatus(sessionId, 'resolved');

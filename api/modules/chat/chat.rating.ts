@@ -20,8 +20,6 @@ import * as repository from './chat.repository';
 import { checkRatingLinkToken, ratingLinkToken } from './chat.rating-link';
 import { ratingOf } from './chat.rating-record';
 import { markRatingAsked, saveRating } from './chat.rating.repository';
-import { unsubscribeHeaders, unsubscribeLinkFor } from './chat.continuity';
-import { isUnsubscribed } from './chat.continuity.repository';
 import { toSummary } from './chat.service';
 
 /** Who rates: the visitor of the widget (their cookie's identity), or whoever holds a mailed link's token. */
@@ -119,16 +117,11 @@ export function askForRatings(app: FastifyInstance, config: Config): void {
     payload: z.object({ sessionId: z.string() }),
     async handle({ sessionId }, context) {
       const session = await repository.findSession(app.db, sessionId);
-      // Nobody to ask, rated already, or an address that asked for no more of our mail.
-      if (!session?.senderEmail || session.rating !== null || (await isUnsubscribed(app.db, session.senderEmail))) return;
+      // Nobody to ask, or rated already. An address that asked for no more of our mail: the mail policy withholds it.
+      if (!session?.senderEmail || session.rating !== null) return;
       // The link's expiry comes from the job, so every retry sends the same mail.
       const token = ratingLinkToken(config.sessionSecret, sessionId, context.dueAt);
-      await app.mailer.send({
-        to: session.senderEmail,
-        ...ratingMail(ratingLinks(config.publicUrl, token)),
-        headers: unsubscribeHeaders(unsubscribeLinkFor(config, session.senderEmail)),
-        messageId: app.mailer.messageIdOf(context),
-      });
+      await app.mail.send({ purpose: 'reply', to: session.senderEmail, about: { sessions: [sessionId] }, compose: () => ratingMail(ratingLinks(config.publicUrl, token)) }, context);
     },
   });
 

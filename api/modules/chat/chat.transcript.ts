@@ -15,15 +15,7 @@ import {
 } from '../../contract/continuity';
 import { apiPaths } from '../../contract/paths';
 import { HttpError } from '../../plugins/errors';
-import {
-  addTranscriptRequest,
-  countTranscriptsTo,
-  findTranscriptRequest,
-  hasGrant,
-  isUnsubscribed,
-  lastTranscriptOfSession,
-  lockSession,
-} from './chat.continuity.repository';
+import { addTranscriptRequest, countTranscriptsTo, findTranscriptRequest, hasGrant, lastTranscriptOfSession, lockSession } from './chat.continuity.repository';
 import { type MailedMessage, mailTime, transcriptMail } from './chat.mail-text';
 import { findSession, listSessionMessages } from './chat.repository';
 
@@ -33,11 +25,14 @@ const dayMs = 24 * 60 * 60 * 1000;
 export type TranscriptAsker = { by: 'staff' } | { by: 'visitor'; visitorId: string };
 
 /**
- * Transcripts (DESIGN.md 10): the conversation mailed to its own stored email, never to an address
- * given with the request (a transcript form would be a spam relay), at most one per chat per 10
- * minutes and five per address a day, whoever asks. The request and its mail job commit together.
+ * Transcripts (DESIGN.md 10, 17): the conversation mailed to its own stored email, never to an address
+ * given with the request, at most one per chat per 10 minutes and five per address a day, whoever
+ * asks. That email was typed by whoever started the chat, so it gets the transcript at once only when
+ * it proved it wants our mail (it opened a link we mailed it); otherwise it is mailed a confirmation
+ * link with none of the conversation, and the transcript goes when that is opened. The request and
+ * its mail job (or the confirmation's) commit together.
  */
-export function chatTranscripts(app: FastifyInstance): { request(asker: TranscriptAsker, sessionId: string): Promise<{ email: string }> } {
+export function chatTranscripts(app: FastifyInstance): { request(asker: TranscriptAsker, sessionId: string): Promise<{ email: string; confirmationSent: boolean }> } {
   const mail = app.jobs.define('chat-transcript-mail', {
     class: 'mail',
     payload: z.object({ requestId: z.number().int().positive() }),
@@ -57,8 +52,17 @@ export function chatTranscripts(app: FastifyInstance): { request(asker: Transcri
         text: row.message,
       }));
       if (messages.length === 0) return;
-      const { subject, text, html } = transcriptMail({ messages, startedAt: mailTime(session.createdAt, session.timeZone) });
-      await app.mailer.send({ to: request.email, subject, text, html, messageId: app.mailer.messageIdOf(context) });
+      // The visitor's words: the mail policy sends them only to an address that proved it wants them.
+      await app.mail.send(
+        {
+          purpose: 'transcript',
+          to: request.email,
+          about: { sessions: [session.id] },
+          carriesVisitorText: true,
+          compose: () => transcriptMail({ messages, startedAt: mailTime(session.createdAt, session.timeZone) }),
+        },
+        context,
+      );
     },
   });
 
@@ -71,14 +75,21 @@ export function chatTranscripts(app: FastifyInstance): { request(asker: Transcri
         if (!session || !visible) throw new HttpError(404, chatSessionNotFoundMessage);
         if (!session.senderEmail) throw new HttpError(400, transcriptNoEmailMessage);
         const email = session.senderEmail.toLowerCase();
-        // The visitor asked for it themselves; staff do not mail someone who said no more mail.
-        if (asker.by === 'staff' && (await isUnsubscribed(tx.db, email))) throw new HttpError(409, transcriptUnsubscribedMessage);
+        // The address's row, locked to this write: two requests about one address (of any chats)
+        // take turns, so its daily limit is counted by one at a time on PostgreSQL too.
+        const address = await app.mail.lockAddress(tx, email);
+        // Whoever asks: the address said no more mail (or was erased).
+        if (address.suppressed) throw new HttpError(409, transcriptUnsubscribedMessage);
         const last = await lastTranscriptOfSession(tx.db, sessionId, now - transcriptLimits.perSessionMs);
         if (last !== undefined) throw new HttpError(429, transcriptTooSoonMessage(Math.ceil((last + transcriptLimits.perSessionMs - now) / 1000)));
         if ((await countTranscriptsTo(tx.db, email, now - dayMs)) >= transcriptLimits.perAddressPerDay) throw new HttpError(429, transcriptDailyLimitMessage);
         const requestId = await addTranscriptRequest(tx.db, { sessionId, email, requestedAt: now });
-        tx.enqueue(mail.request({ requestId }, { dedupeKey: `chat-transcript-mail:${requestId}` }));
-        return { email: session.senderEmail };
+        const transcript = mail.request({ requestId }, { dedupeKey: `chat-transcript-mail:${requestId}` });
+        // An address that never proved it wants our mail gets a confirmation link first, with none
+        // of the conversation: whoever typed it into a chat cannot make us mail them their words.
+        if (address.verified) tx.enqueue(transcript);
+        else await app.mail.requestConfirmation(tx, { to: email, then: transcript });
+        return { email: session.senderEmail, confirmationSent: !address.verified };
       });
     },
   };

@@ -17,7 +17,7 @@ import { visitorChatRoutes } from './chat.routes';
 import { ChatService } from './chat.service';
 import { chatSocketEvents } from './chat.socket';
 import { expireIdleStaffSockets } from './chat.staff-expiry';
-import { chatLinkRoutes, mailChatContinuity, unsubscribeRoutes } from './chat.continuity';
+import { chatLinkRoutes, mailChatContinuity } from './chat.continuity';
 import { seenRoutes, seenSocketEvents } from './chat.seen';
 import { chatTranscripts, transcriptRoutes } from './chat.transcript';
 import { pushChatNotes } from './chat.notes';
@@ -33,8 +33,6 @@ declare module 'fastify' {
 }
 
 export { staffChatRoutes } from './chat.routes';
-// Every mail to a visitor carries the unsubscribe link and honours the list (lead confirmations too).
-export { unsubscribeHeaders, unsubscribeLinkFor } from './chat.continuity';
 
 /**
  * Live chat: one service behind the REST calls and the Socket.IO events. Registered outside the
@@ -76,8 +74,7 @@ export default fp(
     seenSocketEvents(app);
     mailChatContinuity(app, options.config);
     await app.register(chatLinkRoutes, { config: options.config });
-    await app.register(unsubscribeRoutes, { config: options.config });
     await app.register(transcriptRoutes, { transcripts: chatTranscripts(app) });
   },
-  { name: 'chat', dependencies: ['db', 'events', 'redis', 'session', 'auth', 'socket-io'] },
+  { name: 'chat', dependencies: ['db', 'events', 'jobs', 'mail', 'redis', 'session', 'auth', 'socket-io'] },
 );

@@ -5,8 +5,8 @@ import { mailLeadConfirmations } from './lead-confirmation';
 
 /** The submitter's confirmation mail of each public form's lead (a job; lead-confirmation.ts). */
 export default fp(
-  async (app: FastifyInstance, options: { config: Config }) => {
-    mailLeadConfirmations(app, options.config);
+  async (app: FastifyInstance, _options: { config: Config }) => {
+    mailLeadConfirmations(app);
   },
-  { name: 'lead-confirmation', dependencies: ['events', 'jobs', 'mail', 'leads', 'chat'] },
+  { name: 'lead-confirmation', dependencies: ['events', 'jobs', 'mail', 'leads'] },
 );

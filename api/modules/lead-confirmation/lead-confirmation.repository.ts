@@ -3,17 +3,13 @@ import type { Db } from '../../../db/client';
 import { prepareQuery } from '../../../db/prepared';
 import type { LeadKind } from '../../contract/leads';
 
-/** Whom a lead's confirmation goes to, and whether that address is on the unsubscribe list. */
+/** Whom a lead's confirmation goes to (the mail policy decides whether it may). */
 export interface ConfirmationRecipient {
   email: string;
   name: string;
   /** The pricing plan of an application, when one was picked. */
   plan: string | null;
-  unsubscribed: boolean;
 }
-
-/** Whether the lead's address (in any case) is on the unsubscribe list, which holds addresses in lower case. */
-const unsubscribed = sql<boolean | number>`exists (select 1 from ${sql.table('emailUnsubscribes')} where ${sql.ref('emailUnsubscribes.email')} = lower(${sql.ref('lead.email')}))`.as('unsubscribed');
 
 /** The leads whose forms ask one name (every kind but an application). */
 type NamedLeadTable = 'contactSubmissions' | 'supportTickets' | 'demoRequests';
@@ -23,7 +19,6 @@ function namedLead(table: NamedLeadTable) {
     db
       .selectFrom(`${table as 'contactSubmissions'} as lead`)
       .select(['lead.email', 'lead.name', sql<string | null>`null`.as('plan')])
-      .select(unsubscribed)
       .where('lead.id', '=', params.id),
   );
 }
@@ -36,7 +31,6 @@ const recipientQueries = {
     db
       .selectFrom('getStartedRequests as lead')
       .select(['lead.email', sql<string>`${sql.ref('lead.firstName')} || ' ' || ${sql.ref('lead.lastName')}`.as('name'), 'lead.plan'])
-      .select(unsubscribed)
       .where('lead.id', '=', params.id),
   ),
 };
@@ -47,6 +41,5 @@ const recipientQueries = {
  */
 export async function findConfirmationRecipient(db: Db, kind: LeadKind, id: number): Promise<ConfirmationRecipient | undefined> {
   const row = await recipientQueries[kind].first(db, { id });
-  // SQLite answers EXISTS with 1 or 0.
-  return row && { email: row.email, name: row.name, plan: row.plan ?? null, unsubscribed: Boolean(row.unsubscribed) };
+  return row && { email: row.email, name: row.name, plan: row.plan ?? null };
 }

@@ -41,7 +41,7 @@ describe('the confirmation mail to the submitter', async () => {
 
   it('arrives once, text and HTML, with the reference, what happens next and the unsubscribe header', async () => {
     const email = 'carla.confirm@dealer.example';
-    const { reference } = await post('contact', contactSubmission({ email, name: 'Carla <b>Confirm</b>' }));
+    const { reference } = await post('contact', contactSubmission({ email, name: 'Carla Confirm' }));
     await sink.waitFor((accepted) => mailsTo(accepted, email).length > 0);
     await confirmationsSettled(app);
     await sleep(300);
@@ -49,17 +49,37 @@ describe('the confirmation mail to the submitter', async () => {
     expect(more).toEqual([]);
     expect(mail!.subject).toBe(`We received your message (${reference})`);
     expect(mail!.text).toContain(`Your reference: ${reference}\n`);
-    expect(mail!.text).toContain('Hi Carla <b>Confirm</b>,');
+    expect(mail!.text).toContain('Hi Carla Confirm,');
     expect(mail!.text).toContain('What happens next:\n- A dealership specialist reads your message');
     expect(mail!.html).toContain(`Your reference: ${reference}`);
-    // What the visitor typed is escaped in the HTML part.
-    expect(mail!.html).toContain('Hi Carla &#60;b&#62;Confirm&#60;/b&#62;,');
-    expect(mail!.html).not.toContain('<b>Confirm</b>');
+    expect(mail!.html).toContain('Hi Carla Confirm,');
     expect(mail!.headers['list-unsubscribe']).toMatch(/^<http:\/\/localhost:3000\/unsubscribe\?token=[\w-]+\.[\w-]+>$/);
     expect(mail!.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
     expect(mail!.messageId).toMatch(/^<job-\d+@lotwise\.example>$/);
     // Staff still get their own notice, apart.
-    await sink.waitFor((accepted) => mailsTo(accepted, notifyEmail).some((each) => each.text.includes('Name: Carla <b>Confirm</b>\n')));
+    await sink.waitFor((accepted) => mailsTo(accepted, notifyEmail).some((each) => each.text.includes('Name: Carla Confirm\n')));
+  });
+
+  it('greets nobody by a name with a link or markup: the address never asked for our mail, so no stranger’s words reach it', async () => {
+    const cases = [
+      ['winner.link@dealer.example', 'WINNER! Claim prize at https://claim.example/now'],
+      ['winner.domain@dealer.example', 'Claim your prize at prizes.example'],
+      ['winner.markup@dealer.example', 'Carla <b>Confirm</b>'],
+    ] as const;
+    for (const [email, name] of cases) await post('contact', contactSubmission({ email, name }));
+    await sink.waitFor((accepted) => cases.every(([email]) => mailsTo(accepted, email).length > 0));
+    for (const [email, name] of cases) {
+      const [mail] = mailsTo(sink.accepted, email);
+      expect(mail!.text.startsWith('Hello,\n')).toBe(true);
+      for (const part of [mail!.text, mail!.html ?? '', mail!.subject]) {
+        expect(part).not.toContain('WINNER');
+        expect(part).not.toContain('prize');
+        expect(part).not.toContain('Confirm</b>');
+        expect(part).not.toContain('&#60;b&#62;');
+      }
+      // Staff see the name as given (escaped where it is HTML): it is their lead.
+      await sink.waitFor((accepted) => mailsTo(accepted, notifyEmail).some((each) => each.text.includes(`Name: ${name}\n`)));
+    }
   });
 
   it('names the plan of an application and its G reference', async () => {

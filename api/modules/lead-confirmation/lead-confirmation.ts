@@ -1,12 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { Config } from '../../config';
 import { afterSubmitCopy, leadReference } from '../../contract/after-submit';
 import { brand } from '../../contract/brand';
 import { leadKindSchema, type LeadKind } from '../../contract/leads';
 import { planLabel, pricingPlanOf } from '../../contract/plans';
-import { unsubscribeHeaders, unsubscribeLinkFor } from '../chat';
 import { escapeHtml } from '../mail';
 import { findConfirmationRecipient } from './lead-confirmation.repository';
 
@@ -15,7 +13,8 @@ const confirmationPayload = z.object({ kind: leadKindSchema, id: z.number().int(
 export interface ConfirmationInput {
   kind: LeadKind;
   id: number;
-  name: string;
+  /** The submitter's name as the mail policy lets it greet them: none with a link or markup to an address not proven. */
+  name: string | undefined;
   /** The pricing plan of an application, when one was picked. */
   plan?: string | null;
   unsubscribeLink: string;
@@ -36,7 +35,7 @@ export function confirmationMail(input: ConfirmationInput): { subject: string; t
   const copy = afterSubmitCopy[input.kind];
   const reference = leadReference(input.kind, input.id);
   const plan = pricingPlanOf(input.plan);
-  const greeting = `Hi ${input.name},`;
+  const greeting = input.name ? `Hi ${input.name},` : 'Hello,';
   const facts = [`Your reference: ${reference}`, ...(plan ? [`Plan: ${planLabel(plan)}`] : [])];
   const contact = `Questions? Call us at ${brand.phone} or write to ${brand.supportEmail}.`;
   const footer = `You get this email because this address was given on a form on our website. Unsubscribe: ${input.unsubscribeLink}`;
@@ -83,25 +82,31 @@ function addressKey(email: string): string {
 /**
  * The confirmation mail to whoever sent a public form (DESIGN.md 16): a job promised in the lead's
  * own write (a durable listener on `lead.created`), reading the lead when it runs; one Message-ID
- * across retries, none to an address on the unsubscribe list. At most one per address in each 10-minute
+ * across retries, sent through the mail policy (none to an address on the suppression list, no name
+ * with a link or markup in its greeting). At most one per address in each 10-minute
  * window (its dedupe key, kept by the sent job too: a hash of the address, never the address, and the window): the forms are
  * open to anyone, so a stranger posting them with someone else's address cannot flood that mailbox;
  * the thank-you on screen shows every lead's reference whatever the mail.
  */
-export function mailLeadConfirmations(app: FastifyInstance, config: Config): void {
+export function mailLeadConfirmations(app: FastifyInstance): void {
   const job = app.jobs.define('lead-confirmation-mail', {
     class: 'mail',
     payload: confirmationPayload,
     async handle({ kind, id }, context) {
       const recipient = await findConfirmationRecipient(app.db, kind, id);
-      if (!recipient || recipient.unsubscribed) return;
-      const unsubscribeLink = unsubscribeLinkFor(config, recipient.email);
-      await app.mailer.send({
-        to: recipient.email,
-        ...confirmationMail({ kind, id, name: recipient.name, plan: recipient.plan, unsubscribeLink }),
-        headers: unsubscribeHeaders(unsubscribeLink),
-        messageId: app.mailer.messageIdOf(context),
-      });
+      if (!recipient) return;
+      // The mail policy (api/modules/mail): withheld from a suppressed address, capped, List-Unsubscribe,
+      // and the submitter's name only where it carries no link or markup (the address never proved itself).
+      await app.mail.send(
+        {
+          purpose: 'confirmation',
+          to: recipient.email,
+          about: { leads: [{ kind, id }] },
+          compose: ({ unsubscribeLink, greetingName }) =>
+            confirmationMail({ kind, id, name: greetingName(recipient.name), plan: recipient.plan, unsubscribeLink: unsubscribeLink! }),
+        },
+        context,
+      );
     },
   });
   app.events.react('lead.created', ({ kind, lead }) => {

@@ -155,7 +155,7 @@ describe('a burst of leads: the notices past the limit go out as one digest', as
     expect(new Set(due.map((job) => Math.floor(job.dueAt / windowMs))).size).toBe(1);
 
     await sink.waitFor((accepted) => people.every((person) => mentions(accepted, person.name, person.email) > 0), 15_000);
-    await jobsSettled(first.app, ['lead-notice', 'lead-digest']);
+    await jobsSettled(first.app, ['lead-notice', 'staff-digest']);
     await sleep(300);
     for (const person of people) expect(mentions(sink.accepted, person.name, person.email)).toBe(1);
     // The first four by arrival alone (sent in any order by two runners), the rest in one digest.
@@ -182,7 +182,7 @@ describe('a burst of leads: the notices past the limit go out as one digest', as
       }),
     );
     await sink.waitFor((accepted) => people.every((person) => mentions(accepted, person.name, person.email) > 0), 15_000);
-    await jobsSettled(first.app, ['lead-notice', 'lead-digest']);
+    await jobsSettled(first.app, ['lead-notice', 'staff-digest']);
     await sleep(300);
     const mails = staffMails(sink.accepted.slice(before));
     for (const person of people) expect(mentions(mails, person.name, person.email)).toBe(1);

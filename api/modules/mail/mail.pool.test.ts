@@ -1,6 +1,7 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { SMTPServer } from 'smtp-server';
-import { buildTestServer } from '../../../test/support/helper';
+import { Mailer } from './mail.service';
 
 /** A real SMTP server on loopback that counts the connections it was opened and the mails it took. */
 async function countingSmtpServer() {
@@ -31,20 +32,27 @@ async function countingSmtpServer() {
   return { url: `smtp://127.0.0.1:${address.port}/`, seen };
 }
 
+/** The transport under the mail policy, as the app builds it (api/modules/mail/index.ts). */
+function transport(smtpUrl: string): Mailer {
+  const mailer = new Mailer({ smtpUrl, mailFrom: 'Lotwise <no-reply@lotwise.example>', outboxDir: '/nonexistent', smtpTimeoutMs: 5000, log: pino({ level: 'silent' }) });
+  onTestFinished(() => mailer.close());
+  return mailer;
+}
+
 const mail = (n: number) => ({ to: 'staff@lotwise.example', subject: `Lead ${n}`, text: `Mail ${n}` });
 
 describe('SMTP connections', () => {
   it('sends mail after mail over one kept connection, not a new handshake for each', async () => {
     const smtp = await countingSmtpServer();
-    const { app } = await buildTestServer({ SMTP_URL: smtp.url });
-    for (let n = 1; n <= 3; n += 1) await app.mailer.send(mail(n));
+    const mailer = transport(smtp.url);
+    for (let n = 1; n <= 3; n += 1) await mailer.send(mail(n));
     expect(smtp.seen).toEqual({ connections: 1, mails: 3 });
   });
 
   it('opens a connection per mail when SMTP_URL says pool=false', async () => {
     const smtp = await countingSmtpServer();
-    const { app } = await buildTestServer({ SMTP_URL: `${smtp.url}?pool=false` });
-    for (let n = 1; n <= 3; n += 1) await app.mailer.send(mail(n));
+    const mailer = transport(`${smtp.url}?pool=false`);
+    for (let n = 1; n <= 3; n += 1) await mailer.send(mail(n));
     expect(smtp.seen).toEqual({ connections: 3, mails: 3 });
   });
 });

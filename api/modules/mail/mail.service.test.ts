@@ -1,12 +1,16 @@
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildTestServer } from '../../../test/support/helper';
+import { Mailer } from './mail.service';
 import { decodeHeader, readOutbox } from '../../../test/support/outbox';
 
 /** Every mail goes through `Mailer.send`, so its subject rules hold for mail that is not a lead notice too. */
 describe('mail headers', async () => {
   const { app, dir } = await buildTestServer();
+  // The transport under the mail policy (the policy itself is tested in mail.policy.test.ts).
+  const mailer = new Mailer({ smtpUrl: undefined, mailFrom: 'Lotwise <no-reply@lotwise.example>', outboxDir: join(dir, 'outbox'), smtpTimeoutMs: 5000, log: app.log });
   const sendAndRead = async (subject: string, text: string) => {
-    await app.mailer.send({ to: 'staff@lotwise.example', subject, text });
+    await mailer.send({ to: 'staff@lotwise.example', subject, text });
     const mail = (await readOutbox(dir)).find((each) => each.text.includes(text));
     if (!mail) throw new Error('mail not written');
     return mail;

@@ -52,9 +52,10 @@ export function escapeHtml(text: string): string {
 }
 
 /**
- * Outgoing mail: SMTP when `SMTP_URL` is set, otherwise each message is written as an `.eml` file to
- * the outbox folder (a developer opens it in any mail client). Only jobs send mail (api/jobs): a
- * send that fails throws, and its job is retried.
+ * The transport under the mail policy: SMTP when `SMTP_URL` is set, otherwise each message is written
+ * as an `.eml` file to the outbox folder (a developer opens it in any mail client). Private to the
+ * mail module: features send through `app.mail.send` (mail.policy.ts), which decides whether a mail
+ * may go at all. Only jobs send mail (api/jobs): a send that fails throws, and its job is retried.
  */
 export class Mailer {
   private readonly transport: Transporter;
@@ -80,7 +81,8 @@ export class Mailer {
     return `<job-${job.jobId}@${this.messageIdDomain}>`;
   }
 
-  async send(message: MailMessage): Promise<void> {
+  /** Sends one message; answers the outbox file it was written to, without SMTP. */
+  async send(message: MailMessage): Promise<{ outboxFile?: string }> {
     const info = await this.transport.sendMail({
       from: this.options.mailFrom,
       to: message.to,
@@ -90,7 +92,7 @@ export class Mailer {
       ...(message.headers ? { headers: message.headers } : {}),
       ...(message.messageId ? { messageId: message.messageId } : {}),
     });
-    if (this.options.smtpUrl) return;
+    if (this.options.smtpUrl) return {};
     const raw = (info as { message?: unknown }).message;
     if (!Buffer.isBuffer(raw)) throw new Error('mail transport returned no message');
     const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`;
@@ -105,6 +107,7 @@ export class Mailer {
       await writeFile(temporary, raw, { mode: privateFileMode });
     }
     await rename(temporary, join(this.options.outboxDir, name));
+    return { outboxFile: name };
   }
 
   close(): void {

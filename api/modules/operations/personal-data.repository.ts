@@ -3,6 +3,7 @@ import type { Db } from '../../../db/client';
 import { equalsIgnoringCase } from '../../../db/query-helpers';
 import { type LeadTable, leadTables } from '../../../db/schema';
 import type { LeadKind } from '../../contract/leads';
+import { aboutSubjects } from '../mail';
 
 /**
  * The rows that hold one person's data (or that retention is due to erase), by id: the leads, the
@@ -15,7 +16,12 @@ export interface PersonalRows {
   sessionIds: string[];
   /** Transcripts mailed to the email, whatever their session. */
   transcriptIds: number[];
-  unsubscribedEmails: string[];
+  /** The mail policy's row of the address (by its hash: verified, suppressed). */
+  addressHashes: string[];
+  /** Mails sent to the email (the record of the mail policy); mails about the rows are found from these. */
+  sentMailIds: number[];
+  /** Work waiting for the address to confirm itself. */
+  confirmationIds: number[];
   /** Dealer accounts and their password resets. */
   userIds: number[];
   resetIds: number[];
@@ -32,11 +38,14 @@ const none = <T>(list: readonly T[]) => list.length === 0;
 
 /** Whether any row was found. */
 export function foundAny(rows: PersonalRows): boolean {
-  return leadKinds.some((kind) => rows.leads[kind].length > 0) || [rows.trialSignupIds, rows.sessionIds, rows.transcriptIds, rows.unsubscribedEmails, rows.userIds, rows.resetIds].some((list) => list.length > 0);
+  return (
+    leadKinds.some((kind) => rows.leads[kind].length > 0) ||
+    [rows.trialSignupIds, rows.sessionIds, rows.transcriptIds, rows.sentMailIds, rows.confirmationIds, rows.userIds, rows.resetIds].some((list) => list.length > 0)
+  );
 }
 
-/** Everything stored for one email, in any case (emails are stored as typed). */
-export async function findRowsByEmail(db: Db, email: string): Promise<PersonalRows> {
+/** Everything stored for one email, in any case (emails are stored as typed); `addressHash` is the mail policy's hash of it. */
+export async function findRowsByEmail(db: Db, email: string, addressHash: string): Promise<PersonalRows> {
   const leads = noLeads();
   for (const kind of leadKinds) leads[kind] = await ids(db.selectFrom(leadTables[kind]).select('id').where(equalsIgnoringCase('email', email)).execute());
   const bySender = db.selectFrom('chatMessages').select('sessionId').where(equalsIgnoringCase('senderEmail', email));
@@ -53,7 +62,10 @@ export async function findRowsByEmail(db: Db, email: string): Promise<PersonalRo
     trialSignupIds: await ids(db.selectFrom('trialSignups').select('id').where(equalsIgnoringCase('email', email)).execute()),
     sessionIds,
     transcriptIds: await ids(db.selectFrom('chatTranscriptRequests').select('id').where(equalsIgnoringCase('email', email)).execute()),
-    unsubscribedEmails: (await db.selectFrom('emailUnsubscribes').select('email').where(equalsIgnoringCase('email', email)).execute()).map((row) => row.email),
+    addressHashes: (await db.selectFrom('mailAddresses').select('addressHash').where('addressHash', '=', addressHash).execute()).map((row) => row.addressHash),
+    // The policy records recipients in lower case: an exact match, never a search of mail contents.
+    sentMailIds: await ids(db.selectFrom('sentMails').select('id').where('recipient', '=', email.toLowerCase()).execute()),
+    confirmationIds: await ids(db.selectFrom('mailAddressConfirmations').select('id').where('address', '=', email.toLowerCase()).execute()),
     userIds,
     resetIds: await ids(db.selectFrom('passwordResets').select('id').where(equalsIgnoringCase('email', email)).execute()),
   };
@@ -68,16 +80,19 @@ export async function findRowsOlderThan(db: Db, before: string, limit: number): 
     trialSignupIds: [],
     sessionIds: await ids(db.selectFrom('chatSessions').select('id').where('lastMessageAt', '<', before).limit(limit).execute()),
     transcriptIds: [],
-    unsubscribedEmails: [],
+    addressHashes: [],
+    sentMailIds: [],
+    confirmationIds: [],
     userIds: [],
     resetIds: [],
   };
 }
 
-/** What hangs off the rows: message ids, transcript requests of the sessions, webhook deliveries, jobs. */
+/** What hangs off the rows: message ids, transcript requests of the sessions, mails sent to or about them, webhook deliveries, jobs. */
 interface Dependents {
   messageIds: number[];
   transcriptIds: number[];
+  sentMailIds: number[];
   deliveryIds: string[];
   jobs: { id: number; payload: string; remove: boolean }[];
 }
@@ -86,6 +101,11 @@ async function findDependents(db: Db, rows: PersonalRows): Promise<Dependents> {
   const messageIds = none(rows.sessionIds) ? [] : await ids(db.selectFrom('chatMessages').select('id').where('sessionId', 'in', rows.sessionIds).execute());
   const ofSessions = none(rows.sessionIds) ? [] : await ids(db.selectFrom('chatTranscriptRequests').select('id').where('sessionId', 'in', rows.sessionIds).execute());
   const transcriptIds = [...new Set([...rows.transcriptIds, ...ofSessions])];
+  // Mails about the rows (a staff notice quoting a lead's phone, an escalation quoting a chat), by the
+  // rows each names in the mail policy's record (mail.policy.ts `aboutSubjects`).
+  const mailSubjects = aboutSubjects({ sessions: rows.sessionIds, leads: leadKinds.flatMap((kind) => rows.leads[kind].map((id) => ({ kind, id }))) });
+  const aboutThem = none(mailSubjects) ? [] : (await db.selectFrom('sentMailSubjects').select('sentMailId').where('subject', 'in', mailSubjects).execute()).map((row) => row.sentMailId);
+  const sentMailIds = [...new Set([...rows.sentMailIds, ...aboutThem])];
   const subjects = [
     ...leadKinds.flatMap((kind) => rows.leads[kind].map((id) => `lead:${kind}|${id}`)),
     ...messageIds.map((id) => `chat-message|${id}`),
@@ -114,7 +134,7 @@ async function findDependents(db: Db, rows: PersonalRows): Promise<Dependents> {
       jobs.push({ id: job.id, payload: job.payload, remove: true });
     }
   }
-  return { messageIds, transcriptIds, deliveryIds, jobs };
+  return { messageIds, transcriptIds, sentMailIds, deliveryIds, jobs };
 }
 
 /** Whether a job payload of ids points at one of the rows (each job kind names its ids so: sessionId, {kind, id}, requestId, ...). */
@@ -125,6 +145,7 @@ function referencesOf(found: { rows: PersonalRows; messageIds: number[]; transcr
   const messages = new Set(found.messageIds.map(String));
   const transcripts = new Set(found.transcriptIds);
   const resets = new Set(rows.resetIds);
+  const confirmations = new Set(rows.confirmationIds);
   const deliveries = new Set(found.deliveryIds);
   return (value: unknown): boolean => {
     if (value === null || typeof value !== 'object') return false;
@@ -133,6 +154,7 @@ function referencesOf(found: { rows: PersonalRows; messageIds: number[]; transcr
     if (typeof payload.kind === 'string' && typeof payload.id === 'number' && leads.has(`${payload.kind}|${payload.id}`)) return true;
     if (typeof payload.requestId === 'number' && transcripts.has(payload.requestId)) return true;
     if (typeof payload.resetId === 'number' && resets.has(payload.resetId)) return true;
+    if (typeof payload.confirmationId === 'number' && confirmations.has(payload.confirmationId)) return true;
     if (typeof payload.deliveryId === 'string' && deliveries.has(payload.deliveryId)) return true;
     if (typeof payload.subjectKind === 'string' && typeof payload.subjectId === 'string') {
       if (payload.subjectKind === 'chat-message') return messages.has(payload.subjectId);
@@ -173,9 +195,15 @@ export async function readRows(db: Db, rows: PersonalRows): Promise<StoredRows> 
     await put('chatPageViews', db.selectFrom('chatPageViews').selectAll().where('sessionId', 'in', sessionIds).execute());
     await put('chatContinuityMails', db.selectFrom('chatContinuityMails').selectAll().where('sessionId', 'in', sessionIds).execute());
     await put('chatSessionGrants', db.selectFrom('chatSessionGrants').selectAll().where('sessionId', 'in', sessionIds).execute());
+    await put('chatNotes', db.selectFrom('chatNotes').selectAll().where('sessionId', 'in', sessionIds).orderBy('id').execute());
   }
   if (!none(dependents.transcriptIds)) await put('chatTranscriptRequests', db.selectFrom('chatTranscriptRequests').selectAll().where('id', 'in', dependents.transcriptIds).execute());
-  if (!none(rows.unsubscribedEmails)) await put('emailUnsubscribes', db.selectFrom('emailUnsubscribes').selectAll().where('email', 'in', rows.unsubscribedEmails).execute());
+  if (!none(rows.addressHashes)) await put('mailAddresses', db.selectFrom('mailAddresses').selectAll().where('addressHash', 'in', rows.addressHashes).execute());
+  if (!none(rows.confirmationIds)) await put('mailAddressConfirmations', db.selectFrom('mailAddressConfirmations').selectAll().where('id', 'in', rows.confirmationIds).execute());
+  if (!none(dependents.sentMailIds)) {
+    await put('sentMails', db.selectFrom('sentMails').selectAll().where('id', 'in', dependents.sentMailIds).orderBy('id').execute());
+    await put('sentMailSubjects', db.selectFrom('sentMailSubjects').selectAll().where('sentMailId', 'in', dependents.sentMailIds).execute());
+  }
   // A dealer account without its password hash.
   if (!none(rows.userIds)) await put('users', db.selectFrom('users').select(['id', 'username', 'email', 'createdAt']).where('id', 'in', rows.userIds).execute());
   if (!none(rows.resetIds)) await put('passwordResets', db.selectFrom('passwordResets').select(['id', 'email', 'expiresAt', 'createdAt', 'used']).where('id', 'in', rows.resetIds).execute());
@@ -184,9 +212,16 @@ export async function readRows(db: Db, rows: PersonalRows): Promise<StoredRows> 
   return tables;
 }
 
-/** Deletes the rows and what hangs off them, in the caller's write; answers how many rows of each table went. */
-export async function eraseRows(db: Db, rows: PersonalRows): Promise<Record<string, number>> {
+/**
+ * Deletes the rows and what hangs off them, in the caller's write; answers how many rows of each table
+ * went, and the outbox files of the mails erased (removed by the caller once the write commits). The
+ * address's suppression entry stays (a hash): the caller adds it, so an erased address is never mailed again.
+ */
+export async function eraseRows(db: Db, rows: PersonalRows): Promise<{ counts: Record<string, number>; outboxFiles: string[] }> {
   const dependents = await findDependents(db, rows);
+  const outboxFiles = none(dependents.sentMailIds)
+    ? []
+    : (await db.selectFrom('sentMails').select('outboxFile').where('id', 'in', dependents.sentMailIds).execute()).flatMap((row) => (row.outboxFile ? [row.outboxFile] : []));
   const counts: Record<string, number> = {};
   const count = (name: string, result: { numDeletedRows: bigint } | { numUpdatedRows: bigint }) => {
     const changed = Number('numDeletedRows' in result ? result.numDeletedRows : result.numUpdatedRows);
@@ -203,10 +238,15 @@ export async function eraseRows(db: Db, rows: PersonalRows): Promise<Record<stri
     count('chatPageViews', await db.deleteFrom('chatPageViews').where('sessionId', 'in', sessionIds).executeTakeFirst());
     count('chatContinuityMails', await db.deleteFrom('chatContinuityMails').where('sessionId', 'in', sessionIds).executeTakeFirst());
     count('chatSessionGrants', await db.deleteFrom('chatSessionGrants').where('sessionId', 'in', sessionIds).executeTakeFirst());
+    count('chatNotes', await db.deleteFrom('chatNotes').where('sessionId', 'in', sessionIds).executeTakeFirst());
     count('chatSessions', await db.deleteFrom('chatSessions').where('id', 'in', sessionIds).executeTakeFirst());
   }
   if (!none(dependents.transcriptIds)) count('chatTranscriptRequests', await db.deleteFrom('chatTranscriptRequests').where('id', 'in', dependents.transcriptIds).executeTakeFirst());
-  if (!none(rows.unsubscribedEmails)) count('emailUnsubscribes', await db.deleteFrom('emailUnsubscribes').where('email', 'in', rows.unsubscribedEmails).executeTakeFirst());
+  if (!none(rows.confirmationIds)) count('mailAddressConfirmations', await db.deleteFrom('mailAddressConfirmations').where('id', 'in', rows.confirmationIds).executeTakeFirst());
+  if (!none(dependents.sentMailIds)) {
+    count('sentMailSubjects', await db.deleteFrom('sentMailSubjects').where('sentMailId', 'in', dependents.sentMailIds).executeTakeFirst());
+    count('sentMails', await db.deleteFrom('sentMails').where('id', 'in', dependents.sentMailIds).executeTakeFirst());
+  }
   if (!none(rows.userIds)) {
     count('sessions', await db.deleteFrom('sessions').where('dealerId', 'in', rows.userIds).executeTakeFirst());
     count('users', await db.deleteFrom('users').where('id', 'in', rows.userIds).executeTakeFirst());
@@ -220,5 +260,5 @@ export async function eraseRows(db: Db, rows: PersonalRows): Promise<Record<stri
     if (job.remove) count('jobs', await db.deleteFrom('jobs').where('id', '=', job.id).executeTakeFirst());
     else count('jobs', await db.updateTable('jobs').set({ payload: job.payload }).where('id', '=', job.id).executeTakeFirst());
   }
-  return counts;
+  return { counts, outboxFiles };
 }

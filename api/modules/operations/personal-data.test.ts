@@ -4,6 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../db/schema';
 import { type DataExport, type ErasureResult, operationsPaths } from '../../contract/admin-operations';
 import { buildTestServer } from '../../../test/support/helper';
+import { readOutbox } from '../../../test/support/outbox';
+import { addressHash } from '../mail';
 import { contactSubmission, demoRequest, getStartedRequest, signInNewStaff, signInStaff, staffEnv, supportTicket } from '../../../test/support/factories';
 import { visitorCookie } from '../../../test/support/visitor-socket';
 import { startWebhookReceiver } from '../../../test/support/webhook-receiver';
@@ -25,7 +27,10 @@ const everyTable: Record<keyof Database, true> = {
   jobs: true,
   chatContinuityMails: true,
   chatSessionGrants: true,
-  emailUnsubscribes: true,
+  mailAddresses: true,
+  sentMails: true,
+  sentMailSubjects: true,
+  mailAddressConfirmations: true,
   chatTranscriptRequests: true,
   auditLog: true,
   webhooks: true,
@@ -48,6 +53,8 @@ describe('data requests: export and erase everything stored for one email', asyn
   const erinSessions: string[] = [];
   const erinLeads: { kind: string; id: number }[] = [];
   let otherSession: string;
+  /** The mails to Erin or about her rows, as the export found them. */
+  let erinMails = 0;
 
   const post = async (url: string, payload: object, headers: Record<string, string> = {}) => {
     const response = await app.inject({ method: 'POST', url, payload, headers });
@@ -94,7 +101,9 @@ describe('data requests: export and erase everything stored for one email', asyn
     await app.db.insertInto('chatSessionGrants').values({ visitorId: 'visitor-erin', sessionId: session!, createdAt: now, expiresAt: now }).execute();
     await app.db.insertInto('chatContinuityMails').values({ sessionId: session!, mailedAt: Date.now(), jobId: 1, afterSeq: 0, upToSeq: 2 }).execute();
     await app.db.insertInto('chatTranscriptRequests').values({ sessionId: otherSession, email: erin, requestedAt: Date.now() }).execute();
-    await app.db.insertInto('emailUnsubscribes').values({ email: erin, createdAt: now }).execute();
+    // Erin unsubscribed (her confirmations are withheld), and staff wrote a private note in her chat.
+    await app.db.insertInto('mailAddresses').values({ addressHash: addressHash(erin), verifiedAt: null, suppressedAt: Date.now(), suppressedReason: 'unsubscribed' }).execute();
+    await app.db.insertInto('chatNotes').values({ sessionId: session!, text: 'Erin wants a call back on 512-555-0100', authorStaffId: null, createdAt: now }).execute();
     await app.db.insertInto('trialSignups').values({ email: 'ERIN.EK@example.com', name: 'Erin Ek', company: null, plan: 'starter', createdAt: now }).execute();
     await app.db.insertInto('users').values({ username: 'erin', email: erin, passwordHash: 'x', createdAt: now }).execute();
     await app.db.insertInto('passwordResets').values({ email: erin, token: 'hash', expiresAt: now, createdAt: now }).execute();
@@ -118,13 +127,19 @@ describe('data requests: export and erase everything stored for one email', asyn
     expect(response.statusCode).toBe(200);
     const exported = response.json<DataExport>();
     const tables = exported.tables;
-    for (const table of ['contactSubmissions', 'supportTickets', 'demoRequests', 'getStartedRequests', 'trialSignups', 'chatSessions', 'chatMessages', 'chatPageViews', 'chatSessionGrants', 'chatContinuityMails', 'chatTranscriptRequests', 'emailUnsubscribes', 'users', 'passwordResets', 'webhookDeliveries', 'jobs']) {
+    for (const table of ['contactSubmissions', 'supportTickets', 'demoRequests', 'getStartedRequests', 'trialSignups', 'chatSessions', 'chatMessages', 'chatPageViews', 'chatSessionGrants', 'chatContinuityMails', 'chatNotes', 'chatTranscriptRequests', 'mailAddresses', 'sentMails', 'sentMailSubjects', 'users', 'passwordResets', 'webhookDeliveries', 'jobs']) {
       expect(tables[table]?.length, table).toBeGreaterThan(0);
     }
     expect(tables.chatMessages!.map((row) => row.message)).toEqual(['Do you list trucks?', 'We do.']);
     expect(JSON.stringify(tables)).not.toContain(other);
     expect(JSON.stringify(tables.users)).not.toContain('passwordHash');
-    expect(exported.outbox.length).toBeGreaterThan(0);
+    expect(tables.chatNotes!.map((row) => row.text)).toEqual(['Erin wants a call back on 512-555-0100']);
+    // The staff's notices about her leads, found by the rows they are about (they are not mailed to her).
+    // (Her first confirmation went too when the runner took it before she unsubscribed.)
+    expect(tables.sentMails!.filter((row) => row.recipient === 'leads@lotwise.example')).toHaveLength(4);
+    expect(tables.sentMails!.every((row) => row.recipient === 'leads@lotwise.example' || row.recipient === erin)).toBe(true);
+    erinMails = tables.sentMails!.length;
+    expect(exported.outbox).toHaveLength(erinMails);
     const audit = await app.db.selectFrom('auditLog').selectAll().where('action', '=', 'data.exported').execute();
     expect(audit).toHaveLength(1);
     expect(JSON.stringify(audit).toLowerCase()).not.toContain('erin');
@@ -134,8 +149,8 @@ describe('data requests: export and erase everything stored for one email', asyn
     const response = await app.inject({ method: 'POST', url: operationsPaths.dataErase, headers: { cookie }, payload: { email: 'Erin.EK@example.com' } });
     expect(response.statusCode).toBe(200);
     const { erased } = response.json<ErasureResult>();
-    expect(erased).toMatchObject({ contactSubmissions: 1, supportTickets: 1, demoRequests: 1, getStartedRequests: 1, chatSessions: 1, chatMessages: 2, users: 1 });
-    expect(erased.outboxMails).toBeGreaterThan(0);
+    expect(erased).toMatchObject({ contactSubmissions: 1, supportTickets: 1, demoRequests: 1, getStartedRequests: 1, chatSessions: 1, chatMessages: 2, chatNotes: 1, sentMails: erinMails, users: 1 });
+    expect(erased.outboxMails).toBe(erinMails);
 
     const dump = await everything();
     for (const [table, rows] of Object.entries(dump)) {
@@ -161,8 +176,58 @@ describe('data requests: export and erase everything stored for one email', asyn
     expect(audit).toHaveLength(1);
     expect(audit[0]!.detail).toMatch(/^\d+ rows$/);
 
+    // Otto's mails (his confirmation, the notice of his lead) are all there.
+    const ottoMails = (await readOutbox(dir)).filter((mail) => mail.text.toLowerCase().includes(other) || (mail.headers.to ?? '').includes(other));
+    expect(ottoMails.length).toBeGreaterThanOrEqual(2);
+
     // Again: nothing left to erase.
     const again = await app.inject({ method: 'POST', url: operationsPaths.dataErase, headers: { cookie }, payload: { email: erin } });
     expect(again.json<ErasureResult>().erased).toEqual({});
+  });
+
+  it('keeps the erased address on the suppression list, as a hash: it is never mailed again', async () => {
+    const row = await app.db.selectFrom('mailAddresses').selectAll().where('addressHash', '=', addressHash(erin)).executeTakeFirstOrThrow();
+    expect(row.suppressedReason).toBe('erased');
+    await post('/api/contact-submission', contactSubmission({ email: erin, name: 'Erin Again' }));
+    await app.jobs.runDue();
+    const toErin = await app.db.selectFrom('sentMails').select('id').where('recipient', '=', erin).execute();
+    expect(toErin).toEqual([]);
+    expect((await readOutbox(dir)).filter((mail) => mail.headers.to?.toLowerCase().includes(erin))).toEqual([]);
+  });
+});
+
+describe('data requests find mails by the record of what was sent, never by searching mail contents', async () => {
+  const { app, dir } = await buildTestServer({ ...staffEnv, NOTIFY_EMAIL: 'leads@lotwise.example', NOTIFY_DIGEST_PER_MINUTE: '0' });
+  let cookie: string;
+  beforeAll(async () => {
+    ({ cookie } = await signInStaff(app));
+    for (const email of ['m1@example.com', 'victim1@example.com', 'm2@example.com', 'victim2@example.com']) {
+      const response = await app.inject({ method: 'POST', url: '/api/contact-submission', payload: contactSubmission({ email, name: `Person ${email.split('@')[0]}` }) });
+      expect(response.statusCode).toBe(201);
+    }
+    await app.jobs.runDue();
+  });
+
+  it('an export of m1@example.com holds its own mails, none of victim1@example.com', async () => {
+    const response = await app.inject({ method: 'POST', url: operationsPaths.dataExport, headers: { cookie }, payload: { email: 'm1@example.com' } });
+    expect(response.statusCode).toBe(200);
+    const exported = response.json<DataExport>();
+    // Its confirmation, and the staff's notice of its lead.
+    expect(exported.outbox).toHaveLength(2);
+    for (const mail of exported.outbox) expect(mail.content).not.toContain('victim1');
+    expect(JSON.stringify(exported.tables)).not.toContain('victim1');
+  });
+
+  it('an erase of m2@example.com leaves victim2@example.com’s mails', async () => {
+    const before = await readOutbox(dir);
+    const victimsBefore = before.filter((mail) => mail.text.includes('victim2@example.com') || (mail.headers.to ?? '').includes('victim2@example.com'));
+    expect(victimsBefore).toHaveLength(2);
+    const response = await app.inject({ method: 'POST', url: operationsPaths.dataErase, headers: { cookie }, payload: { email: 'm2@example.com' } });
+    expect(response.statusCode).toBe(200);
+    expect(response.json<ErasureResult>().erased.outboxMails).toBe(2);
+    const after = await readOutbox(dir);
+    expect(after).toHaveLength(before.length - 2);
+    expect(after.filter((mail) => mail.text.includes('victim2@example.com') || (mail.headers.to ?? '').includes('victim2@example.com'))).toHaveLength(2);
+    expect(await app.db.selectFrom('sentMails').select('id').where('recipient', '=', 'victim2@example.com').execute()).toHaveLength(1);
   });
 });

@@ -1,28 +1,22 @@
-import { readdir, readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile, rm } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config';
 import type { DataExport, ErasureResult } from '../../contract/admin-operations';
 import { recordAudit } from '../audit';
+import { addressHash, normalAddress } from '../mail';
 import { eraseRows, findRowsByEmail, findRowsOlderThan, foundAny, readRows } from './personal-data.repository';
 
 const dayMs = 24 * 60 * 60 * 1000;
 /** Retention erases in writes of at most this many chats (and leads of each kind), so no write holds the database long. */
 const retentionBatch = 200;
 
-/** The outbox mails (DATA_DIR/outbox, written when there is no SMTP server) that name the email: to it, or about it (a lead notice). */
-async function outboxMailsOf(outboxDir: string, email: string): Promise<{ file: string; content: string }[]> {
-  let names: string[];
-  try {
-    names = (await readdir(outboxDir)).filter((name) => name.endsWith('.eml'));
-  } catch {
-    return [];
-  }
+/** The outbox files (DATA_DIR/outbox, written when there is no SMTP server) of the mails the record names, by name. */
+async function outboxMailsNamed(outboxDir: string, files: readonly string[]): Promise<{ file: string; content: string }[]> {
   const found: { file: string; content: string }[] = [];
-  for (const file of names) {
-    const content = await readFile(join(outboxDir, file), 'utf8').catch(() => undefined);
-    // Quoted-printable soft line breaks may split an address.
-    if (content?.replace(/=\r?\n/g, '').toLowerCase().includes(email)) found.push({ file, content });
+  for (const file of files) {
+    const content = await readFile(join(outboxDir, basename(file)), 'utf8').catch(() => undefined);
+    if (content !== undefined) found.push({ file, content });
   }
   return found;
 }
@@ -37,27 +31,33 @@ function total(counts: Record<string, number>): number {
  */
 export function personalData(app: FastifyInstance, config: Config) {
   const outboxDir = join(config.dataDir, 'outbox');
+  const removeOutboxFiles = async (files: readonly string[]) => {
+    for (const file of files) await rm(join(outboxDir, basename(file)), { force: true });
+  };
 
   async function exportFor(actorId: number, email: string): Promise<DataExport> {
-    const address = email.toLowerCase();
-    const tables = await readRows(app.db, await findRowsByEmail(app.db, address));
-    const outbox = await outboxMailsOf(outboxDir, address);
+    const address = normalAddress(email);
+    const tables = await readRows(app.db, await findRowsByEmail(app.db, address, addressHash(address)));
+    // The mails the mail policy recorded as sent to the address or about its rows: exactly those.
+    const files = (tables.sentMails ?? []).flatMap((mail) => (typeof mail.outboxFile === 'string' ? [mail.outboxFile] : []));
+    const outbox = await outboxMailsNamed(outboxDir, files);
     const rows = Object.values(tables).reduce((sum, list) => sum + list.length, 0);
     await app.write((tx) => recordAudit(tx, { actorId, action: 'data.exported', detail: `${rows} rows, ${outbox.length} mails` }));
     return { email: address, exportedAt: new Date().toISOString(), tables, outbox };
   }
 
   async function eraseFor(actorId: number, email: string): Promise<ErasureResult> {
-    const address = email.toLowerCase();
-    const erased = await app.write(async (tx) => {
-      const counts = await eraseRows(tx.db, await findRowsByEmail(tx.db, address));
-      await recordAudit(tx, { actorId, action: 'data.erased', detail: `${total(counts)} rows` });
-      return counts;
+    const address = normalAddress(email);
+    const { counts: erased, outboxFiles } = await app.write(async (tx) => {
+      const result = await eraseRows(tx.db, await findRowsByEmail(tx.db, address, addressHash(address)));
+      // The suppression entry stays, as a hash: an erased address is never mailed again.
+      await app.mail.suppress(tx, address, 'erased');
+      await recordAudit(tx, { actorId, action: 'data.erased', detail: `${total(result.counts)} rows` });
+      return result;
     });
-    // Files are not in the transaction: removed after it commits; erasing again removes any left.
-    const mails = await outboxMailsOf(outboxDir, address);
-    for (const mail of mails) await rm(join(outboxDir, mail.file), { force: true });
-    if (mails.length > 0) erased.outboxMails = mails.length;
+    // Files are not in the transaction: removed after it commits.
+    await removeOutboxFiles(outboxFiles);
+    if (outboxFiles.length > 0) erased.outboxMails = outboxFiles.length;
     return { email: address, erased };
   }
 
@@ -71,7 +71,8 @@ export function personalData(app: FastifyInstance, config: Config) {
         return foundAny(rows) ? eraseRows(tx.db, rows) : undefined;
       });
       if (!batch) break;
-      for (const [table, count] of Object.entries(batch)) counts[table] = (counts[table] ?? 0) + count;
+      await removeOutboxFiles(batch.outboxFiles);
+      for (const [table, count] of Object.entries(batch.counts)) counts[table] = (counts[table] ?? 0) + count;
     }
     if (total(counts) > 0) {
       const detail = Object.entries(counts)

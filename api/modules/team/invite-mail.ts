@@ -13,7 +13,8 @@ export function mailInvites(app: FastifyInstance, team: TeamService): void {
     async handle({ inviteId }, context) {
       const mail = await team.inviteMailOf(inviteId);
       if (!mail) return;
-      await app.mailer.send({ ...mail, messageId: app.mailer.messageIdOf(context) });
+      const { to, ...content } = mail;
+      await app.mail.send({ purpose: 'security', to, compose: () => content }, context);
     },
   });
   app.events.react('staff.invited', ({ inviteId }) => inviteMail.request({ inviteId }, { dedupeKey: `staff-invite-mail:${inviteId}` }));

@@ -1,4 +1,5 @@
 import { apiPaths, pathTo } from '../../../api/contract/paths';
+import type { TranscriptAnswer } from '../../../api/contract/continuity';
 import { api } from '../../lib/api-client';
 
 /** The REST twin of `chat:seen`, for the poll path while the socket is down. */
@@ -12,6 +13,6 @@ export function openChatLink(token: string): Promise<{ sessionId: string }> {
 }
 
 /** Mails the conversation to its own stored email; answers that address. */
-export function requestTranscript(sessionId: string): Promise<{ email: string }> {
+export function requestTranscript(sessionId: string): Promise<TranscriptAnswer> {
   return api.post(pathTo(apiPaths.chatTranscript, { sessionId }), undefined);
 }

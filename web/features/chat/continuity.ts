@@ -1,3 +1,4 @@
+import { transcriptConfirmationText } from '../../../api/contract/continuity';
 import { chatLinkQueryParam } from '../../../api/contract/paths';
 import { ApiError } from '../../lib/api-client';
 import { openChatLink, postSeen, requestTranscript } from './continuity-api';
@@ -87,8 +88,10 @@ export class ChatContinuity {
     if (state.transcript.state === 'sending') return;
     state.setTranscript({ state: 'sending', text: 'Sending…' });
     try {
-      const { email } = await requestTranscript(state.sessionId);
-      this.store.getState().setTranscript({ state: 'sent', text: `Sent to ${email}. It should arrive in a minute or two.` });
+      const { email, confirmationSent } = await requestTranscript(state.sessionId);
+      // An address that never confirmed it wants our mail gets a link to confirm first (DESIGN 17).
+      const text = confirmationSent ? transcriptConfirmationText(email) : `Sent to ${email}. It should arrive in a minute or two.`;
+      this.store.getState().setTranscript({ state: 'sent', text });
     } catch (error) {
       if (error instanceof ApiError && error.status === 400) this.store.getState().setAskEmail(true);
       this.store.getState().setTranscript({ state: 'failed', text: errorText(error, 'The conversation could not be emailed. Please try again.') });

@@ -1,4 +1,5 @@
 import type { AdminLoginInput, SessionInfo, adminLoginAnswerSchema } from '../../../../api/contract/auth';
+import type { TranscriptAnswer } from '../../../../api/contract/continuity';
 import type { AssigneeFilter, AssigneesAnswer, AutoAssignmentSettings } from '../../../../api/contract/assignment';
 import type { z } from 'zod';
 import type { ChatSessionContext, ChatSessionPatch, ChatSessionStatus, ChatSessionSummary, StaffChatMessage } from '../../../../api/contract/chat';
@@ -93,7 +94,7 @@ export const adminApi = {
   reply: (sessionId: string, message: string) =>
     staffCall(() => api.post<StaffChatMessage>(apiPaths.staffReply, { sessionId, message })),
   /** Mails the conversation to the visitor's own stored email; answers that address. */
-  sendTranscript: (sessionId: string) => staffCall(() => api.post<{ email: string }>(pathTo(apiPaths.chatTranscript, { sessionId }), undefined)),
+  sendTranscript: (sessionId: string) => staffCall(() => api.post<TranscriptAnswer>(pathTo(apiPaths.chatTranscript, { sessionId }), undefined)),
   /** One contact's leads and conversations, newest first. */
   contactTimeline: (email: string) => staffCall(() => get<ContactTimeline>(withQuery(apiPaths.contactTimeline, { email }))),
   /** The team's figures over whole UTC days. */

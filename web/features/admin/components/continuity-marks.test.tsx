@@ -74,13 +74,24 @@ describe('"Seen" in the conversation pane', () => {
 
 describe('"Email transcript" (Send transcript) in the conversation pane', () => {
   it('mails the conversation to the visitor’s email and says so', async () => {
-    const fetchMock = vi.fn<typeof fetch>(async () => new Response(JSON.stringify({ email: 'dana@reyes.example' }), { status: 202 }));
+    const fetchMock = vi.fn<typeof fetch>(async () => new Response(JSON.stringify({ email: 'dana@reyes.example', confirmationSent: false }), { status: 202 }));
     vi.stubGlobal('fetch', fetchMock);
     openConversation({ senderEmail: 'dana@reyes.example' }, chatMessage({ seq: 1, message: 'Question' }));
     const button = screen.getByRole('button', { name: 'Email the transcript to dana@reyes.example' });
     await act(async () => fireEvent.click(button));
     expect(fetchMock).toHaveBeenCalledWith(`/api/chat-sessions/${sessionId}/transcript`, expect.objectContaining({ method: 'POST' }));
     expect(useToastStore.getState().toasts[0]).toMatchObject({ title: 'Transcript sent', description: 'Emailed to dana@reyes.example.', variant: 'success' });
+  });
+
+  it('says a confirmation went first when the address never confirmed it wants our mail', async () => {
+    vi.stubGlobal('fetch', vi.fn<typeof fetch>(async () => new Response(JSON.stringify({ email: 'dana@reyes.example', confirmationSent: true }), { status: 202 })));
+    openConversation({ senderEmail: 'dana@reyes.example' }, chatMessage({ seq: 1, message: 'Question' }));
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Email the transcript to dana@reyes.example' })));
+    expect(useToastStore.getState().toasts[0]).toMatchObject({
+      title: 'Confirmation sent',
+      description: 'We sent a confirmation link to dana@reyes.example. Open it and the conversation will follow in a minute or two.',
+      variant: 'success',
+    });
   });
 
   it('shows the server’s refusal', async () => {

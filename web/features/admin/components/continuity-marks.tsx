@@ -1,6 +1,7 @@
 import { Mail } from 'lucide-react';
 import { useState } from 'react';
 import type { StaffChatMessage } from '../../../../api/contract/chat';
+import { transcriptConfirmationText } from '../../../../api/contract/continuity';
 import { toast } from '../../../components/ui/toast';
 import { ApiError } from '../../../lib/api-client';
 import { adminApi } from '../api/admin-api';
@@ -25,7 +26,8 @@ export function SeenMark() {
 
 /**
  * "Email transcript" (the issue's "Send transcript"): the conversation mailed to the visitor's own email (the server's rules: one a
- * conversation per 10 minutes, five an address a day), the outcome in a toast.
+ * conversation per 10 minutes, five an address a day; an address that never confirmed it wants our mail is sent a confirmation
+ * link first, and the transcript once it is opened), the outcome in a toast.
  */
 export function SendTranscriptButton({ sessionId, email }: { sessionId: string; email: string | null }) {
   const [sending, setSending] = useState(false);
@@ -33,7 +35,8 @@ export function SendTranscriptButton({ sessionId, email }: { sessionId: string; 
     setSending(true);
     try {
       const answer = await adminApi.sendTranscript(sessionId);
-      toast({ title: 'Transcript sent', description: `Emailed to ${answer.email}.`, variant: 'success' });
+      if (answer.confirmationSent) toast({ title: 'Confirmation sent', description: transcriptConfirmationText(answer.email), variant: 'success' });
+      else toast({ title: 'Transcript sent', description: `Emailed to ${answer.email}.`, variant: 'success' });
     } catch (error) {
       if (!isUnauthorized(error)) {
         const description = error instanceof ApiError && error.body?.message ? error.body.message : 'The transcript could not be sent.';

@@ -121,7 +121,7 @@ describe('seen receipts from the widget', () => {
 
 describe('email me this conversation', () => {
   it('shows once the conversation exists, and says where it went', async () => {
-    routes.push((url, init) => (init?.method === 'POST' && url.endsWith('/transcript') ? jsonResponse({ email: 'dana@reyes.example' }, 202) : undefined));
+    routes.push((url, init) => (init?.method === 'POST' && url.endsWith('/transcript') ? jsonResponse({ email: 'dana@reyes.example', confirmationSent: false }, 202) : undefined));
     const transport = new FakeTransport();
     await renderWidget(transport);
     transport.connect();
@@ -132,6 +132,18 @@ describe('email me this conversation', () => {
     await advance(0);
     expect(posts(`/api/chat-sessions/${sessionId}/transcript`)).toEqual([undefined]);
     expect(screen.getByRole('status')).toHaveTextContent('Sent to dana@reyes.example. It should arrive in a minute or two.');
+  });
+
+  it('to an address that never confirmed it wants our mail: says a confirmation link went first', async () => {
+    routes.push((url, init) => (init?.method === 'POST' && url.endsWith('/transcript') ? jsonResponse({ email: 'dana@reyes.example', confirmationSent: true }, 202) : undefined));
+    const transport = new FakeTransport();
+    await renderWidget(transport);
+    transport.connect();
+    await openPanel();
+    await act(async () => transport.handlers.onMessage(row({ id: 1, message: 'Hello' })));
+    fireEvent.click(screen.getByRole('button', { name: 'Email me this conversation' }));
+    await advance(0);
+    expect(screen.getByRole('status')).toHaveTextContent('We sent a confirmation link to dana@reyes.example. Open it and the conversation will follow in a minute or two.');
   });
 
   it('shows the server’s refusal (too soon), and asks for an email when the conversation has none', async () => {
