@@ -4,6 +4,7 @@ import { operatorPaths } from '../contract/operations';
 import { manualClock } from '../../test/support/clock';
 import { signInNewStaff } from '../../test/support/factories';
 import { buildTestServer } from '../../test/support/helper';
+import { readOutbox } from '../../test/support/outbox';
 import { closeClients, collect } from '../../test/support/sockets';
 import { connectStaffSocket } from '../../test/support/staff-socket';
 import { visitorCookie } from '../../test/support/visitor-socket';
@@ -75,5 +76,29 @@ describe("a node's daily budget of anonymous traffic", async () => {
     // A round trip on the dashboard's socket: any further alert would have come before its answer.
     await dashboard.timeout(5000).emitWithAck('chat:viewers');
     expect(alerts).toHaveLength(2);
+  });
+});
+
+describe('past the budget, mail caused by anonymous chats is withheld; other mail goes', async () => {
+  const clock = manualClock(Date.parse('2026-12-23T12:00:00.000Z'));
+  const { app, dir } = await buildTestServer({ ANONYMOUS_DAILY_CONVERSATIONS: '1', RATE_LIMIT_ALLOWLIST: '127.0.0.1' }, { clock });
+  let jobId = 900_000;
+  const send = (fromAnonymousChat: boolean, to: string) =>
+    app.mail.send(
+      { purpose: 'staff-notice', to, fromAnonymousChat, compose: () => ({ subject: `Notice to ${to}`, text: 'A chat is waiting.' }) },
+      { jobId: (jobId += 1), attempt: 1, dueAt: clock.now(), log: app.log, signal: new AbortController().signal },
+    );
+  const outbox = () => readOutbox(dir);
+
+  it('withholds it past the budget, never before, and never other mail', async () => {
+    expect(await send(true, 'before@lotwise.example')).toEqual({ sent: true });
+    for (let i = 0; i < 2; i += 1) {
+      const sent = await app.inject({ method: 'POST', url: '/api/chat-message', headers: { cookie: visitorCookie(app) }, payload: { sessionId: newSessionId(), message: 'Hi' } });
+      expect(sent.statusCode).toBe(201);
+    }
+    expect(app.anonymousBudget.overToday()).toBe(true);
+    expect(await send(true, 'after@lotwise.example')).toEqual({ sent: false, reason: 'anonymous-budget' });
+    expect(await send(false, 'lead@lotwise.example')).toEqual({ sent: true });
+    expect((await outbox()).map((mail) => mail.headers.to).sort()).toEqual(['before@lotwise.example', 'lead@lotwise.example']);
   });
 });

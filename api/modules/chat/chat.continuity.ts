@@ -2,8 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../../config';
-import { staffDisplayName } from '../../contract/auth';
-import { brand } from '../../contract/brand';
 import { chatSessionNotFoundMessage } from '../../contract/chat';
 import { errorBodySchema } from '../../contract/common';
 import { chatLinkAnswer, chatLinkExpiredMessage, chatLinkInputSchema, chatLinkInvalidMessage } from '../../contract/continuity';
@@ -12,7 +10,7 @@ import { HttpError } from '../../plugins/errors';
 import type { JobContext } from '../../jobs';
 import { addGrant, claimContinuityMail, findContinuityMail, staffRepliesBetween } from './chat.continuity.repository';
 import { chatLinkToken, checkChatLinkToken } from './chat.links';
-import { continuityMail, type MailedMessage, mailTime } from './chat.mail-text';
+import { continuityMail, type MailedMessage, mailTime, replyAuthorForVisitors } from './chat.mail-text';
 import { findSession } from './chat.repository';
 
 const continuityPayload = z.object({ sessionId: z.string().min(1).max(100) });
@@ -63,7 +61,7 @@ export function mailChatContinuity(app: FastifyInstance, config: Config): void {
       if (!claimed) return later(sessionId, now + spacingMs);
     }
     const mailed: MailedMessage[] = replies.map((reply) => ({
-      from: reply.authorEmail === null ? `${brand.product} support` : `${staffDisplayName({ email: reply.authorEmail, displayName: reply.authorDisplayName })} at ${brand.product}`,
+      from: replyAuthorForVisitors(reply),
       at: mailTime(reply.createdAt, session.timeZone),
       text: reply.message,
     }));
@@ -74,6 +72,7 @@ export function mailChatContinuity(app: FastifyInstance, config: Config): void {
         purpose: 'reply',
         to: email,
         about: { sessions: [sessionId] },
+        fromAnonymousChat: true,
         compose: ({ unsubscribeLink }) => continuityMail({ replies: mailed, link: linkTo(sessionId, now), unsubscribeLink: unsubscribeLink! }),
       },
       context,

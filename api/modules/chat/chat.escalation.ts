@@ -72,6 +72,7 @@ export function escalateUnreadChats(app: FastifyInstance, config: Config): void 
   // to the team; past it, a chat waiting is a line of that minute's digest, not a mail of its own.
   const escalation = app.staffNotices.define('chat-escalation', {
     payload: z.object({ sessionId: z.string() }),
+    fromAnonymousChat: true,
     async compose({ sessionId }, context) {
       // A visitor message from now on adds a job of its own: this one may have read past it already.
       await app.jobs.releaseDedupeKey(context.jobId);

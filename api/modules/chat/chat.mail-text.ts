@@ -14,6 +14,14 @@ export interface MailedMessage {
 const timeFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
 
 /** `Dec 20, 2026, 3:04 PM UTC`, in the visitor's zone when known. */
+/**
+ * A staff reply's author as a visitor reads it in a mail: the display name they chose, as the widget
+ * shows it (`staffName`), else the team; never their email or any part of it.
+ */
+export function replyAuthorForVisitors(author: { authorDisplayName: string | null }): string {
+  return author.authorDisplayName ? `${author.authorDisplayName} at ${brand.product}` : `${brand.product} support`;
+}
+
 export function mailTime(iso: string, timeZone: string | null): string {
   const at = new Date(iso);
   if (timeZone) {

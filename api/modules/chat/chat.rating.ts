@@ -121,7 +121,7 @@ export function askForRatings(app: FastifyInstance, config: Config): void {
       if (!session?.senderEmail || session.rating !== null) return;
       // The link's expiry comes from the job, so every retry sends the same mail.
       const token = ratingLinkToken(config.sessionSecret, sessionId, context.dueAt);
-      await app.mail.send({ purpose: 'reply', to: session.senderEmail, about: { sessions: [sessionId] }, compose: () => ratingMail(ratingLinks(config.publicUrl, token)) }, context);
+      await app.mail.send({ purpose: 'reply', to: session.senderEmail, about: { sessions: [sessionId] }, fromAnonymousChat: true, compose: () => ratingMail(ratingLinks(config.publicUrl, token)) }, context);
     },
   });
 

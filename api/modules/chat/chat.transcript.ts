@@ -1,8 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { staffDisplayName } from '../../contract/auth';
-import { brand } from '../../contract/brand';
 import { chatSessionNotFoundMessage, chatSessionParamsSchema } from '../../contract/chat';
 import { errorBodySchema } from '../../contract/common';
 import {
@@ -16,7 +14,7 @@ import {
 import { apiPaths } from '../../contract/paths';
 import { HttpError } from '../../plugins/errors';
 import { addTranscriptRequest, countTranscriptsTo, findTranscriptRequest, hasGrant, lastTranscriptOfSession, lockSession } from './chat.continuity.repository';
-import { type MailedMessage, mailTime, transcriptMail } from './chat.mail-text';
+import { type MailedMessage, mailTime, replyAuthorForVisitors, transcriptMail } from './chat.mail-text';
 import { findSession, listSessionMessages } from './chat.repository';
 
 const dayMs = 24 * 60 * 60 * 1000;
@@ -42,12 +40,7 @@ export function chatTranscripts(app: FastifyInstance): { request(asker: Transcri
       if (!request || !session) return;
       const rows = await listSessionMessages(app.db, session.id);
       const messages: MailedMessage[] = rows.map((row) => ({
-        from:
-          row.kind === 'visitor'
-            ? row.senderName || 'You'
-            : row.authorEmail === null
-              ? `${brand.product} support`
-              : `${staffDisplayName({ email: row.authorEmail, displayName: row.authorDisplayName })} at ${brand.product}`,
+        from: row.kind === 'visitor' ? row.senderName || 'You' : replyAuthorForVisitors(row),
         at: mailTime(row.createdAt, session.timeZone),
         text: row.message,
       }));
@@ -59,6 +52,7 @@ export function chatTranscripts(app: FastifyInstance): { request(asker: Transcri
           to: request.email,
           about: { sessions: [session.id] },
           carriesVisitorText: true,
+          fromAnonymousChat: true,
           compose: () => transcriptMail({ messages, startedAt: mailTime(session.createdAt, session.timeZone) }),
         },
         context,

@@ -66,6 +66,7 @@ export default fp(
       sessionSecret: config.sessionSecret,
       publicUrl: config.publicUrl,
       caps: config.mailCaps,
+      anonymousTrafficOver: () => app.anonymousBudget.overToday(),
     });
     policy.confirmationMail = app.jobs.define('mail-address-confirmation', {
       class: 'mail',
@@ -84,5 +85,5 @@ export default fp(
     await app.register(mailLinkRoutes, { policy, sessionSecret: config.sessionSecret });
     app.addHook('onClose', () => mailer.close());
   },
-  { name: 'mail', dependencies: ['db', 'events', 'jobs'] },
+  { name: 'mail', dependencies: ['db', 'events', 'jobs', 'anonymous-budget'] },
 );

@@ -52,10 +52,17 @@ export interface OutgoingMail {
    * address that proved it wants our mail. A stranger can never make us mail their words to anyone.
    */
   carriesVisitorText?: boolean;
+  /**
+   * Anonymous chat traffic caused it (an escalation, a continuity mail, a transcript, the rating
+   * question): withheld while this node is past its daily budget of anonymous traffic
+   * (api/plugins/anonymous-budget.ts), so a flood of strangers' chats never turns into a flood of mail.
+   */
+  fromAnonymousChat?: boolean;
   compose(recipient: MailRecipient): MailContent;
 }
 
-export type MailOutcome = { sent: true } | { sent: false; reason: 'suppressed' | 'unverified' | 'capped' };
+type WithheldReason = 'suppressed' | 'unverified' | 'capped' | 'anonymous-budget';
+export type MailOutcome = { sent: true } | { sent: false; reason: WithheldReason };
 
 export interface MailPolicyOptions {
   db: Db;
@@ -65,6 +72,8 @@ export interface MailPolicyOptions {
   sessionSecret: string;
   publicUrl: string;
   caps: { perAddressPerHour: number; unverifiedPerHour: number };
+  /** Whether this node is past its daily budget of anonymous chat traffic today. */
+  anonymousTrafficOver?: () => boolean;
   now?: () => number;
 }
 
@@ -109,6 +118,7 @@ export class MailPolicy {
     const publicMail = publicPurposes.includes(mail.purpose);
     const standing = await repository.findAddress(db, hash);
     if (mail.purpose !== 'security' && standing.suppressed) return this.withheld(mail, 'suppressed');
+    if (mail.fromAnonymousChat && this.withholdsAnonymousChatMail()) return this.withheld(mail, 'anonymous-budget');
     const verified = !publicMail || standing.verified;
     if (mail.carriesVisitorText && !verified) return this.withheld(mail, 'unverified');
     // A retry of a mail that went (its record is there) is not sent again.
@@ -145,7 +155,12 @@ export class MailPolicy {
     return { sent: true };
   }
 
-  private withheld(mail: OutgoingMail, reason: 'suppressed' | 'unverified' | 'capped'): MailOutcome {
+  /** True while mail caused by anonymous chat traffic is withheld on this node (`fromAnonymousChat`). */
+  withholdsAnonymousChatMail(): boolean {
+    return this.options.anonymousTrafficOver?.() ?? false;
+  }
+
+  private withheld(mail: OutgoingMail, reason: WithheldReason): MailOutcome {
     this.options.log.info({ purpose: mail.purpose, reason }, 'mail withheld by the mail policy');
     return { sent: false, reason };
   }

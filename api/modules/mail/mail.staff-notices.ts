@@ -25,6 +25,8 @@ export interface DigestEntry {
 
 export interface StaffNoticeDefinition<P extends Record<string, unknown>> {
   payload: z.ZodType<P>;
+  /** Caused by anonymous chat traffic (an escalation): withheld, alone or in a digest, past the node's daily budget of it. */
+  fromAnonymousChat?: boolean;
   /** The notice's own mail, or undefined when there is nothing to tell (the row is gone, all read by now). */
   compose(payload: P, context: JobContext): Promise<StaffNotice | undefined>;
   /** Its entry in a digest, read when the digest goes; undefined leaves it out. */
@@ -90,7 +92,10 @@ export class StaffNotices {
           });
           return;
         }
-        const sent = await this.policy.send({ purpose: 'staff-notice', to: notifyEmail, about: notice.about, compose: () => notice }, context);
+        const sent = await this.policy.send(
+          { purpose: 'staff-notice', to: notifyEmail, about: notice.about, fromAnonymousChat: definition.fromAnonymousChat, compose: () => notice },
+          context,
+        );
         if (sent.sent) await notice.afterSend?.();
       },
     });
@@ -113,6 +118,7 @@ export class StaffNotices {
       const registered = typeof notice === 'string' ? this.kinds.get(notice) : undefined;
       const payload = registered?.definition.payload.safeParse(rest);
       if (!registered || !payload?.success) continue;
+      if (registered.definition.fromAnonymousChat && this.policy.withholdsAnonymousChatMail()) continue;
       // Rows deleted since are left out; a digest of none is not sent.
       const entry = await registered.definition.digestEntry(payload.data);
       if (!entry) continue;
