@@ -3,7 +3,7 @@ import type { Db } from '../../db/client';
 import { type PreparedQuery, prepareQuery } from '../../db/prepared';
 import { claimsThroughFunctions, lockedForUpdate } from '../../db/query-helpers';
 import type { JobRow } from '../../db/schema';
-import type { JobClass } from './runner';
+import type { JobClass } from './classes';
 
 /** Work to do later: a kind with a handler (api/jobs/runner.ts), and its payload of ids. */
 export interface JobRequest {

@@ -6,8 +6,11 @@ import type { Db } from '../../db/client';
 import type { JobRow } from '../../db/schema';
 import type { SingleStatementWrite } from '../events';
 import type { Write } from '../events/write';
+import { type JobClass, jobClasses } from './classes';
 import * as repository from './jobs.repository';
 import type { BatchRequest, JobRequest } from './jobs.repository';
+
+export { type JobClass, jobClasses } from './classes';
 
 /** What a handler is told of the run it is in. */
 export interface JobContext {
@@ -25,15 +28,6 @@ export interface JobContext {
   log: FastifyBaseLogger;
 }
 
-/**
- * Which line a job waits in (DESIGN 17): each class has slots of its own on every node, so one kind
- * of work can never hold up another. `access` is mail that lets a person in (a reset, an invite) and
- * goes first; `mail` is every other mail; `realtime` is quick work a person is waiting on in the
- * product (an auto-assignment, a rating question); `webhook` is deliveries to receivers we do not run;
- * `maintenance` (sweeps, retention) goes last.
- */
-export const jobClasses = ['access', 'mail', 'realtime', 'webhook', 'maintenance'] as const;
-export type JobClass = (typeof jobClasses)[number];
 
 interface JobDefinition<P> {
   /** The class whose slots it runs in. */
