@@ -6,7 +6,7 @@ import type { Db } from '../../db/client';
 import type { JobRow } from '../../db/schema';
 import type { SingleStatementWrite } from '../events';
 import type { Write } from '../events/write';
-import { type JobClass, jobClasses } from './classes';
+import type { JobClass } from './classes';
 import * as repository from './jobs.repository';
 import type { BatchRequest, JobRequest } from './jobs.repository';
 
