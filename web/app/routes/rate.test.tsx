@@ -5,7 +5,7 @@ import { RatePage } from './rate';
 
 afterEach(() => vi.unstubAllGlobals());
 
-const token = `session_123_abcdefgh.m1abc.${'s'.repeat(43)}`;
+const token = `${'c'.repeat(40)}.${'s'.repeat(43)}`;
 
 describe('the rating link page', { timeout: 20_000 }, () => {
   it('records nothing on opening: the link’s choice comes preselected, the token leaves the address, and Send rates', async () => {

@@ -6,7 +6,8 @@ import { ResetPasswordForm } from './reset-password-form';
 
 afterEach(() => vi.unstubAllGlobals());
 
-const token = 'a'.repeat(43);
+// The shape of a signed link's token (api/lib/signed-link.ts): the form checks it before sending.
+const token = `${'a'.repeat(40)}.${'s'.repeat(43)}`;
 
 describe('reset password form', { timeout: 20_000 }, () => {
   it('checks length and confirmation before sending', async () => {
