@@ -1,6 +1,6 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
-import { ratingLinkToken } from '../api/modules/chat/chat.rating-link';
+import { readOutbox } from '../test/support/outbox';
 import { conversationPane, newChatSessionId, signIn } from './support/admin';
 
 const shots = process.env.SHOTS_DIR ?? 'test-results/screenshots/rating';
@@ -70,12 +70,25 @@ test.describe('rating a conversation', () => {
 
   test("a mailed link's confirm page records nothing until Send", async ({ page }) => {
     const sessionId = newChatSessionId();
-    const sent = await page.request.post('/api/chat-message', { data: { sessionId, message: 'Please call me back', senderEmail: 'gone@dealer.example' } });
+    const email = `gone-${Date.now()}@dealer.example`;
+    const sent = await page.request.post('/api/chat-message', { data: { sessionId, message: 'Please call me back', senderEmail: email } });
     expect(sent.status()).toBe(201);
-    // The link the rating mail carries, signed as the server signs it (its secret is in its data folder).
-    const secret = readFileSync('.e2e-data/session-secret', 'utf8').trim();
-    const token = ratingLinkToken(secret, sessionId, Date.now() + 60_000);
-    await page.goto(`/rate?${new URLSearchParams({ token, rating: 'good' }).toString()}`);
+    // Staff resolve it; the visitor has left, so the question goes by mail (a rating counts only once asked).
+    await signIn(page);
+    const resolved = await page.request.patch(`/api/chat-sessions/${sessionId}`, { data: { status: 'resolved' } });
+    expect(resolved.status()).toBe(200);
+    let link = '';
+    await expect
+      .poll(async () => {
+        const mail = (await readOutbox('.e2e-data')).find((each) => each.headers.to === email);
+        // Its text part, quoted-printable undone (the mail has an HTML part beside it).
+        const text = (mail?.text ?? '').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+        link = /https?:\/\/[^\s"<>]+\/rate\?token=[A-Za-z0-9_.-]+&rating=good/.exec(text)?.[0] ?? '';
+        return link;
+      })
+      .toBeTruthy();
+    const token = new URL(link).searchParams.get('token')!;
+    await page.goto(`${new URL(link).pathname}${new URL(link).search}`);
     await expect(page.getByRole('heading', { name: 'Rate Your Chat' })).toBeVisible();
     await expect(page).toHaveURL(/\/rate$/);
     await expect(page.getByRole('button', { name: 'Good' })).toHaveAttribute('aria-pressed', 'true');
