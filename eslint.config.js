@@ -63,8 +63,8 @@ const onlyDbOpensTransactions = [
   },
 ];
 const statementsInRepositories = {
-  selector: 'CallExpression[callee.property.name=/^(insertInto|updateTable|deleteFrom|replaceInto|mergeInto)$/]',
-  message: "A module's statements live in its repository, which takes the write's transaction (tx.db).",
+  selector: 'CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)$/]',
+  message: "A module's statements live in its repository, which takes the write's transaction (tx.db) or the app's db for a read: never a query in a route, a socket handler or a service.",
 };
 /** Test code: the shared helpers of test/, each test file, and the web app's test helpers beside its features. */
 const testCode = ['./test/**', '**/*.test.ts', '**/*.test.tsx', './web/test/**', './web/features/*/test/**'];
