@@ -135,6 +135,19 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-return': 'off',
       // Request bodies the tests sent themselves are strings.
       '@typescript-eslint/no-base-to-string': 'off',
+      // Vitest drops an afterAll registered inside a running test or a beforeAll without a word, and
+      // whatever it would have stopped stays running: cleanUpLater (test/support/cleanup.ts) never drops one.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.name=/^(it|test|beforeAll|beforeEach)$/] CallExpression[callee.name=/^(afterAll|afterEach)$/]",
+          message: 'An afterAll inside a test or a beforeAll is dropped by Vitest: use cleanUpLater (test/support/cleanup.ts) or onTestFinished.',
+        },
+        {
+          selector: "CallExpression[callee.object.name=/^(it|test|describe)$/][callee.property.name=/^(each|for|skipIf|runIf|only|skip|concurrent)$/] CallExpression[callee.name=/^(afterAll|afterEach)$/]",
+          message: 'An afterAll inside a test or a beforeAll is dropped by Vitest: use cleanUpLater (test/support/cleanup.ts) or onTestFinished.',
+        },
+      ],
     },
   },
   { files: ['eslint.config.js'], ...tseslint.configs.disableTypeChecked },
