@@ -63,8 +63,8 @@ const onlyDbOpensTransactions = [
   },
 ];
 const statementsInRepositories = {
-  selector: 'CallExpression[callee.property.name=/^(insertInto|updateTable|deleteFrom|replaceInto|mergeInto)$/]',
-  message: "A module's statements live in its repository, which takes the write's transaction (tx.db).",
+  selector: 'CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)$/]',
+  message: "A module's statements live in its repository, which takes the write's transaction (tx.db) or the app's db for a read: never a query in a route, a socket handler or a service.",
 };
 /** Test code: the shared helpers of test/, each test file, and the web app's test helpers beside its features. */
 const testCode = ['./test/**', '**/*.test.ts', '**/*.test.tsx', './web/test/**', './web/features/*/test/**'];
@@ -107,9 +107,11 @@ export default tseslint.config(
   },
   {
     // One way to write (DESIGN 14): a module changes data in `app.write(async (tx) => ...)`, its
-    // statements in a repository taking the transaction; only db/ opens transactions.
+    // statements in a repository taking the transaction; only db/ opens transactions. The write path
+    // itself (api/events) and the job runner's one-statement claims and outcomes (api/jobs/index.ts)
+    // are the two that use app.transactions.
     files: ['api/**/*.ts'],
-    ignores: ['**/*.test.ts', 'api/events/**'],
+    ignores: ['**/*.test.ts', 'api/events/**', 'api/jobs/index.ts'],
     rules: { 'no-restricted-syntax': ['error', ...onlyDbOpensTransactions] },
   },
   {
@@ -133,6 +135,19 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-return': 'off',
       // Request bodies the tests sent themselves are strings.
       '@typescript-eslint/no-base-to-string': 'off',
+      // Vitest drops an afterAll registered inside a running test or a beforeAll without a word, and
+      // whatever it would have stopped stays running: cleanUpLater (test/support/cleanup.ts) never drops one.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.name=/^(it|test|beforeAll|beforeEach)$/] CallExpression[callee.name=/^(afterAll|afterEach)$/]",
+          message: 'An afterAll inside a test or a beforeAll is dropped by Vitest: use cleanUpLater (test/support/cleanup.ts) or onTestFinished.',
+        },
+        {
+          selector: "CallExpression[callee.object.name=/^(it|test|describe)$/][callee.property.name=/^(each|for|skipIf|runIf|only|skip|concurrent)$/] CallExpression[callee.name=/^(afterAll|afterEach)$/]",
+          message: 'An afterAll inside a test or a beforeAll is dropped by Vitest: use cleanUpLater (test/support/cleanup.ts) or onTestFinished.',
+        },
+      ],
     },
   },
   { files: ['eslint.config.js'], ...tseslint.configs.disableTypeChecked },

@@ -34,7 +34,9 @@ export type DomainEvent =
   /** An admin invited a new member: the invite's set-password link is to be mailed (api/modules/team). */
   | { type: 'staff.invited'; inviteId: number }
   /** An admin deactivated a member: `sessionIds` are the sign-ins that write ended, whose sockets close now. */
-  | { type: 'staff.deactivated'; staffId: number; sessionIds: string[] };
+  | { type: 'staff.deactivated'; staffId: number; sessionIds: string[] }
+  /** A staff member signed out of one sign-in (`sessionId`): its dashboard tabs close. */
+  | { type: 'staff.signed-out'; staffId: number; sessionId: string };
 
 export type EventType = DomainEvent['type'];
 export type EventOf<T extends EventType> = Extract<DomainEvent, { type: T }>;

@@ -15,11 +15,6 @@ declare module 'fastify' {
     events: EventBus;
     /** The one way a module changes data (api/events/write.ts). */
     write: Write;
-    /**
-     * A write of one statement that emits nothing and promises nothing: the job runner's claims and
-     * outcomes (api/jobs), which PostgreSQL then runs without a BEGIN and a COMMIT. Modules use `write`.
-     */
-    writeSingleStatement: SingleStatementWrite;
     /** Registers the local job runner, told when a write here adds jobs and the soonest is due (api/jobs/index.ts). */
     wakeJobs(wake: (soonestAt: number) => void): void;
     /** Registers the job runner's classes of kinds: each job row a write adds is written with its kind's class (api/jobs/index.ts). */
@@ -29,6 +24,10 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * A write of one statement that emits nothing and promises nothing: the job runner's claims and
+ * outcomes, which PostgreSQL runs without a BEGIN and a COMMIT. Only api/jobs makes one; modules use `write`.
+ */
 export type SingleStatementWrite = <T>(statement: (db: Db) => Promise<T>) => Promise<T>;
 
 export interface WriteCommits {
@@ -59,7 +58,6 @@ export default fp(
     app.decorate('wakeJobs', (wake: (soonestAt: number) => void) => void jobWaiters.push(wake));
     app.decorate('classifyJobs', (classOf: ClassOfKind) => void (classOfJob = classOf));
     const { transactions } = app;
-    app.decorate('writeSingleStatement', ((statement) => transactions.single(statement)) satisfies SingleStatementWrite);
     app.decorate('commits', {
       lastAt: () => transactions.lastCommitAt,
       observe: (observer: (durationMs: number) => void) => transactions.observe?.(observer),

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
+import type { SingleStatementWrite } from '../events';
 import { pruneDoneJobs } from './jobs.repository';
 import { JobRunner } from './runner';
 
@@ -22,7 +23,10 @@ const dayMs = 24 * 60 * 60 * 1000;
  */
 export default fp(
   async (app, options: { config: Config }) => {
-    const runner = new JobRunner(app.db, app.write, app.writeSingleStatement, options.config.jobs, app.log.child({ module: 'jobs' }));
+    // The runner's own claims and outcomes: one statement each, straight on the database's write path
+    // (no events, no jobs); nothing else in the app writes this way.
+    const single: SingleStatementWrite = (statement) => app.transactions.single(statement);
+    const runner = new JobRunner(app.db, app.write, single, options.config.jobs, app.log.child({ module: 'jobs' }));
     app.decorate('jobs', runner);
     app.wakeJobs((soonestAt) => runner.jobsAdded(soonestAt));
     app.classifyJobs((kind) => runner.classOf(kind));

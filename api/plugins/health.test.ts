@@ -1,12 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { operatorPaths, type Readiness } from '../contract/operations';
 import { apiPaths } from '../contract/paths';
 import { startPostgres } from '../../scripts/services/postgres';
 import { startRedis } from '../../scripts/services/redis';
 import { onPostgres } from '../../test/support/database';
+import { cleanUpLater } from '../../test/support/cleanup';
 import { buildTestServer } from '../../test/support/helper';
 
 async function readyz(app: FastifyInstance): Promise<{ status: number; body: Readiness }> {
@@ -79,9 +80,10 @@ describe.runIf(onPostgres)('GET /readyz while PostgreSQL or Redis is away', () =
   it('answers 503 naming redis, then database, and 200 again once each is back', async () => {
     const postgres = await startPostgres();
     let redis = await startRedis();
-    // Registered before the server's own close, so they run after it (Vitest runs afterAll hooks last-in first).
-    afterAll(() => postgres.stop());
-    afterAll(() => redis.stop());
+    // Registered before the server's own close, so they run after it (cleanups run last made, first run).
+    // Inside a running test: an afterAll here would be dropped, and both servers left running.
+    cleanUpLater(() => postgres.stop());
+    cleanUpLater(() => redis.stop());
     const { app } = await buildTestServer({ DATABASE_URL: await postgres.createDatabase(), REDIS_URL: redis.url });
     expect((await readyz(app)).status).toBe(200);
 

@@ -49,6 +49,8 @@ export async function startAppProcess(
     DATA_DIR: dataDir,
     DATABASE_PATH: join(dataDir, 'app.db'),
     LOG_LEVEL: 'warn',
+    // The mark of the test run that started it (scripts/test.ts finds what a run left running by it).
+    ...(process.env.LOTWISE_TEST_RUN ? { LOTWISE_TEST_RUN: process.env.LOTWISE_TEST_RUN } : {}),
   };
   const entry = from === 'source' ? ['--import', 'tsx', ...nodeArgs, 'api/server.ts'] : [...nodeArgs, 'dist/server/server.js'];
   const child = spawn(process.execPath, entry, {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll } from 'vitest';
+import { cleanUpLater } from './cleanup';
 import type { Db } from '../../db/client';
 import { connectDatabase } from '../../db/open';
 import { type AppProcess, startAppProcess } from '../../scripts/services/app-process';
@@ -36,7 +36,7 @@ export async function crashHarness(name: string, settings: Record<string, string
   };
   const db = connectDatabase({ url: env.DATABASE_URL, path: env.DATABASE_PATH!, poolSize: 1 });
   const nodes: AppProcess[] = [];
-  afterAll(async () => {
+  cleanUpLater(async () => {
     await Promise.all(nodes.map((node) => node.stop()));
     await db.destroy();
     await sink.down();

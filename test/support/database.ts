@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, inject } from 'vitest';
+import { inject } from 'vitest';
+import { cleanUpLater } from './cleanup';
 import { createPostgresDatabase } from '../../scripts/services/postgres';
 import { createDb, createPostgresDb, type Db } from '../../db/client';
 import { migrateToLatest } from '../../db/migrate';
@@ -22,14 +23,14 @@ export async function freshPostgresUrl(): Promise<string> {
 }
 
 /**
- * For a test file: a migrated database, closed after the file's tests. A real SQLite file in a temp
+ * For a test file: a migrated database, closed after the test or file that made it (cleanup.ts). A real SQLite file in a temp
  * folder, or on the `server-scaled` project a fresh PostgreSQL database.
  */
 export async function testDatabase(name: string): Promise<Db> {
   if (onPostgres) {
     const db = createPostgresDb(await freshPostgresUrl(), 5);
     await migrateToLatest(db);
-    afterAll(() => db.destroy());
+    cleanUpLater(() => db.destroy());
     return db;
   }
   return (await testDatabaseFile(name)).db;
@@ -41,7 +42,7 @@ export async function testDatabaseFile(name: string): Promise<{ db: Db; path: st
   const path = join(dir, 'app.db');
   const { db } = createDb(path);
   await migrateToLatest(db);
-  afterAll(async () => {
+  cleanUpLater(async () => {
     await db.destroy();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -50,11 +51,11 @@ export async function testDatabaseFile(name: string): Promise<{ db: Db; path: st
 
 /**
  * A fresh, empty database (not migrated) and a way to open connections to it, as several server
- * processes would: SQLite files share one file, PostgreSQL pools one database. Closed after the file.
+ * processes would: SQLite files share one file, PostgreSQL pools one database. Closed after the test or file that made it.
  */
 export async function testDatabaseOpener(name: string): Promise<() => Db> {
   const opened: Db[] = [];
-  afterAll(async () => {
+  cleanUpLater(async () => {
     for (const db of opened) await db.destroy();
   });
   if (onPostgres) {
@@ -66,7 +67,7 @@ export async function testDatabaseOpener(name: string): Promise<() => Db> {
     };
   }
   const dir = mkdtempSync(join(tmpdir(), `lotwise-${name}-`));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  cleanUpLater(() => rmSync(dir, { recursive: true, force: true }));
   return () => {
     const { db } = createDb(join(dir, 'app.db'));
     opened.push(db);

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, inject } from 'vitest';
+import { inject } from 'vitest';
+import { cleanUpLater } from './cleanup';
 import { freshPostgresUrl, onPostgres } from './database';
 import { buildApp, type BuildOptions } from '../../api/app';
 import { parseConfig, type Config } from '../../api/config';
@@ -35,7 +36,8 @@ function scaledEnv(): Record<string, string> {
  * A real server on a fresh database, as each server test file uses: a SQLite file in its own temp
  * folder, or on the `server-scaled` project a fresh PostgreSQL database (its data folder is a temp
  * folder all the same). `env` overrides the environment (e.g. `{ STAFF_IDLE_MINUTES: '0.05' }`;
- * `{ LOG_LEVEL: 'info' }` with a `logStream` to read the log); closed after the file.
+ * `{ LOG_LEVEL: 'info' }` with a `logStream` to read the log); closed after the test that made it, or
+ * after the file when made outside a test (test/support/cleanup.ts).
  */
 export async function buildTestServer(
   env: Record<string, string> = {},
@@ -65,7 +67,7 @@ export async function buildTestServer(
   options.beforeReady?.(app);
   if (options.listen) await app.listen({ port: 0, host: '127.0.0.1' });
   else await app.ready();
-  afterAll(async () => {
+  cleanUpLater(async () => {
     await app.close();
     rmSync(dir, { recursive: true, force: true });
   });

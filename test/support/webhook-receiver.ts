@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll } from 'vitest';
+import { cleanUpLater } from './cleanup';
 
 export interface ReceivedDelivery {
   headers: IncomingHttpHeaders;
@@ -39,6 +39,6 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     server.closeAllConnections();
     await new Promise<void>((done) => server.close(() => done()));
   };
-  afterAll(close);
+  cleanUpLater(close);
   return { url: `http://127.0.0.1:${port}/hooks`, received, answerWith: (next) => (status = next), close };
 }

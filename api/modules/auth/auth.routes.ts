@@ -14,7 +14,6 @@ import {
   type StaffAccount,
 } from '../../contract/auth';
 import { messageBodySchema, okBodySchema } from '../../contract/common';
-import { rooms } from '../../contract/socket';
 import { deactivatedSignInMessage } from '../../contract/team';
 import type { Config } from '../../config';
 import { clearStaff, isLiveStaffSession, signedInStaffId, startStaffSession } from '../../plugins/auth';
@@ -121,11 +120,11 @@ export default async function authRoutes(app: FastifyInstance, options: { config
   });
 
   routes.post(apiPaths.staffLogout, { schema: { response: { 200: okBodySchema } } }, async (request, reply) => {
-    // This sign-in's dashboard tabs lose their live feed at once, not at their next request.
-    app.staffSockets.in(rooms.staffSession(request.session.sessionId)).disconnectSockets(true);
     const staffId = request.session.adminId;
+    const { sessionId } = request.session;
     clearStaff(request.session);
-    if (staffId !== undefined) await auth.recordStaffSignOut(app.write, staffId);
+    // Its event closes this sign-in's dashboard tabs at once, on every node, not at their next request.
+    if (staffId !== undefined) await auth.recordStaffSignOut(app.write, staffId, sessionId);
     await destroyIfEmpty(request, reply, config);
     return { ok: true as const };
   });

@@ -96,8 +96,12 @@ export async function recordStaffSignIn(write: Write, staffId: number): Promise<
   });
 }
 
-export async function recordStaffSignOut(write: Write, staffId: number): Promise<void> {
-  await write((tx) => recordAudit(tx, { actorId: staffId, action: 'staff.signed-out' }));
+/** Records a sign-out; its event closes that sign-in's dashboard sockets on every node (chat.staff-expiry.ts). */
+export async function recordStaffSignOut(write: Write, staffId: number, sessionId: string): Promise<void> {
+  await write(async (tx) => {
+    await recordAudit(tx, { actorId: staffId, action: 'staff.signed-out' });
+    tx.emit({ type: 'staff.signed-out', staffId, sessionId });
+  });
 }
 
 /** A link with less than this left is not sent again: the dealer gets a new one with a full hour. */

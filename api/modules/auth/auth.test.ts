@@ -486,11 +486,15 @@ describe('staff sign-out and live sockets', async () => {
     const leavingSocket = await connectStaffSocket(app, leaving);
     const stayingSocket = await connectStaffSocket(app, staying);
     try {
+      const told = new Promise<void>((resolve) => leavingSocket.once('session:expired', () => resolve()));
       const disconnected = new Promise<string>((resolve) => leavingSocket.once('disconnect', resolve));
       const response = await app.inject({ method: 'POST', url: '/api/admin-logout', headers: { cookie: leaving } });
       expect(response.statusCode).toBe(200);
+      // Its other tabs show the sign-in card at once (session:expired), then lose their feed.
+      await told;
       await expect(disconnected).resolves.toBe('io server disconnect');
-      await sleep(100);
+      // A round trip on the other sign-in's socket: a disconnect of it would have come first.
+      await stayingSocket.timeout(5000).emitWithAck('chat:viewers');
       expect(stayingSocket.connected).toBe(true);
     } finally {
       leavingSocket.disconnect();

@@ -4,6 +4,7 @@ import { rooms } from '../../contract/socket';
 import { type ConversationViewer, type ConversationViewers, staffTypingReplySchema, staffViewingSchema } from '../../contract/team-inbox-notes';
 import { HttpError } from '../../plugins/errors';
 import { overBudget } from './chat.budget';
+import { findViewerAccount } from './chat.collision.repository';
 import type { StaffSocket, StaffSocketData } from './chat.socket-data';
 import { answer, parsePayload } from './chat.socket';
 
@@ -51,7 +52,7 @@ export function shareConversationViewing(app: FastifyInstance): void {
     const identify = async (): Promise<ConversationViewer> => {
       if (socket.data.viewer) return socket.data.viewer;
       const staffId = await app.liveStaffIdOf(socket.data.sid);
-      const account = staffId === undefined ? undefined : await app.db.selectFrom('admins').select(['email', 'displayName']).where('id', '=', staffId).executeTakeFirst();
+      const account = staffId === undefined ? undefined : await findViewerAccount(app.db, staffId);
       if (staffId === undefined || !account) throw new HttpError(401, notAuthenticatedMessage);
       socket.data.viewer = { staffId, name: staffDisplayName(account) };
       return socket.data.viewer;

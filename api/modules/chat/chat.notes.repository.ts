@@ -26,6 +26,11 @@ const withAuthor = (db: Db) =>
     ]);
 
 /** A session's notes, oldest first. */
+/** Whether a conversation exists (its notes are asked for by id). */
+export async function sessionExists(db: Db, sessionId: string): Promise<boolean> {
+  return (await db.selectFrom('chatSessions').select('id').where('id', '=', sessionId).executeTakeFirst()) !== undefined;
+}
+
 export function listNotes(db: Db, sessionId: string): Promise<AuthoredNoteRow[]> {
   return withAuthor(db).where('chatNotes.sessionId', '=', sessionId).orderBy('chatNotes.id').execute();
 }

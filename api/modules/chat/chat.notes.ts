@@ -10,7 +10,7 @@ import type { Db } from '../../../db/client';
 import type { Write } from '../../events';
 import { signedInStaffId } from '../../plugins/auth';
 import { HttpError } from '../../plugins/errors';
-import { type AuthoredNoteRow, insertNote, listNotes } from './chat.notes.repository';
+import { type AuthoredNoteRow, insertNote, listNotes, sessionExists } from './chat.notes.repository';
 
 function toChatNote(row: AuthoredNoteRow): ChatNote {
   return {
@@ -34,8 +34,7 @@ export class ChatNotes {
   ) {}
 
   async list(sessionId: string): Promise<ChatNote[]> {
-    const session = await this.db.selectFrom('chatSessions').select('id').where('id', '=', sessionId).executeTakeFirst();
-    if (!session) throw new HttpError(404, chatSessionNotFoundMessage);
+    if (!(await sessionExists(this.db, sessionId))) throw new HttpError(404, chatSessionNotFoundMessage);
     return (await listNotes(this.db, sessionId)).map(toChatNote);
   }
 

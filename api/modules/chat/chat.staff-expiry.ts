@@ -11,6 +11,17 @@ export function expireStaffSession(app: FastifyInstance, sid: string): void {
 }
 
 /**
+ * A staff sign-in that ends by a write (a sign-out, a deactivation) closes its dashboard sockets as
+ * soon as the write commits, on every node (through the adapter): one listener for both.
+ */
+export function closeEndedStaffSessions(app: FastifyInstance): void {
+  app.events.on('staff.signed-out', ({ sessionId }) => expireStaffSession(app, sessionId));
+  app.events.on('staff.deactivated', ({ sessionIds }) => {
+    for (const sid of sessionIds) expireStaffSession(app, sid);
+  });
+}
+
+/**
  * Idle staff sessions end server-side: a timer checks the session of each staff socket of this
  * process (every 30 seconds, or twice per idle limit when that is shorter) and expires those that ended.
  * Safe on every node of a cluster: each reads the session from the shared store and looks at its own

@@ -16,7 +16,7 @@ import { capChatRoomsPerSocket } from './chat.rooms';
 import { visitorChatRoutes } from './chat.routes';
 import { ChatService } from './chat.service';
 import { chatSocketEvents } from './chat.socket';
-import { expireIdleStaffSockets } from './chat.staff-expiry';
+import { closeEndedStaffSessions, expireIdleStaffSockets } from './chat.staff-expiry';
 import { chatLinkRoutes, mailChatContinuity } from './chat.continuity';
 import { seenRoutes, seenSocketEvents } from './chat.seen';
 import { chatTranscripts, transcriptRoutes } from './chat.transcript';
@@ -69,6 +69,7 @@ export default fp(
     shareConversationViewing(app);
     chatResyncSocketEvents(app);
     expireIdleStaffSockets(app);
+    closeEndedStaffSessions(app);
     // The visitor is never lost (DESIGN.md 10): seen receipts, email continuity, transcripts.
     await app.register(seenRoutes);
     seenSocketEvents(app);

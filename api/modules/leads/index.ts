@@ -7,7 +7,7 @@ import { publicLeadRoutes } from './leads.routes';
 
 export { staffLeadRoutes } from './leads.routes';
 export { leadsByEmail } from './leads-by-email';
-export { createLeadsService, leadName } from './leads.service';
+export { findLead, leadName } from './leads.service';
 
 /**
  * Leads: the four public forms (outside the cookie-session scope; app.ts adds `staffLeadRoutes`

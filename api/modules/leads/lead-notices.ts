@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Config } from '../../config';
 import { type LeadKind, leadKindSchema } from '../../contract/leads';
 import { pathTo } from '../../contract/paths';
-import { createLeadsService, leadKindLabels, leadName, notificationText } from './leads.service';
+import { findLead, leadKindLabels, leadName, notificationText } from './leads.service';
 
 /** A lead's page in the staff dashboard (web/app/router.tsx). */
 const staffLeadPage = '/admin/leads/:kind/:id';
@@ -20,13 +20,12 @@ const leadRef = z.object({ kind: leadKindSchema, id: z.number().int().positive()
  */
 export function mailLeadNotices(app: FastifyInstance, config: Config): void {
   const { notifyEmail, publicUrl } = config;
-  const leads = createLeadsService({ db: app.db, write: app.write });
   const linkTo = (kind: LeadKind, id: number) => `${publicUrl}${pathTo(staffLeadPage, { kind, id })}`;
 
   const notice = app.staffNotices.define('lead-notice', {
     payload: leadRef,
     async compose({ kind, id }) {
-      const lead = await leads.get(kind, id);
+      const lead = await findLead(app.db, kind, id);
       if (!lead) return undefined;
       return {
         subject: `${leadKindLabels[kind]}: ${leadName(lead)}`,
@@ -35,7 +34,7 @@ export function mailLeadNotices(app: FastifyInstance, config: Config): void {
       };
     },
     async digestEntry({ kind, id }) {
-      const lead = await leads.get(kind, id);
+      const lead = await findLead(app.db, kind, id);
       if (!lead) return undefined;
       return { lines: [`${leadKindLabels[kind]}: ${leadName(lead)} <${lead.email}>`, `  ${linkTo(kind, id)}`], about: { leads: [{ kind, id }] } };
     },

@@ -141,6 +141,12 @@ export interface LeadsServiceDeps {
 }
 
 /** Leads from the four public forms, and the staff's work on them. */
+/** One lead as stored, every field its form collected; undefined when there is no such lead (a notice, a webhook). */
+export async function findLead<K extends LeadKind>(db: Db, kind: K, id: number): Promise<LeadByKind[K] | undefined> {
+  const row = await repository.findLeadRow(db, kind, id);
+  return row ? toLead(kind, row) : undefined;
+}
+
 export function createLeadsService(deps: LeadsServiceDeps) {
   const { db, write } = deps;
 
@@ -161,9 +167,8 @@ export function createLeadsService(deps: LeadsServiceDeps) {
     },
 
     /** One lead as stored, every field its form collected; undefined when there is no such lead. */
-    async get<K extends LeadKind>(kind: K, id: number): Promise<LeadByKind[K] | undefined> {
-      const row = await repository.findLeadRow(db, kind, id);
-      return row ? toLead(kind, row) : undefined;
+    get<K extends LeadKind>(kind: K, id: number): Promise<LeadByKind[K] | undefined> {
+      return findLead(db, kind, id);
     },
 
     /** Every matching row as CSV, columns in the order of the API record. */

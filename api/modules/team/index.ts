@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config';
-import { rooms } from '../../contract/socket';
 import { mailInvites } from './invite-mail';
 import { TeamService } from './team.service';
 
@@ -23,13 +22,6 @@ export default fp(
     const team = new TeamService(app.db, app.write, { linkSecret: options.config.sessionSecret, publicUrl: options.config.publicUrl });
     app.decorate('team', team);
     mailInvites(app, team);
-    app.events.on('staff.deactivated', ({ sessionIds }) => {
-      for (const sid of sessionIds) {
-        const room = rooms.staffSession(sid);
-        app.staffSockets.to(room).emit('session:expired');
-        app.staffSockets.in(room).disconnectSockets(true);
-      }
-    });
   },
   { name: 'team', dependencies: ['db', 'events', 'jobs', 'mail', 'socket-io'] },
 );

@@ -15,7 +15,7 @@ import { leadKindSchema } from '../../contract/leads';
 import { JobDeferral, retryDelayMs } from '../../jobs';
 import { HttpError } from '../../plugins/errors';
 import { recordAudit } from '../audit';
-import { createLeadsService } from '../leads';
+import { findLead } from '../leads';
 import { checkWebhookUrl, WebhookAddressError } from './webhooks.address';
 import * as repository from './webhooks.repository';
 import { sendWebhook, succeeded } from './webhooks.send';
@@ -86,7 +86,6 @@ const deliveriesListed = 50;
 export function createWebhooks(app: FastifyInstance, config: Config) {
   const options = config.webhooks;
   const subscribed = new SubscribedTypes();
-  const leads = createLeadsService({ db: app.db, write: app.write });
 
   const deliver = app.jobs.define('webhook-delivery', {
     class: 'webhook',
@@ -158,7 +157,7 @@ export function createWebhooks(app: FastifyInstance, config: Config) {
     }
     const kind = leadKindSchema.safeParse(delivery.subjectKind.replace(/^lead:/, ''));
     if (!kind.success) return undefined;
-    const lead = await leads.get(kind.data, Number(delivery.subjectId));
+    const lead = await findLead(app.db, kind.data, Number(delivery.subjectId));
     return lead && { kind: kind.data, lead };
   }
 

@@ -1,0 +1,64 @@
+/**
+ * `npm test`: the type check, the linter, the Vitest projects and the browser tests, in that order,
+ * stopping at the first that fails; then a look for anything the run started and left running.
+ *
+ * Every process a test starts (a throwaway PostgreSQL, Redis or nginx, an app node) inherits the
+ * run's mark, `LOTWISE_TEST_RUN`, in its environment: one still running at the end is a test whose
+ * cleanup was dropped. The run fails naming it, and stops it, so the next run finds a clean machine.
+ */
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+
+const mark = `LOTWISE_TEST_RUN=${randomBytes(8).toString('hex')}`;
+const env = { ...process.env, LOTWISE_TEST_RUN: mark.split('=')[1] };
+
+const steps: [string, string[]][] = [
+  ['npm', ['run', '--silent', 'typecheck']],
+  ['npm', ['run', '--silent', 'lint']],
+  ['npm', ['run', '--silent', 'test:unit']],
+  ['npm', ['run', '--silent', 'test:e2e']],
+];
+
+/** The processes (pid, command line) whose environment carries this run's mark, this one's own line excepted. */
+function leftBehind(): { pid: number; command: string }[] {
+  const found: { pid: number; command: string }[] = [];
+  for (const name of readdirSync('/proc')) {
+    const pid = Number(name);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    try {
+      if (!readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(mark)) continue;
+      found.push({ pid, command: readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').join(' ').trim() });
+    } catch {
+      // Gone meanwhile, or not ours to read.
+    }
+  }
+  return found;
+}
+
+let status = 0;
+for (const [command, args] of steps) {
+  const result = spawnSync(command, args, { stdio: 'inherit', env });
+  status = result.status ?? 1;
+  if (status !== 0) break;
+}
+
+// A process ends a moment after its stop was asked for: look again for a few seconds before judging.
+let left = leftBehind();
+for (let tries = 0; left.length > 0 && tries < 50; tries += 1) {
+  spawnSync('sleep', ['0.1']);
+  left = leftBehind();
+}
+if (left.length > 0) {
+  console.error(`\nThe tests left ${left.length} process(es) running (a cleanup was dropped): stopping them.`);
+  for (const { pid, command } of left) {
+    console.error(`  ${pid} ${command}`);
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Ended meanwhile.
+    }
+  }
+  if (status === 0) status = 1;
+}
+process.exit(status);

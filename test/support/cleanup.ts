@@ -1,0 +1,20 @@
+import { afterAll, expect, onTestFinished } from 'vitest';
+
+/** What waits for the end of the test file: the cleanups of things made outside a running test. */
+const atFileEnd: (() => unknown)[] = [];
+
+// Registered as this module is imported, while the test file is collected: the one moment Vitest
+// keeps an afterAll (one registered inside a running test or a beforeAll is dropped without a word).
+afterAll(async () => {
+  for (const cleanup of atFileEnd.splice(0).reverse()) await cleanup();
+});
+
+/**
+ * Runs `cleanup` when what it undoes is done with, and never drops it: at the end of the running test
+ * when called inside one (`onTestFinished`), else at the end of the test file, last made first cleaned.
+ * Every helper that starts a server, a process or a folder registers its cleanup here.
+ */
+export function cleanUpLater(cleanup: () => unknown): void {
+  if (expect.getState().currentTestName !== undefined) onTestFinished(async () => void (await cleanup()));
+  else atFileEnd.push(cleanup);
+}
