@@ -131,7 +131,8 @@ export class JobRunner {
   private readonly runningByClass = new Map<JobClass, number>();
   /** Classes that had work due, or a full claim, with no slot left: a slot of theirs freeing wakes the loop. */
   private readonly waitingForSlot = new Set<JobClass>();
-  /** When each class last had a free slot at a look (epoch ms): readiness calls the runner stuck when one falls behind. */
+  /** When the loop last looked for due jobs, and when each class last had a free slot at a look (epoch ms). */
+  private lastLookAt = 0;
   private readonly lastFreeLookAt = new Map<JobClass, number>();
   private readonly overrunObservers: ((jobClass: JobClass, kind: string) => void)[] = [];
   private started = false;
@@ -218,6 +219,7 @@ export class JobRunner {
     }
     this.queries = repository.jobQueriesFor(this.kindsByClass);
     const now = this.now();
+    this.lastLookAt = now;
     for (const jobClass of this.kindsByClass.keys()) this.lastFreeLookAt.set(jobClass, now);
     const periodic = [...this.periodic].map(([kind, everyMs]) => ({ kind, payload: {}, runAt: now + everyMs, dedupeKey: `every:${kind}` }));
     // A periodic job already waiting (another node, an earlier start) keeps its time.
@@ -289,13 +291,16 @@ export class JobRunner {
   }
 
   /**
-   * Whether the runner is alive, for /readyz: when it last looked for due jobs with a free slot in
-   * every class (it looks at least every `pollMs`), and how many jobs it runs. A look that hangs, or
-   * every slot of a class held by jobs that do not end, leaves `lastLookAt` behind.
+   * Whether the runner is alive, for /readyz: how long since it last kept up, on its own clock (it
+   * looks at least every `pollMs`), and how many jobs it runs. A look that hangs leaves it behind; so
+   * does a class whose every slot is held past a job's deadline. A job may take that long (a retention
+   * run over a big table is not a stuck runner); a job that ignores its deadline is.
    */
-  liveness(): { started: boolean; lastLookAt: number; running: number } {
-    const lastLookAt = this.lastFreeLookAt.size === 0 ? this.now() : Math.min(...this.lastFreeLookAt.values());
-    return { started: this.started && !this.stopping, lastLookAt, running: this.running.size };
+  liveness(): { started: boolean; behindMs: number; running: number } {
+    const deadlineMs = this.options.leaseMs * deadlineShareOfLease;
+    const classesKeptUp = [...this.lastFreeLookAt.values()].map((at) => at + deadlineMs);
+    const keptUpUntil = this.started ? Math.min(this.lastLookAt, ...classesKeptUp) : this.now();
+    return { started: this.started && !this.stopping, behindMs: Math.max(0, this.now() - keptUpUntil), running: this.running.size };
   }
 
   /** The loop: look, then sleep until the next job is due (at most `pollMs`) or a wake. */
@@ -350,6 +355,7 @@ export class JobRunner {
     const now = this.now();
     let nextLookAt = now + this.options.pollMs;
     const free = (jobClass: JobClass) => this.options.slots[jobClass] - (this.runningByClass.get(jobClass) ?? 0);
+    this.lastLookAt = now;
     for (const jobClass of this.kindsByClass.keys()) if (free(jobClass) > 0) this.lastFreeLookAt.set(jobClass, now);
     const due = await this.queries.nextDueByClass(this.db, now);
     for (const [jobClass, dueAt] of due) {

@@ -173,6 +173,30 @@ describe(`the job runner's loop (${onPostgres ? 'PostgreSQL' : 'SQLite'})`, asyn
     hung.release();
   });
 
+  it('reads as behind while a class is full only once its jobs pass their deadline, not while a long job runs', async () => {
+    const clock = new ManualClock();
+    // Looks every 5 s; a lease of 60 s gives a deadline at 48 s.
+    const { runner, write } = node(clock, { pollMs: 5 * second });
+    const long = gate();
+    runner.define('retention-like', { class: 'maintenance', payload: z.object({}), handle: () => long.released });
+    await write(async (tx) => tx.enqueue({ kind: 'retention-like', payload: {} }));
+    await runner.start();
+    await expect.poll(() => runner.liveness().running, poll).toBe(1);
+    // Longer than /readyz's 30 s of patience, within the job's deadline: the runner keeps up.
+    for (let step = 0; step < 9; step += 1) {
+      clock.advance(5 * second);
+      // The poll's look, each time: the runner keeps up.
+      await expect.poll(() => runner.liveness().behindMs, poll).toBe(0);
+    }
+    // Past the deadline the held slot counts: behind by how long the job has overrun it.
+    clock.advance(10 * second);
+    await expect.poll(() => runner.liveness().behindMs, poll).toBe(9 * 5 * second + 10 * second - 48 * second);
+    long.release();
+    await expect.poll(() => runner.liveness().running, poll).toBe(0);
+    clock.advance(5 * second);
+    await expect.poll(() => runner.liveness().behindMs, poll).toBe(0);
+  });
+
   it("tells a job its deadline at 0.8 of the lease, and counts the overrun", async () => {
     const clock = new ManualClock();
     const { runner, write, db } = node(clock, { leaseMs: 10 * second });

@@ -54,7 +54,8 @@ describe('GET /healthz and GET /readyz', () => {
     let release = () => {};
     const hanging = new Promise<void>((resolve) => (release = resolve));
     const { app } = await buildTestServer(
-      { JOBS_CONCURRENCY: '1', JOBS_POLL_MS: '50', JOBS_STUCK_SECONDS: '0.5' },
+      // A lease of 1 s: the job's deadline is at 0.8 s, and a class held past it by a job that does not end is stuck.
+      { JOBS_CONCURRENCY: '1', JOBS_POLL_MS: '50', JOBS_STUCK_SECONDS: '0.5', JOBS_LEASE_SECONDS: '1' },
       { beforeReady: (built) => void built.jobs.define('test.hang', { class: 'mail', payload: z.object({}), handle: () => hanging }) },
     );
     expect((await readyz(app)).status).toBe(200);

@@ -58,15 +58,14 @@ async function readiness(app: FastifyInstance, config: Config): Promise<Readines
       : undefined,
   ]);
   const runner = app.jobs.liveness();
-  const sinceLook = Date.now() - runner.lastLookAt;
-  const jobsOk = runner.started && sinceLook <= config.jobs.stuckAfterMs;
+  const jobsOk = runner.started && runner.behindMs <= config.jobs.stuckAfterMs;
   const eventLoopDelayMs = Math.round(app.memoryUsage().eventLoopDelay);
   const underPressure = app.isUnderPressure();
 
   const failures: { part: ReadinessPart; cause: unknown }[] = [];
   if (!database.ok) failures.push({ part: 'database', cause: database.cause });
   if (redis && !redis.ok) failures.push({ part: 'redis', cause: redis.cause });
-  if (!jobsOk) failures.push({ part: 'jobs', cause: runner.started ? `no look at the jobs table for ${sinceLook} ms` : 'not running' });
+  if (!jobsOk) failures.push({ part: 'jobs', cause: runner.started ? `behind on the jobs table for ${runner.behindMs} ms` : 'not running' });
   if (underPressure) failures.push({ part: 'pressure', cause: `event loop delay ${eventLoopDelayMs} ms` });
   reportChange(app, failures);
 
@@ -80,7 +79,7 @@ async function readiness(app: FastifyInstance, config: Config): Promise<Readines
       jobs: {
         ok: jobsOk,
         ...(jobsOk ? {} : { error: runner.started ? 'the job runner is stuck' : 'the job runner is not running' }),
-        lastLookSecondsAgo: runner.lastLookAt > 0 ? Math.round(sinceLook / 100) / 10 : null,
+        lastLookSecondsAgo: runner.started ? Math.round(runner.behindMs / 100) / 10 : null,
         running: runner.running,
       },
       pressure: { ok: !underPressure, ...(underPressure ? { error: 'requests are being shed' } : {}), eventLoopDelayMs },

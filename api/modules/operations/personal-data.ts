@@ -3,6 +3,7 @@ import { basename, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config';
 import type { DataExport, ErasureResult } from '../../contract/admin-operations';
+import { JobDeferral } from '../../jobs';
 import { recordAudit } from '../audit';
 import { addressHash, normalAddress } from '../mail';
 import { eraseRows, findRowsByEmail, findRowsOlderThan, foundAny, readRows } from './personal-data.repository';
@@ -61,16 +62,27 @@ export function personalData(app: FastifyInstance, config: Config) {
     return { email: address, erased };
   }
 
-  /** Erases the chats and leads older than RETENTION_DAYS, a batch per write; one audit row with the counts. */
-  async function applyRetention(days: number, now = Date.now()): Promise<Record<string, number>> {
+  /**
+   * Erases the chats and leads older than RETENTION_DAYS, a batch per write; one audit row with the
+   * counts. Stops between batches once `signal` is aborted (its job's deadline): `done` is false then,
+   * and what is left waits for the next run.
+   */
+  async function applyRetention(
+    days: number,
+    { now = Date.now(), signal }: { now?: number; signal?: AbortSignal } = {},
+  ): Promise<{ counts: Record<string, number>; done: boolean }> {
     const before = new Date(now - days * dayMs).toISOString();
     const counts: Record<string, number> = {};
-    for (;;) {
+    let done = false;
+    while (!signal?.aborted) {
       const batch = await app.write(async (tx) => {
         const rows = await findRowsOlderThan(tx.db, before, retentionBatch);
         return foundAny(rows) ? eraseRows(tx.db, rows) : undefined;
       });
-      if (!batch) break;
+      if (!batch) {
+        done = true;
+        break;
+      }
       await removeOutboxFiles(batch.outboxFiles);
       for (const [table, count] of Object.entries(batch.counts)) counts[table] = (counts[table] ?? 0) + count;
     }
@@ -80,7 +92,7 @@ export function personalData(app: FastifyInstance, config: Config) {
         .join(', ');
       await app.write((tx) => recordAudit(tx, { actorId: null, action: 'retention.erased', detail }));
     }
-    return counts;
+    return { counts, done };
   }
 
   return { exportFor, eraseFor, applyRetention };
@@ -90,10 +102,14 @@ export type PersonalData = ReturnType<typeof personalData>;
 
 /**
  * The daily retention job: once across nodes, as periodic work of the job runner. Defined without
- * RETENTION_DAYS too (then it does nothing), so turning it off leaves no job of an unknown kind.
+ * RETENTION_DAYS too (then it does nothing), so turning it off leaves no job of an unknown kind. A
+ * run that reaches its deadline with more to erase is put off to now: it goes on at the next look,
+ * its slot freed in between, and no run holds the maintenance slot past its deadline.
  */
 export function scheduleRetention(app: FastifyInstance, data: PersonalData, days: number | undefined): void {
-  app.jobs.every('retention', dayMs, async () => {
-    if (days !== undefined) await data.applyRetention(days);
+  app.jobs.every('retention', dayMs, async ({ signal }) => {
+    if (days === undefined) return;
+    const { done } = await data.applyRetention(days, { signal });
+    if (!done) throw new JobDeferral(Date.now(), 'retention reached its deadline with more to erase: it goes on at the next look');
   });
 }

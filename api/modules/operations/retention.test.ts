@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type DeadJob, operationsPaths } from '../../contract/admin-operations';
 import { pathTo } from '../../contract/paths';
 import { buildTestServer } from '../../../test/support/helper';
+import { personalData } from './personal-data';
 import { contactSubmission, signInNewStaff, signInStaff, staffEnv, supportTicket } from '../../../test/support/factories';
 import { visitorCookie } from '../../../test/support/visitor-socket';
 
@@ -48,6 +49,47 @@ describe('retention: RETENTION_DAYS erases older chats and leads by a daily job'
     // The next run is a day later.
     expect((await retention()).state).toBe('pending');
     expect((await retention()).runAt).toBeGreaterThan(Date.now() + dayMs - 60_000);
+  });
+});
+
+describe('retention within its deadline', async () => {
+  const { app, config } = await buildTestServer({ ...staffEnv, RETENTION_DAYS: '30' });
+  const data = personalData(app, config);
+  const oldChats = async (count: number) => {
+    const at = daysAgo(45);
+    const rows = Array.from({ length: count }, (_, index) => ({
+      id: `session_batch_${index}`,
+      visitorId: `visitor_batch_${index}`,
+      pageUrl: null,
+      referrer: null,
+      userAgent: null,
+      senderEmail: null,
+      timeZone: null,
+      createdAt: at,
+      lastMessageAt: at,
+    }));
+    await app.db.insertInto('chatSessions').values(rows).execute();
+  };
+  const remaining = async () => (await app.db.selectFrom('chatSessions').select('id').execute()).length;
+
+  it('erases nothing more once its job is past the deadline, and says it is not done', async () => {
+    await oldChats(3);
+    const stopped = await data.applyRetention(30, { signal: AbortSignal.abort() });
+    expect(stopped).toEqual({ counts: {}, done: false });
+    expect(await remaining()).toBe(3);
+    expect(await app.db.selectFrom('auditLog').select('id').where('action', '=', 'retention.erased').execute()).toEqual([]);
+
+    // Left to the next run, which finishes the work.
+    expect(await data.applyRetention(30, { signal: new AbortController().signal })).toEqual({ counts: { chatSessions: 3 }, done: true });
+    expect(await remaining()).toBe(0);
+  });
+
+  it('erases a backlog bigger than a write in several writes, in one run', async () => {
+    await oldChats(450);
+    expect(await data.applyRetention(30)).toEqual({ counts: { chatSessions: 450 }, done: true });
+    expect(await remaining()).toBe(0);
+    const audit = await app.db.selectFrom('auditLog').select('detail').where('action', '=', 'retention.erased').execute();
+    expect(audit.at(-1)?.detail).toBe('chatSessions: 450');
   });
 });
 
