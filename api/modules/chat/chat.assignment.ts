@@ -24,8 +24,8 @@ import {
 import { recordAudit } from '../audit';
 import { assignIfUnassigned, assignSessionRow, nextAgent, oldestQueuedSession } from './chat.assignment.repository';
 import type { StaffPresence } from './chat.presence';
-import * as repository from './chat.repository';
-import { toSummary } from './chat.service';
+import * as repository from './conversation/chat.repository';
+import { toSummary } from './conversation/chat.service';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 

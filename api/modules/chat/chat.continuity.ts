@@ -11,7 +11,7 @@ import type { JobContext } from '../../jobs';
 import { addGrant, claimContinuityMail, findContinuityMail, staffRepliesBetween } from './chat.continuity.repository';
 import { chatLinkToken, checkChatLinkToken } from './chat.links';
 import { continuityMail, type MailedMessage, mailTime, replyAuthorForVisitors } from './chat.mail-text';
-import { findSession } from './chat.repository';
+import { findSession } from './conversation/chat.repository';
 
 const continuityPayload = z.object({ sessionId: z.string().min(1).max(100) });
 

@@ -16,11 +16,11 @@ import { rooms } from '../../contract/socket';
 import type { Write } from '../../events';
 import { HttpError } from '../../plugins/errors';
 import { escapeHtml } from '../mail';
-import * as repository from './chat.repository';
+import * as repository from './conversation/chat.repository';
 import { checkRatingLinkToken, ratingLinkToken } from './chat.rating-link';
 import { ratingOf } from './chat.rating-record';
 import { markRatingAsked, saveRating } from './chat.rating.repository';
-import { toSummary } from './chat.service';
+import { toSummary } from './conversation/chat.service';
 
 /** Who rates: the visitor of the widget (their cookie's identity), or whoever holds a mailed link's token. */
 export type Rater = { by: 'visitor'; visitorId: string | undefined } | { by: 'link'; token: string };

@@ -14,7 +14,7 @@ import { HttpError } from '../../plugins/errors';
 import * as repository from './chat.resync.repository';
 import { hasGrant } from './chat.continuity.repository';
 import { ratingOf } from './chat.rating-record';
-import { toChatMessage, toSummary } from './chat.service';
+import { toChatMessage, toSummary } from './conversation/chat.service';
 import { staffDisplayName } from '../../contract/auth';
 
 declare module 'fastify' {

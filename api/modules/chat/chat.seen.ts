@@ -8,9 +8,9 @@ import { HttpError } from '../../plugins/errors';
 import { overBudget } from './chat.budget';
 import { findVisibleSession, markSeen } from './chat.continuity.repository';
 import type { VisitorSocket } from './chat.socket-data';
-import { findSessionSummary } from './chat.repository';
+import { findSessionSummary } from './conversation/chat.repository';
 import { answer, parsePayload } from './chat.socket';
-import { toSummary } from './chat.service';
+import { toSummary } from './conversation/chat.service';
 
 /**
  * Seen receipts (DESIGN.md 10): the visitor's widget says what it has had on screen, over `chat:seen`

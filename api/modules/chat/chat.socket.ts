@@ -8,7 +8,7 @@ import type { ClientEventName } from '../../plugins/socket-io';
 import { overBudget } from './chat.budget';
 import type { StaffSocket, VisitorSocket } from './chat.socket-data';
 import { enterChatRoom } from './chat.rooms';
-import type { ChatService } from './chat.service';
+import type { ChatService } from './conversation/chat.service';
 import { expireStaffSession } from './chat.staff-expiry';
 import { TypingRelay } from './chat.typing';
 

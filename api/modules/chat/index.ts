@@ -13,8 +13,8 @@ import { ChatResync, pushSessionStates } from './chat.resync';
 import { visitorResyncRoutes } from './chat.resync.routes';
 import { chatResyncSocketEvents } from './chat.resync.socket';
 import { capChatRoomsPerSocket } from './chat.rooms';
-import { visitorChatRoutes } from './chat.routes';
-import { ChatService } from './chat.service';
+import { visitorChatRoutes } from './conversation/chat.routes';
+import { ChatService } from './conversation/chat.service';
 import { chatSocketEvents } from './chat.socket';
 import { closeEndedStaffSessions, expireIdleStaffSockets } from './chat.staff-expiry';
 import { chatLinkRoutes, mailChatContinuity } from './chat.continuity';
@@ -32,7 +32,7 @@ declare module 'fastify' {
   }
 }
 
-export { staffChatRoutes } from './chat.routes';
+export { staffChatRoutes } from './conversation/chat.routes';
 
 /**
  * Live chat: one service behind the REST calls and the Socket.IO events. Registered outside the

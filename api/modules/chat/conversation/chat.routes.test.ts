@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { chatLimits } from '../../contract/brand';
-import type { ChatMessage, ChatSessionSummary } from '../../contract/chat';
-import { socketLimits } from '../../contract/socket';
-import { buildTestServer, cookiesFrom } from '../../../test/support/helper';
-import { visitorCookie } from '../../../test/support/visitor-socket';
-import { signInNewStaff } from '../../../test/support/factories';
+import { chatLimits } from '../../../contract/brand';
+import type { ChatMessage, ChatSessionSummary } from '../../../contract/chat';
+import { socketLimits } from '../../../contract/socket';
+import { buildTestServer, cookiesFrom } from '../../../../test/support/helper';
+import { visitorCookie } from '../../../../test/support/visitor-socket';
+import { signInNewStaff } from '../../../../test/support/factories';
 
 let sessionCounter = 0;
 const newSessionId = () => `session_${Date.now()}_rest${(sessionCounter += 1)}`;

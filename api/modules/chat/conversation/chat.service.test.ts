@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { testDatabase } from '../../../test/support/database';
-import { EventBus } from '../../events/bus';
-import { createWrite } from '../../events/write';
-import { transactionsFor } from '../../../db/writes';
-import type { ChatMessage } from '../../contract/chat';
+import { testDatabase } from '../../../../test/support/database';
+import { EventBus } from '../../../events/bus';
+import { createWrite } from '../../../events/write';
+import { transactionsFor } from '../../../../db/writes';
+import type { ChatMessage } from '../../../contract/chat';
 import { ChatService } from './chat.service';
 
 describe('ChatService writes', async () => {

@@ -1,9 +1,9 @@
-import type { Db } from '../../../db/client';
-import type { ChatMessageRow } from '../../../db/schema';
-import { isUniqueViolation } from '../../../db/query-helpers';
-import { chatLimits } from '../../contract/brand';
-import { assigneeCondition } from '../../contract/assignment';
-import { staffDisplayName } from '../../contract/auth';
+import type { Db } from '../../../../db/client';
+import type { ChatMessageRow } from '../../../../db/schema';
+import { isUniqueViolation } from '../../../../db/query-helpers';
+import { chatLimits } from '../../../contract/brand';
+import { assigneeCondition } from '../../../contract/assignment';
+import { staffDisplayName } from '../../../contract/auth';
 import {
   type ChatMessage,
   type ChatMessageListQuery,
@@ -16,15 +16,15 @@ import {
   chatSessionNotFoundMessage,
   chatSessionStatusSchema,
   type StaffChatMessage,
-} from '../../contract/chat';
-import { HttpError } from '../../plugins/errors';
-import type { Tx, Write } from '../../events';
-import { leadsByEmail } from '../leads';
+} from '../../../contract/chat';
+import { HttpError } from '../../../plugins/errors';
+import type { Tx, Write } from '../../../events';
+import { leadsByEmail } from '../../leads';
 import * as repository from './chat.repository';
-import { findVisibleSession, hasGrant } from './chat.continuity.repository';
-import { ratingOf } from './chat.rating-record';
-import { reopenSession } from './chat.resync.repository';
-import { type ChatSendLimits, unlimitedChatSends } from './chat.rate-limit';
+import { findVisibleSession, hasGrant } from '../chat.continuity.repository';
+import { ratingOf } from '../chat.rating-record';
+import { reopenSession } from '../chat.resync.repository';
+import { type ChatSendLimits, unlimitedChatSends } from '../chat.rate-limit';
 
 /** Who sends a visitor message: the visitor cookie's identity and what the transport knows. */
 export interface VisitorContext {

@@ -14,17 +14,17 @@ import {
   chatSessionPatchSchema,
   chatSessionSummary,
   staffChatMessageRecord,
-} from '../../contract/chat';
-import { errorBodySchema } from '../../contract/common';
-import { signedInStaffId } from '../../plugins/auth';
-import { HttpError } from '../../plugins/errors';
+} from '../../../contract/chat';
+import { errorBodySchema } from '../../../contract/common';
+import { signedInStaffId } from '../../../plugins/auth';
+import { HttpError } from '../../../plugins/errors';
 import type { ChatService } from './chat.service';
-import { messagesAfter } from './chat.resync';
-import { staffResyncRoutes } from './chat.resync.routes';
-import { chatAssignmentRoutes } from './chat.assignment';
-import { afterSeqQuerySchema } from '../../contract/chat-resync';
-import { apiPaths } from '../../contract/paths';
-import { chatNoteRoutes } from './chat.notes';
+import { messagesAfter } from '../chat.resync';
+import { staffResyncRoutes } from '../chat.resync.routes';
+import { chatAssignmentRoutes } from '../chat.assignment';
+import { afterSeqQuerySchema } from '../../../contract/chat-resync';
+import { apiPaths } from '../../../contract/paths';
+import { chatNoteRoutes } from '../chat.notes';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema };
 

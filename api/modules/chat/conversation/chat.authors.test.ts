@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { StaffChatMessage } from '../../contract/chat';
-import { signInNewStaff, type StaffSignIn } from '../../../test/support/factories';
-import { buildTestServer, cookiesFrom } from '../../../test/support/helper';
-import { closeClients, collect, connected } from '../../../test/support/sockets';
-import { connectStaffSocket } from '../../../test/support/staff-socket';
-import { pause, visitorClient, visitorCookie } from '../../../test/support/visitor-socket';
+import type { StaffChatMessage } from '../../../contract/chat';
+import { signInNewStaff, type StaffSignIn } from '../../../../test/support/factories';
+import { buildTestServer, cookiesFrom } from '../../../../test/support/helper';
+import { closeClients, collect, connected } from '../../../../test/support/sockets';
+import { connectStaffSocket } from '../../../../test/support/staff-socket';
+import { pause, visitorClient, visitorCookie } from '../../../../test/support/visitor-socket';
 
 /**
  * What a visitor is shown of any message: the spec's fields and the kind; of who on the staff wrote

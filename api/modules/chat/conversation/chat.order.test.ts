@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import type { Db } from '../../../db/client';
-import { onPostgres, testDatabase } from '../../../test/support/database';
-import { writeOutsideTheApp } from '../../events';
+import type { Db } from '../../../../db/client';
+import { onPostgres, testDatabase } from '../../../../test/support/database';
+import { writeOutsideTheApp } from '../../../events';
 import * as repository from './chat.repository';
 import { ChatService } from './chat.service';
 

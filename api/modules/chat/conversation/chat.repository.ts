@@ -1,8 +1,8 @@
 import { type ExpressionBuilder, type QueryCreator, sql } from 'kysely';
-import type { Db } from '../../../db/client';
-import { prepareQuery } from '../../../db/prepared';
-import { chainsWrites, equalsIgnoringCase, olderThanCursor, textContains } from '../../../db/query-helpers';
-import type { ChatMessageRow, ChatPageViewRow, ChatSessionRow, Database, NewChatMessage, NewChatSession } from '../../../db/schema';
+import type { Db } from '../../../../db/client';
+import { prepareQuery } from '../../../../db/prepared';
+import { chainsWrites, equalsIgnoringCase, olderThanCursor, textContains } from '../../../../db/query-helpers';
+import type { ChatMessageRow, ChatPageViewRow, ChatSessionRow, Database, NewChatMessage, NewChatSession } from '../../../../db/schema';
 
 type Executor = Pick<Db, 'selectFrom' | 'insertInto' | 'updateTable' | 'deleteFrom'>;
 
