@@ -3,7 +3,7 @@ import { notAuthenticatedMessage, staffDisplayName } from '../../contract/auth';
 import { rooms } from '../../contract/socket';
 import { type ConversationViewer, type ConversationViewers, staffTypingReplySchema, staffViewingSchema } from '../../contract/team-inbox-notes';
 import { HttpError } from '../../plugins/errors';
-import { overBudget } from './chat.budget';
+import { overBudget } from './limits/chat.budget';
 import { findViewerAccount } from './chat.collision.repository';
 import type { StaffSocket, StaffSocketData } from './chat.socket-data';
 import { answer, parsePayload } from './chat.socket';

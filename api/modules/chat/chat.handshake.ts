@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { notAuthenticatedMessage } from '../../contract/auth';
 import { isSameSiteOrigin } from '../../plugins/origin';
 import { tooManyRequestsMessage } from '../../plugins/rate-limits';
-import { eventBudgetFor } from './chat.budget';
+import { eventBudgetFor } from './limits/chat.budget';
 import { RecentChatRooms } from './chat.rooms';
 import type { StaffSocketData, VisitorSocketData } from './chat.socket-data';
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { chatResyncInputSchema } from '../../contract/chat-resync';
 import { HttpError } from '../../plugins/errors';
-import { overBudget } from './chat.budget';
+import { overBudget } from './limits/chat.budget';
 import type { VisitorSocket } from './chat.socket-data';
 import { enterChatRoom } from './chat.rooms';
 import { answer, parsePayload } from './chat.socket';

@@ -5,7 +5,7 @@ import { errorBodySchema } from '../../contract/common';
 import { chatSeenAnswer, chatSeenBodySchema, chatSeenSchema } from '../../contract/continuity';
 import { apiPaths } from '../../contract/paths';
 import { HttpError } from '../../plugins/errors';
-import { overBudget } from './chat.budget';
+import { overBudget } from './limits/chat.budget';
 import { findVisibleSession, markSeen } from './chat.continuity.repository';
 import type { VisitorSocket } from './chat.socket-data';
 import { findSessionSummary } from './conversation/chat.repository';

@@ -6,7 +6,7 @@ import type {
   VisitorServerToClientEvents,
 } from '../../contract/socket';
 import type { ConversationViewer } from '../../contract/team-inbox-notes';
-import type { EventBudget } from './chat.budget';
+import type { EventBudget } from './limits/chat.budget';
 
 /** A visitor socket's chat-session rooms, least recently used first (chat.rooms.ts `RecentChatRooms`). */
 export interface ChatRoomsInUse {

@@ -5,7 +5,7 @@ import { notAuthenticatedMessage } from '../../contract/auth';
 import { type Ack, rooms } from '../../contract/socket';
 import { HttpError } from '../../plugins/errors';
 import type { ClientEventName } from '../../plugins/socket-io';
-import { overBudget } from './chat.budget';
+import { overBudget } from './limits/chat.budget';
 import type { StaffSocket, VisitorSocket } from './chat.socket-data';
 import { enterChatRoom } from './chat.rooms';
 import type { ChatService } from './conversation/chat.service';

@@ -8,7 +8,7 @@ import { pushChatEvents } from './chat.pushes';
 import { autoAssignChats } from './chat.assignment';
 import { askForRatings, ChatRatings } from './chat.rating';
 import { chatRatingRoutes } from './chat.rating.routes';
-import { chatSendLimits } from './chat.rate-limit';
+import { chatSendLimits } from './limits/chat.rate-limit';
 import { ChatResync, pushSessionStates } from './chat.resync';
 import { visitorResyncRoutes } from './chat.resync.routes';
 import { chatResyncSocketEvents } from './chat.resync.socket';

@@ -24,7 +24,7 @@ import * as repository from './chat.repository';
 import { findVisibleSession, hasGrant } from '../chat.continuity.repository';
 import { ratingOf } from '../chat.rating-record';
 import { reopenSession } from '../chat.resync.repository';
-import { type ChatSendLimits, unlimitedChatSends } from '../chat.rate-limit';
+import { type ChatSendLimits, unlimitedChatSends } from '../limits/chat.rate-limit';
 
 /** Who sends a visitor message: the visitor cookie's identity and what the transport knows. */
 export interface VisitorContext {

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ChatMessage } from '../../contract/chat';
-import { socketLimits } from '../../contract/socket';
-import { perAddressLimits } from '../../plugins/rate-limits';
-import { tooManySocketsMessage } from '../../plugins/socket-io';
-import { visitorCookieName } from '../../plugins/session';
-import { buildTestServer, cookiesFrom } from '../../../test/support/helper';
-import { closeClients, connected, rawHandshake, serverUrl } from '../../../test/support/sockets';
-import { pause, visitorClient, visitorCookie, type VisitorClient } from '../../../test/support/visitor-socket';
+import type { ChatMessage } from '../../../contract/chat';
+import { socketLimits } from '../../../contract/socket';
+import { perAddressLimits } from '../../../plugins/rate-limits';
+import { tooManySocketsMessage } from '../../../plugins/socket-io';
+import { visitorCookieName } from '../../../plugins/session';
+import { buildTestServer, cookiesFrom } from '../../../../test/support/helper';
+import { closeClients, connected, rawHandshake, serverUrl } from '../../../../test/support/sockets';
+import { pause, visitorClient, visitorCookie, type VisitorClient } from '../../../../test/support/visitor-socket';
 
 let sessionCounter = 0;
 const newSessionId = () => `session_${Date.now()}_addr${(sessionCounter += 1)}`;

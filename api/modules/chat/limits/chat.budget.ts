@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { Ack } from '../../contract/socket';
-import type { ClientEventName } from '../../plugins/socket-io';
-import { isAllowlisted } from '../../plugins/rate-limits';
+import type { Ack } from '../../../contract/socket';
+import type { ClientEventName } from '../../../plugins/socket-io';
+import { isAllowlisted } from '../../../plugins/rate-limits';
 
 /** Events one socket may send: a burst of 20, then 10 a second. Chat sends also count against the visitor's limit. */
 const eventBurst = 20;

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { chatRateLimitedMessage } from '../../contract/chat';
-import { socketLimits } from '../../contract/socket';
-import { HttpError } from '../../plugins/errors';
-import { addressLimit, type CounterResult, isAllowlisted, keyedLimit, perAddressLimits } from '../../plugins/rate-limits';
+import { chatRateLimitedMessage } from '../../../contract/chat';
+import { socketLimits } from '../../../contract/socket';
+import { HttpError } from '../../../plugins/errors';
+import { addressLimit, type CounterResult, isAllowlisted, keyedLimit, perAddressLimits } from '../../../plugins/rate-limits';
 
 /** Who sends, as the limits count them. */
 export interface ChatSender {
