@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { chatLimits } from '../../contract/brand';
-import type { ChatMessage, ChatSessionContext } from '../../contract/chat';
-import { leadPaths } from '../../contract/paths';
-import type { AckAnswer } from '../../contract/socket';
-import { contactSubmission, demoRequest, getStartedRequest, signInNewStaff, supportTicket } from '../../../test/support/factories';
-import { buildTestServer } from '../../../test/support/helper';
-import { closeClients, connected } from '../../../test/support/sockets';
-import { visitorClient, visitorCookie, type VisitorClient } from '../../../test/support/visitor-socket';
+import { chatLimits } from '../../../contract/brand';
+import type { ChatMessage, ChatSessionContext } from '../../../contract/chat';
+import { leadPaths } from '../../../contract/paths';
+import type { AckAnswer } from '../../../contract/socket';
+import { contactSubmission, demoRequest, getStartedRequest, signInNewStaff, supportTicket } from '../../../../test/support/factories';
+import { buildTestServer } from '../../../../test/support/helper';
+import { closeClients, connected } from '../../../../test/support/sockets';
+import { visitorClient, visitorCookie, type VisitorClient } from '../../../../test/support/visitor-socket';
 
 let sessionCounter = 0;
 const newSessionId = () => `session_${Date.now()}_ctx${(sessionCounter += 1)}`;
