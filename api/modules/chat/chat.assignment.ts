@@ -23,7 +23,7 @@ import {
 } from '../assignment';
 import { recordAudit } from '../audit';
 import { assignIfUnassigned, assignSessionRow, nextAgent, oldestQueuedSession } from './chat.assignment.repository';
-import type { StaffPresence } from './chat.presence';
+import type { StaffPresence } from './realtime/chat.presence';
 import * as repository from './conversation/chat.repository';
 import { toSummary } from './conversation/chat.service';
 

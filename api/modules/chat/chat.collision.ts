@@ -5,8 +5,8 @@ import { type ConversationViewer, type ConversationViewers, staffTypingReplySche
 import { HttpError } from '../../plugins/errors';
 import { overBudget } from './limits/chat.budget';
 import { findViewerAccount } from './chat.collision.repository';
-import type { StaffSocket, StaffSocketData } from './chat.socket-data';
-import { answer, parsePayload } from './chat.socket';
+import type { StaffSocket, StaffSocketData } from './realtime/chat.socket-data';
+import { answer, parsePayload } from './realtime/chat.socket';
 
 /** Each staff member once, however many of their sockets show the conversation. */
 function distinctViewers(sockets: readonly { data: Partial<StaffSocketData> }[]): ConversationViewer[] {

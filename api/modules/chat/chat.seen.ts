@@ -7,9 +7,9 @@ import { apiPaths } from '../../contract/paths';
 import { HttpError } from '../../plugins/errors';
 import { overBudget } from './limits/chat.budget';
 import { findVisibleSession, markSeen } from './chat.continuity.repository';
-import type { VisitorSocket } from './chat.socket-data';
+import type { VisitorSocket } from './realtime/chat.socket-data';
 import { findSessionSummary } from './conversation/chat.repository';
-import { answer, parsePayload } from './chat.socket';
+import { answer, parsePayload } from './realtime/chat.socket';
 import { toSummary } from './conversation/chat.service';
 
 /**

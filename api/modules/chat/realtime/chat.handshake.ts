@@ -1,9 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import { notAuthenticatedMessage } from '../../contract/auth';
-import { isSameSiteOrigin } from '../../plugins/origin';
-import { tooManyRequestsMessage } from '../../plugins/rate-limits';
-import { eventBudgetFor } from './limits/chat.budget';
+import { notAuthenticatedMessage } from '../../../contract/auth';
+import { isSameSiteOrigin } from '../../../plugins/origin';
+import { tooManyRequestsMessage } from '../../../plugins/rate-limits';
+import { eventBudgetFor } from '../limits/chat.budget';
 import { RecentChatRooms } from './chat.rooms';
 import type { StaffSocketData, VisitorSocketData } from './chat.socket-data';
 

@@ -1,5 +1,5 @@
-import type { TypingPayload } from '../../contract/socket';
-import type { Clock } from '../../lib/clock';
+import type { TypingPayload } from '../../../contract/socket';
+import type { Clock } from '../../../lib/clock';
 
 /** At most one `chat:typing` relay to the dashboards per conversation in this long, per node. */
 export const typingRelayIntervalMs = 400;

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { TypingPayload } from '../../contract/socket';
-import { manualClock } from '../../../test/support/clock';
-import { signInNewStaff } from '../../../test/support/factories';
-import { buildTestServer } from '../../../test/support/helper';
-import { closeClients, collect, connected } from '../../../test/support/sockets';
-import { connectStaffSocket } from '../../../test/support/staff-socket';
-import { visitorClient, visitorCookie, type VisitorClient } from '../../../test/support/visitor-socket';
+import type { TypingPayload } from '../../../contract/socket';
+import { manualClock } from '../../../../test/support/clock';
+import { signInNewStaff } from '../../../../test/support/factories';
+import { buildTestServer } from '../../../../test/support/helper';
+import { closeClients, collect, connected } from '../../../../test/support/sockets';
+import { connectStaffSocket } from '../../../../test/support/staff-socket';
+import { visitorClient, visitorCookie, type VisitorClient } from '../../../../test/support/visitor-socket';
 import { typingRelayIntervalMs } from './chat.typing';
 
 afterEach(() => closeClients());

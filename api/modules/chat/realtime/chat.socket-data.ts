@@ -4,9 +4,9 @@ import type {
   StaffServerToClientEvents,
   VisitorClientToServerEvents,
   VisitorServerToClientEvents,
-} from '../../contract/socket';
-import type { ConversationViewer } from '../../contract/team-inbox-notes';
-import type { EventBudget } from './limits/chat.budget';
+} from '../../../contract/socket';
+import type { ConversationViewer } from '../../../contract/team-inbox-notes';
+import type { EventBudget } from '../limits/chat.budget';
 
 /** A visitor socket's chat-session rooms, least recently used first (chat.rooms.ts `RecentChatRooms`). */
 export interface ChatRoomsInUse {

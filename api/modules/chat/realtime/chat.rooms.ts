@@ -1,5 +1,5 @@
-import { rooms } from '../../contract/socket';
-import type { VisitorNamespace } from '../../plugins/socket-io';
+import { rooms } from '../../../contract/socket';
+import type { VisitorNamespace } from '../../../plugins/socket-io';
 import type { ChatRoomsInUse, VisitorSocket } from './chat.socket-data';
 
 /**

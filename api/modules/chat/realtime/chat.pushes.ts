@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { visitorViewOf } from '../../contract/chat';
-import { rooms } from '../../contract/socket';
+import { visitorViewOf } from '../../../contract/chat';
+import { rooms } from '../../../contract/socket';
 
 /**
  * The chat's live listeners: each event as Socket.IO broadcasts only, so an adapter shared by several

@@ -1,15 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
-import { adminChatReplySchema, chatMessageInputSchema, chatPageSchema, chatSessionParamsSchema, chatTypingSchema } from '../../contract/chat';
-import { notAuthenticatedMessage } from '../../contract/auth';
-import { type Ack, rooms } from '../../contract/socket';
-import { HttpError } from '../../plugins/errors';
-import type { ClientEventName } from '../../plugins/socket-io';
-import { overBudget } from './limits/chat.budget';
+import { adminChatReplySchema, chatMessageInputSchema, chatPageSchema, chatSessionParamsSchema, chatTypingSchema } from '../../../contract/chat';
+import { notAuthenticatedMessage } from '../../../contract/auth';
+import { type Ack, rooms } from '../../../contract/socket';
+import { HttpError } from '../../../plugins/errors';
+import type { ClientEventName } from '../../../plugins/socket-io';
+import { overBudget } from '../limits/chat.budget';
 import type { StaffSocket, VisitorSocket } from './chat.socket-data';
 import { enterChatRoom } from './chat.rooms';
-import type { ChatService } from './conversation/chat.service';
-import { expireStaffSession } from './chat.staff-expiry';
+import type { ChatService } from '../conversation/chat.service';
+import { expireStaffSession } from '../chat.staff-expiry';
 import { TypingRelay } from './chat.typing';
 
 /** The first message of a payload's zod issues, as an ack error. */
