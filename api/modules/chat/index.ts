@@ -16,7 +16,7 @@ import { capChatRoomsPerSocket } from './realtime/chat.rooms';
 import { visitorChatRoutes } from './conversation/chat.routes';
 import { ChatService } from './conversation/chat.service';
 import { chatSocketEvents } from './realtime/chat.socket';
-import { closeEndedStaffSessions, expireIdleStaffSockets } from './chat.staff-expiry';
+import { closeEndedStaffSessions, expireIdleStaffSockets } from './staff-expiry/chat.staff-expiry';
 import { chatLinkRoutes, mailChatContinuity } from './chat.continuity';
 import { seenRoutes, seenSocketEvents } from './chat.seen';
 import { chatTranscripts, transcriptRoutes } from './chat.transcript';

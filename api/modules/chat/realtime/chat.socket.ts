@@ -9,7 +9,7 @@ import { overBudget } from '../limits/chat.budget';
 import type { StaffSocket, VisitorSocket } from './chat.socket-data';
 import { enterChatRoom } from './chat.rooms';
 import type { ChatService } from '../conversation/chat.service';
-import { expireStaffSession } from '../chat.staff-expiry';
+import { expireStaffSession } from '../staff-expiry/chat.staff-expiry';
 import { TypingRelay } from './chat.typing';
 
 /** The first message of a payload's zod issues, as an ack error. */

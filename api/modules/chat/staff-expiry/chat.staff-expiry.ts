@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { timings } from '../../contract/brand';
-import { rooms } from '../../contract/socket';
-import type { StaffSocketData } from './realtime/chat.socket-data';
+import { timings } from '../../../contract/brand';
+import { rooms } from '../../../contract/socket';
+import type { StaffSocketData } from '../realtime/chat.socket-data';
 
 /** Tells the sockets of a staff session that ended that it expired, then closes them. */
 export function expireStaffSession(app: FastifyInstance, sid: string): void {
