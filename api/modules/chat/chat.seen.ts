@@ -6,7 +6,7 @@ import { chatSeenAnswer, chatSeenBodySchema, chatSeenSchema } from '../../contra
 import { apiPaths } from '../../contract/paths';
 import { HttpError } from '../../plugins/errors';
 import { overBudget } from './limits/chat.budget';
-import { findVisibleSession, markSeen } from './chat.continuity.repository';
+import { findVisibleSession, markSeen } from './continuity/chat.continuity.repository';
 import type { VisitorSocket } from './realtime/chat.socket-data';
 import { findSessionSummary } from './conversation/chat.repository';
 import { answer, parsePayload } from './realtime/chat.socket';

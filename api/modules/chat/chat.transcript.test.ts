@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { apiPaths, pathTo } from '../../contract/paths';
 import { addressHash } from '../mail';
-import { chatLinkToken } from './chat.links';
+import { chatLinkToken } from './continuity/chat.links';
 import { signInNewStaff, type StaffSignIn } from '../../../test/support/factories';
 import { buildTestServer } from '../../../test/support/helper';
 import { type SinkMail, startSmtpSink } from '../../../test/support/smtp-sink';

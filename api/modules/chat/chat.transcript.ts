@@ -13,8 +13,8 @@ import {
 } from '../../contract/continuity';
 import { apiPaths } from '../../contract/paths';
 import { HttpError } from '../../plugins/errors';
-import { addTranscriptRequest, countTranscriptsTo, findTranscriptRequest, hasGrant, lastTranscriptOfSession, lockSession } from './chat.continuity.repository';
-import { type MailedMessage, mailTime, replyAuthorForVisitors, transcriptMail } from './chat.mail-text';
+import { addTranscriptRequest, countTranscriptsTo, findTranscriptRequest, hasGrant, lastTranscriptOfSession, lockSession } from './continuity/chat.continuity.repository';
+import { type MailedMessage, mailTime, replyAuthorForVisitors, transcriptMail } from './continuity/chat.mail-text';
 import { findSession, listSessionMessages } from './conversation/chat.repository';
 
 const dayMs = 24 * 60 * 60 * 1000;

@@ -17,7 +17,7 @@ import { visitorChatRoutes } from './conversation/chat.routes';
 import { ChatService } from './conversation/chat.service';
 import { chatSocketEvents } from './realtime/chat.socket';
 import { closeEndedStaffSessions, expireIdleStaffSockets } from './staff-expiry/chat.staff-expiry';
-import { chatLinkRoutes, mailChatContinuity } from './chat.continuity';
+import { chatLinkRoutes, mailChatContinuity } from './continuity/chat.continuity';
 import { seenRoutes, seenSocketEvents } from './chat.seen';
 import { chatTranscripts, transcriptRoutes } from './chat.transcript';
 import { pushChatNotes } from './chat.notes';

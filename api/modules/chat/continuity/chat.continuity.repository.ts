@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import type { Db } from '../../../db/client';
-import { lockedForUpdate } from '../../../db/query-helpers';
-import type { ChatContinuityMailsTable, ChatMessageRow, ChatSessionRow } from '../../../db/schema';
+import type { Db } from '../../../../db/client';
+import { lockedForUpdate } from '../../../../db/query-helpers';
+import type { ChatContinuityMailsTable, ChatMessageRow, ChatSessionRow } from '../../../../db/schema';
 
 // Seen receipts, the mailed link's grants, continuity mails and transcripts
 // (DESIGN.md 10): the chat's tables of "the visitor is never lost".

@@ -1,17 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Config } from '../../config';
-import { chatSessionNotFoundMessage } from '../../contract/chat';
-import { errorBodySchema } from '../../contract/common';
-import { chatLinkAnswer, chatLinkExpiredMessage, chatLinkInputSchema, chatLinkInvalidMessage } from '../../contract/continuity';
-import { apiPaths, chatLinkQueryParam } from '../../contract/paths';
-import { HttpError } from '../../plugins/errors';
-import type { JobContext } from '../../jobs';
+import type { Config } from '../../../config';
+import { chatSessionNotFoundMessage } from '../../../contract/chat';
+import { errorBodySchema } from '../../../contract/common';
+import { chatLinkAnswer, chatLinkExpiredMessage, chatLinkInputSchema, chatLinkInvalidMessage } from '../../../contract/continuity';
+import { apiPaths, chatLinkQueryParam } from '../../../contract/paths';
+import { HttpError } from '../../../plugins/errors';
+import type { JobContext } from '../../../jobs';
 import { addGrant, claimContinuityMail, findContinuityMail, staffRepliesBetween } from './chat.continuity.repository';
 import { chatLinkToken, checkChatLinkToken } from './chat.links';
 import { continuityMail, type MailedMessage, mailTime, replyAuthorForVisitors } from './chat.mail-text';
-import { findSession } from './conversation/chat.repository';
+import { findSession } from '../conversation/chat.repository';
 
 const continuityPayload = z.object({ sessionId: z.string().min(1).max(100) });
 

@@ -1,14 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ChatMessage } from '../../contract/chat';
-import { apiPaths, pathTo } from '../../contract/paths';
-import { signInNewStaff, type StaffSignIn } from '../../../test/support/factories';
-import { crashHarness } from '../../../test/support/crash-harness';
-import { buildTestServer } from '../../../test/support/helper';
-import { type SinkMail, startSmtpSink } from '../../../test/support/smtp-sink';
-import { visitorCookie } from '../../../test/support/visitor-socket';
-import { addressHash } from '../mail';
+import type { ChatMessage } from '../../../contract/chat';
+import { apiPaths, pathTo } from '../../../contract/paths';
+import { signInNewStaff, type StaffSignIn } from '../../../../test/support/factories';
+import { crashHarness } from '../../../../test/support/crash-harness';
+import { buildTestServer } from '../../../../test/support/helper';
+import { type SinkMail, startSmtpSink } from '../../../../test/support/smtp-sink';
+import { visitorCookie } from '../../../../test/support/visitor-socket';
+import { addressHash } from '../../mail';
 import { findVisibleSession, hasGrant } from './chat.continuity.repository';
 import { chatLinkToken } from './chat.links';
 

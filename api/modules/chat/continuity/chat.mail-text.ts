@@ -1,5 +1,5 @@
-import { brand } from '../../contract/brand';
-import { escapeHtml } from '../mail';
+import { brand } from '../../../contract/brand';
+import { escapeHtml } from '../../mail';
 
 export { escapeHtml };
 

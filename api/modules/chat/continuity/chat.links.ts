@@ -1,4 +1,4 @@
-import { checkLink, linkPurpose, signLink } from '../../lib/signed-link';
+import { checkLink, linkPurpose, signLink } from '../../../lib/signed-link';
 
 /** A mailed conversation link (`/?chat=<token>`): opens that one conversation for 30 days. */
 const chatLink = linkPurpose({ purpose: 'chat-link', fields: ['sessionId'], lifetimeSeconds: 30 * 24 * 60 * 60 });
