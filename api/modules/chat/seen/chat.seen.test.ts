@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChatMessage, ChatSessionSummary } from '../../contract/chat';
-import { apiPaths, pathTo } from '../../contract/paths';
-import { signInNewStaff, type StaffSignIn } from '../../../test/support/factories';
-import { buildTestServer } from '../../../test/support/helper';
-import { closeClients, collect, connected } from '../../../test/support/sockets';
-import { connectStaffSocket } from '../../../test/support/staff-socket';
-import { pause, visitorClient, visitorCookie } from '../../../test/support/visitor-socket';
+import type { ChatMessage, ChatSessionSummary } from '../../../contract/chat';
+import { apiPaths, pathTo } from '../../../contract/paths';
+import { signInNewStaff, type StaffSignIn } from '../../../../test/support/factories';
+import { buildTestServer } from '../../../../test/support/helper';
+import { closeClients, collect, connected } from '../../../../test/support/sockets';
+import { connectStaffSocket } from '../../../../test/support/staff-socket';
+import { pause, visitorClient, visitorCookie } from '../../../../test/support/visitor-socket';
 
 let counter = 0;
 const newSessionId = () => `session_${Date.now()}_seen${(counter += 1)}`;

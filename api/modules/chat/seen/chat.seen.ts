@@ -1,16 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { chatSessionNotFoundMessage, chatSessionParamsSchema } from '../../contract/chat';
-import { errorBodySchema } from '../../contract/common';
-import { chatSeenAnswer, chatSeenBodySchema, chatSeenSchema } from '../../contract/continuity';
-import { apiPaths } from '../../contract/paths';
-import { HttpError } from '../../plugins/errors';
-import { overBudget } from './limits/chat.budget';
-import { findVisibleSession, markSeen } from './continuity/chat.continuity.repository';
-import type { VisitorSocket } from './realtime/chat.socket-data';
-import { findSessionSummary } from './conversation/chat.repository';
-import { answer, parsePayload } from './realtime/chat.socket';
-import { toSummary } from './conversation/chat.service';
+import { chatSessionNotFoundMessage, chatSessionParamsSchema } from '../../../contract/chat';
+import { errorBodySchema } from '../../../contract/common';
+import { chatSeenAnswer, chatSeenBodySchema, chatSeenSchema } from '../../../contract/continuity';
+import { apiPaths } from '../../../contract/paths';
+import { HttpError } from '../../../plugins/errors';
+import { overBudget } from '../limits/chat.budget';
+import { findVisibleSession, markSeen } from '../continuity/chat.continuity.repository';
+import type { VisitorSocket } from '../realtime/chat.socket-data';
+import { findSessionSummary } from '../conversation/chat.repository';
+import { answer, parsePayload } from '../realtime/chat.socket';
+import { toSummary } from '../conversation/chat.service';
 
 /**
  * Seen receipts (DESIGN.md 10): the visitor's widget says what it has had on screen, over `chat:seen`
