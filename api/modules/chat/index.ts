@@ -19,7 +19,7 @@ import { chatSocketEvents } from './realtime/chat.socket';
 import { closeEndedStaffSessions, expireIdleStaffSockets } from './staff-expiry/chat.staff-expiry';
 import { chatLinkRoutes, mailChatContinuity } from './continuity/chat.continuity';
 import { seenRoutes, seenSocketEvents } from './seen/chat.seen';
-import { chatTranscripts, transcriptRoutes } from './chat.transcript';
+import { chatTranscripts, transcriptRoutes } from './transcript/chat.transcript';
 import { pushChatNotes } from './chat.notes';
 import { shareConversationViewing } from './chat.collision';
 

@@ -1,13 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
-import { apiPaths, pathTo } from '../../contract/paths';
-import { addressHash } from '../mail';
-import { chatLinkToken } from './continuity/chat.links';
-import { signInNewStaff, type StaffSignIn } from '../../../test/support/factories';
-import { buildTestServer } from '../../../test/support/helper';
-import { type SinkMail, startSmtpSink } from '../../../test/support/smtp-sink';
-import { visitorCookie } from '../../../test/support/visitor-socket';
+import { apiPaths, pathTo } from '../../../contract/paths';
+import { addressHash } from '../../mail';
+import { chatLinkToken } from '../continuity/chat.links';
+import { signInNewStaff, type StaffSignIn } from '../../../../test/support/factories';
+import { buildTestServer } from '../../../../test/support/helper';
+import { type SinkMail, startSmtpSink } from '../../../../test/support/smtp-sink';
+import { visitorCookie } from '../../../../test/support/visitor-socket';
 
 let counter = 0;
 const newSessionId = () => `session_${Date.now()}_tr${(counter += 1)}`;

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { chatSessionNotFoundMessage, chatSessionParamsSchema } from '../../contract/chat';
-import { errorBodySchema } from '../../contract/common';
+import { chatSessionNotFoundMessage, chatSessionParamsSchema } from '../../../contract/chat';
+import { errorBodySchema } from '../../../contract/common';
 import {
   transcriptAnswer,
   transcriptDailyLimitMessage,
@@ -10,12 +10,12 @@ import {
   transcriptNoEmailMessage,
   transcriptTooSoonMessage,
   transcriptUnsubscribedMessage,
-} from '../../contract/continuity';
-import { apiPaths } from '../../contract/paths';
-import { HttpError } from '../../plugins/errors';
-import { addTranscriptRequest, countTranscriptsTo, findTranscriptRequest, hasGrant, lastTranscriptOfSession, lockSession } from './continuity/chat.continuity.repository';
-import { type MailedMessage, mailTime, replyAuthorForVisitors, transcriptMail } from './continuity/chat.mail-text';
-import { findSession, listSessionMessages } from './conversation/chat.repository';
+} from '../../../contract/continuity';
+import { apiPaths } from '../../../contract/paths';
+import { HttpError } from '../../../plugins/errors';
+import { addTranscriptRequest, countTranscriptsTo, findTranscriptRequest, hasGrant, lastTranscriptOfSession, lockSession } from '../continuity/chat.continuity.repository';
+import { type MailedMessage, mailTime, replyAuthorForVisitors, transcriptMail } from '../continuity/chat.mail-text';
+import { findSession, listSessionMessages } from '../conversation/chat.repository';
 
 const dayMs = 24 * 60 * 60 * 1000;
 
