@@ -13,7 +13,7 @@ import { rooms } from '../../contract/socket';
 import { HttpError } from '../../plugins/errors';
 import * as repository from './chat.resync.repository';
 import { hasGrant } from './continuity/chat.continuity.repository';
-import { ratingOf } from './chat.rating-record';
+import { ratingOf } from './rating/chat.rating-record';
 import { toChatMessage, toSummary } from './conversation/chat.service';
 import { staffDisplayName } from '../../contract/auth';
 

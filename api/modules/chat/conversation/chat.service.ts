@@ -22,7 +22,7 @@ import type { Tx, Write } from '../../../events';
 import { leadsByEmail } from '../../leads';
 import * as repository from './chat.repository';
 import { findVisibleSession, hasGrant } from '../continuity/chat.continuity.repository';
-import { ratingOf } from '../chat.rating-record';
+import { ratingOf } from '../rating/chat.rating-record';
 import { reopenSession } from '../chat.resync.repository';
 import { type ChatSendLimits, unlimitedChatSends } from '../limits/chat.rate-limit';
 

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { chatSessionParamsSchema } from '../../contract/chat';
-import { chatRatingByLinkSchema, chatRatingInputSchema, chatRatingRecord, chatRatingState } from '../../contract/chat-rating';
-import { errorBodySchema } from '../../contract/common';
-import { apiPaths } from '../../contract/paths';
+import { chatSessionParamsSchema } from '../../../contract/chat';
+import { chatRatingByLinkSchema, chatRatingInputSchema, chatRatingRecord, chatRatingState } from '../../../contract/chat-rating';
+import { errorBodySchema } from '../../../contract/common';
+import { apiPaths } from '../../../contract/paths';
 import type { ChatRatings } from './chat.rating';
 
 const errors = { 400: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema, 410: errorBodySchema, 429: errorBodySchema };

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { Config } from '../../config';
-import { chatSessionNotFoundMessage } from '../../contract/chat';
+import type { Config } from '../../../config';
+import { chatSessionNotFoundMessage } from '../../../contract/chat';
 import {
   type ChatRating,
   type ChatRatingState,
@@ -11,16 +11,16 @@ import {
   ratingLinkExpiredMessage,
   ratingLinkInvalidMessage,
   ratingLinkPage,
-} from '../../contract/chat-rating';
-import { rooms } from '../../contract/socket';
-import type { Write } from '../../events';
-import { HttpError } from '../../plugins/errors';
-import { escapeHtml } from '../mail';
-import * as repository from './conversation/chat.repository';
+} from '../../../contract/chat-rating';
+import { rooms } from '../../../contract/socket';
+import type { Write } from '../../../events';
+import { HttpError } from '../../../plugins/errors';
+import { escapeHtml } from '../../mail';
+import * as repository from '../conversation/chat.repository';
 import { checkRatingLinkToken, ratingLinkToken } from './chat.rating-link';
 import { ratingOf } from './chat.rating-record';
 import { markRatingAsked, saveRating } from './chat.rating.repository';
-import { toSummary } from './conversation/chat.service';
+import { toSummary } from '../conversation/chat.service';
 
 /** Who rates: the visitor of the widget (their cookie's identity), or whoever holds a mailed link's token. */
 export type Rater = { by: 'visitor'; visitorId: string | undefined } | { by: 'link'; token: string };

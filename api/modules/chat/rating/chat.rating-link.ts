@@ -1,4 +1,4 @@
-import { checkLink, linkPurpose, signLink } from '../../lib/signed-link';
+import { checkLink, linkPurpose, signLink } from '../../../lib/signed-link';
 
 /** A mailed rating link: rates that one conversation, for 30 days. */
 const ratingLink = linkPurpose({ purpose: 'chat-rating-link', fields: ['sessionId'], lifetimeSeconds: 30 * 24 * 60 * 60 });

@@ -1,5 +1,5 @@
-import type { Db } from '../../../db/client';
-import type { ChatRatingColumn } from '../../../db/schema';
+import type { Db } from '../../../../db/client';
+import type { ChatRatingColumn } from '../../../../db/schema';
 
 /**
  * Marks the session asked for its rating, once: false when it was asked or rated before (or is

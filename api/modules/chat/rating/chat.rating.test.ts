@@ -1,12 +1,12 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { ChatMessage, ChatSessionSummary } from '../../contract/chat';
-import type { ChatRating, ChatRatingState } from '../../contract/chat-rating';
-import { buildTestServer } from '../../../test/support/helper';
-import { signInNewStaff } from '../../../test/support/factories';
-import { closeClients, collect, nextEvent } from '../../../test/support/sockets';
-import { connectStaffSocket } from '../../../test/support/staff-socket';
-import { startSmtpSink } from '../../../test/support/smtp-sink';
-import { pause, visitorClient, visitorCookie } from '../../../test/support/visitor-socket';
+import type { ChatMessage, ChatSessionSummary } from '../../../contract/chat';
+import type { ChatRating, ChatRatingState } from '../../../contract/chat-rating';
+import { buildTestServer } from '../../../../test/support/helper';
+import { signInNewStaff } from '../../../../test/support/factories';
+import { closeClients, collect, nextEvent } from '../../../../test/support/sockets';
+import { connectStaffSocket } from '../../../../test/support/staff-socket';
+import { startSmtpSink } from '../../../../test/support/smtp-sink';
+import { pause, visitorClient, visitorCookie } from '../../../../test/support/visitor-socket';
 import { ratingLinkToken } from './chat.rating-link';
 
 let sessionCounter = 0;

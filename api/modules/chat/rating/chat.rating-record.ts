@@ -1,4 +1,4 @@
-import { type ChatRating, chatRatingValueSchema } from '../../contract/chat-rating';
+import { type ChatRating, chatRatingValueSchema } from '../../../contract/chat-rating';
 
 /** A session row's rating as the API shows it; null until given (or for a value the contract does not know). */
 export function ratingOf(row: { rating: string | null; ratingComment: string | null; ratedAt: string | null }): ChatRating | null {
