@@ -5,7 +5,7 @@ import { escalateUnreadChats } from './chat.escalation';
 import { guardChatHandshakes } from './realtime/chat.handshake';
 import { announceStaffPresence, inProcessStaffPresence, redisStaffPresence, type StaffPresence } from './realtime/chat.presence';
 import { pushChatEvents } from './realtime/chat.pushes';
-import { autoAssignChats } from './chat.assignment';
+import { autoAssignChats } from './assignment/chat.assignment';
 import { askForRatings, ChatRatings } from './rating/chat.rating';
 import { chatRatingRoutes } from './rating/chat.rating.routes';
 import { chatSendLimits } from './limits/chat.rate-limit';

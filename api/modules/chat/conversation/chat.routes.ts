@@ -21,7 +21,7 @@ import { HttpError } from '../../../plugins/errors';
 import type { ChatService } from './chat.service';
 import { messagesAfter } from '../chat.resync';
 import { staffResyncRoutes } from '../chat.resync.routes';
-import { chatAssignmentRoutes } from '../chat.assignment';
+import { chatAssignmentRoutes } from '../assignment/chat.assignment';
 import { afterSeqQuerySchema } from '../../../contract/chat-resync';
 import { apiPaths } from '../../../contract/paths';
 import { chatNoteRoutes } from '../chat.notes';

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChatSessionSummary } from '../../contract/chat';
-import type { AdminCounts, Lead } from '../../contract/leads';
-import { apiPaths, leadPaths, pathTo } from '../../contract/paths';
-import { contactSubmission, signInNewStaff, signInStaff, staffEnv, type StaffSignIn } from '../../../test/support/factories';
-import { buildTestServer } from '../../../test/support/helper';
-import { closeClients, collect, nextEvent } from '../../../test/support/sockets';
-import { connectStaffSocket } from '../../../test/support/staff-socket';
-import { visitorCookie } from '../../../test/support/visitor-socket';
+import type { ChatSessionSummary } from '../../../contract/chat';
+import type { AdminCounts, Lead } from '../../../contract/leads';
+import { apiPaths, leadPaths, pathTo } from '../../../contract/paths';
+import { contactSubmission, signInNewStaff, signInStaff, staffEnv, type StaffSignIn } from '../../../../test/support/factories';
+import { buildTestServer } from '../../../../test/support/helper';
+import { closeClients, collect, nextEvent } from '../../../../test/support/sockets';
+import { connectStaffSocket } from '../../../../test/support/staff-socket';
+import { visitorCookie } from '../../../../test/support/visitor-socket';
 
 afterEach(() => closeClients());
 

@@ -6,26 +6,26 @@ import {
   assignmentBodySchema,
   type AutoAssignmentSettings,
   autoAssignmentSettingsSchema,
-} from '../../contract/assignment';
-import { chatSessionNotFoundMessage, chatSessionParamsSchema, chatSessionSummary, type ChatSessionSummary } from '../../contract/chat';
-import { errorBodySchema } from '../../contract/common';
-import { apiPaths } from '../../contract/paths';
-import { signedInStaffId } from '../../plugins/auth';
-import { HttpError } from '../../plugins/errors';
-import type { Tx } from '../../events';
-import type { JobRequest } from '../../jobs';
+} from '../../../contract/assignment';
+import { chatSessionNotFoundMessage, chatSessionParamsSchema, chatSessionSummary, type ChatSessionSummary } from '../../../contract/chat';
+import { errorBodySchema } from '../../../contract/common';
+import { apiPaths } from '../../../contract/paths';
+import { signedInStaffId } from '../../../plugins/auth';
+import { HttpError } from '../../../plugins/errors';
+import type { Tx } from '../../../events';
+import type { JobRequest } from '../../../jobs';
 import {
   assigneeOrRefuse,
   autoAssignmentSettings,
   autoAssignmentSettingsLocked,
   listAssignees,
   saveAutoAssignmentSettings,
-} from '../assignment';
-import { recordAudit } from '../audit';
+} from '../../assignment';
+import { recordAudit } from '../../audit';
 import { assignIfUnassigned, assignSessionRow, nextAgent, oldestQueuedSession } from './chat.assignment.repository';
-import type { StaffPresence } from './realtime/chat.presence';
-import * as repository from './conversation/chat.repository';
-import { toSummary } from './conversation/chat.service';
+import type { StaffPresence } from '../realtime/chat.presence';
+import * as repository from '../conversation/chat.repository';
+import { toSummary } from '../conversation/chat.service';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 

@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import type { AssigneesAnswer, AutoAssignmentSettings } from '../../contract/assignment';
-import { apiPaths, pathTo } from '../../contract/paths';
-import { signInNewStaff, signInStaff, staffEnv, type StaffSignIn } from '../../../test/support/factories';
-import { freshPostgresUrl, onPostgres } from '../../../test/support/database';
-import { buildTestServer } from '../../../test/support/helper';
-import { closeClients } from '../../../test/support/sockets';
-import { connectStaffSocket, type StaffClient } from '../../../test/support/staff-socket';
-import { visitorCookie } from '../../../test/support/visitor-socket';
+import type { AssigneesAnswer, AutoAssignmentSettings } from '../../../contract/assignment';
+import { apiPaths, pathTo } from '../../../contract/paths';
+import { signInNewStaff, signInStaff, staffEnv, type StaffSignIn } from '../../../../test/support/factories';
+import { freshPostgresUrl, onPostgres } from '../../../../test/support/database';
+import { buildTestServer } from '../../../../test/support/helper';
+import { closeClients } from '../../../../test/support/sockets';
+import { connectStaffSocket, type StaffClient } from '../../../../test/support/staff-socket';
+import { visitorCookie } from '../../../../test/support/visitor-socket';
 import { handOutQueue } from './chat.assignment';
 
 afterEach(() => closeClients());

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../../../db/client';
+import type { Db } from '../../../../db/client';
 
 /**
  * Gives a session to a staff member (null: to nobody), in the caller's write: a change of the
