@@ -20,7 +20,7 @@ import { closeEndedStaffSessions, expireIdleStaffSockets } from './staff-expiry/
 import { chatLinkRoutes, mailChatContinuity } from './continuity/chat.continuity';
 import { seenRoutes, seenSocketEvents } from './seen/chat.seen';
 import { chatTranscripts, transcriptRoutes } from './transcript/chat.transcript';
-import { pushChatNotes } from './chat.notes';
+import { pushChatNotes } from './notes/chat.notes';
 import { shareConversationViewing } from './chat.collision';
 
 declare module 'fastify' {

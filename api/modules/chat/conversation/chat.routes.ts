@@ -24,7 +24,7 @@ import { staffResyncRoutes } from '../chat.resync.routes';
 import { chatAssignmentRoutes } from '../assignment/chat.assignment';
 import { afterSeqQuerySchema } from '../../../contract/chat-resync';
 import { apiPaths } from '../../../contract/paths';
-import { chatNoteRoutes } from '../chat.notes';
+import { chatNoteRoutes } from '../notes/chat.notes';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema };
 

@@ -1,4 +1,4 @@
-import type { Db } from '../../../db/client';
+import type { Db } from '../../../../db/client';
 
 /** A note with its author's account (null fields once the account is gone). */
 export interface AuthoredNoteRow {

@@ -1,15 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { staffDisplayName } from '../../contract/auth';
-import { chatSessionNotFoundMessage, chatSessionParamsSchema } from '../../contract/chat';
-import { errorBodySchema } from '../../contract/common';
-import { apiPaths } from '../../contract/paths';
-import { type ChatNote, chatNoteInputSchema, chatNoteRecord } from '../../contract/team-inbox-notes';
-import type { Db } from '../../../db/client';
-import type { Write } from '../../events';
-import { signedInStaffId } from '../../plugins/auth';
-import { HttpError } from '../../plugins/errors';
+import { staffDisplayName } from '../../../contract/auth';
+import { chatSessionNotFoundMessage, chatSessionParamsSchema } from '../../../contract/chat';
+import { errorBodySchema } from '../../../contract/common';
+import { apiPaths } from '../../../contract/paths';
+import { type ChatNote, chatNoteInputSchema, chatNoteRecord } from '../../../contract/team-inbox-notes';
+import type { Db } from '../../../../db/client';
+import type { Write } from '../../../events';
+import { signedInStaffId } from '../../../plugins/auth';
+import { HttpError } from '../../../plugins/errors';
 import { type AuthoredNoteRow, insertNote, listNotes, sessionExists } from './chat.notes.repository';
 
 function toChatNote(row: AuthoredNoteRow): ChatNote {

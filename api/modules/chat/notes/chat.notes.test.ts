@@ -1,13 +1,13 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { ChatMessage } from '../../contract/chat';
-import { apiPaths, pathTo } from '../../contract/paths';
-import type { ChatNote } from '../../contract/team-inbox-notes';
-import { signInNewStaff } from '../../../test/support/factories';
-import { buildTestServer } from '../../../test/support/helper';
-import { closeClients, nextEvent } from '../../../test/support/sockets';
-import { startSmtpSink } from '../../../test/support/smtp-sink';
-import { connectStaffSocket } from '../../../test/support/staff-socket';
-import { pause, visitorClient, visitorCookie } from '../../../test/support/visitor-socket';
+import type { ChatMessage } from '../../../contract/chat';
+import { apiPaths, pathTo } from '../../../contract/paths';
+import type { ChatNote } from '../../../contract/team-inbox-notes';
+import { signInNewStaff } from '../../../../test/support/factories';
+import { buildTestServer } from '../../../../test/support/helper';
+import { closeClients, nextEvent } from '../../../../test/support/sockets';
+import { startSmtpSink } from '../../../../test/support/smtp-sink';
+import { connectStaffSocket } from '../../../../test/support/staff-socket';
+import { pause, visitorClient, visitorCookie } from '../../../../test/support/visitor-socket';
 
 let counter = 0;
 const newSessionId = () => `session_${Date.now()}_note${(counter += 1)}`;
