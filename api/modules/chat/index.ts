@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config';
-import { escalateUnreadChats } from './chat.escalation';
+import { escalateUnreadChats } from './escalation/chat.escalation';
 import { guardChatHandshakes } from './realtime/chat.handshake';
 import { announceStaffPresence, inProcessStaffPresence, redisStaffPresence, type StaffPresence } from './realtime/chat.presence';
 import { pushChatEvents } from './realtime/chat.pushes';

@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import { crashHarness } from '../../../test/support/crash-harness';
-import { signInNewStaff } from '../../../test/support/factories';
-import { buildTestServer } from '../../../test/support/helper';
-import { type SinkMail, startSmtpSink } from '../../../test/support/smtp-sink';
-import { visitorCookie } from '../../../test/support/visitor-socket';
+import { crashHarness } from '../../../../test/support/crash-harness';
+import { signInNewStaff } from '../../../../test/support/factories';
+import { buildTestServer } from '../../../../test/support/helper';
+import { type SinkMail, startSmtpSink } from '../../../../test/support/smtp-sink';
+import { visitorCookie } from '../../../../test/support/visitor-socket';
 
 const notifyEmail = 'desk@lotwise.example';
 let sessionCounter = 0;

@@ -1,4 +1,4 @@
-import type { Db } from '../../../db/client';
+import type { Db } from '../../../../db/client';
 
 /** The visitor's messages staff have neither read nor been mailed (above lastReadSeq and escalatedSeq), oldest first. */
 export function listUnreadVisitorMessages(db: Db, session: { id: string; lastReadSeq: number; escalatedSeq: number }, limit: number) {

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { Config } from '../../config';
-import { pathTo } from '../../contract/paths';
-import { escapeHtml } from '../mail';
-import * as repository from './conversation/chat.repository';
+import type { Config } from '../../../config';
+import { pathTo } from '../../../contract/paths';
+import { escapeHtml } from '../../mail';
+import * as repository from '../conversation/chat.repository';
 import { listUnreadVisitorMessages, markEscalated } from './chat.escalation.repository';
 
 /** At most one escalation mail per session in this long (DESIGN.md 10). */
