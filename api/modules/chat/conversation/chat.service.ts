@@ -23,7 +23,7 @@ import { leadsByEmail } from '../../leads';
 import * as repository from './chat.repository';
 import { findVisibleSession, hasGrant } from '../continuity/chat.continuity.repository';
 import { ratingOf } from '../rating/chat.rating-record';
-import { reopenSession } from '../chat.resync.repository';
+import { reopenSession } from '../resync/chat.resync.repository';
 import { type ChatSendLimits, unlimitedChatSends } from '../limits/chat.rate-limit';
 
 /** Who sends a visitor message: the visitor cookie's identity and what the transport knows. */

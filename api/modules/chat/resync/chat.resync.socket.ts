@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { chatResyncInputSchema } from '../../contract/chat-resync';
-import { HttpError } from '../../plugins/errors';
-import { overBudget } from './limits/chat.budget';
-import type { VisitorSocket } from './realtime/chat.socket-data';
-import { enterChatRoom } from './realtime/chat.rooms';
-import { answer, parsePayload } from './realtime/chat.socket';
+import { chatResyncInputSchema } from '../../../contract/chat-resync';
+import { HttpError } from '../../../plugins/errors';
+import { overBudget } from '../limits/chat.budget';
+import type { VisitorSocket } from '../realtime/chat.socket-data';
+import { enterChatRoom } from '../realtime/chat.rooms';
+import { answer, parsePayload } from '../realtime/chat.socket';
 
 /**
  * `chat:resync { sessionId, afterSeq }`: `chat:join` with a cursor. The socket enters the room before

@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import type { ChatMessage, ChatSessionSummary, StaffChatMessage } from '../../contract/chat';
-import type { ChatResyncAnswer, ChatSessionState, VisitorChatSessionSummary } from '../../contract/chat-resync';
-import { apiPaths, pathTo, withQuery } from '../../contract/paths';
-import { freshPostgresUrl, onPostgres } from '../../../test/support/database';
-import { signInNewStaff } from '../../../test/support/factories';
-import { buildTestServer, type TestServer } from '../../../test/support/helper';
-import { closeClients, collect, connected, nextEvent } from '../../../test/support/sockets';
-import { connectStaffSocket } from '../../../test/support/staff-socket';
-import { pause, visitorClient, visitorCookie, type VisitorClient } from '../../../test/support/visitor-socket';
+import type { ChatMessage, ChatSessionSummary, StaffChatMessage } from '../../../contract/chat';
+import type { ChatResyncAnswer, ChatSessionState, VisitorChatSessionSummary } from '../../../contract/chat-resync';
+import { apiPaths, pathTo, withQuery } from '../../../contract/paths';
+import { freshPostgresUrl, onPostgres } from '../../../../test/support/database';
+import { signInNewStaff } from '../../../../test/support/factories';
+import { buildTestServer, type TestServer } from '../../../../test/support/helper';
+import { closeClients, collect, connected, nextEvent } from '../../../../test/support/sockets';
+import { connectStaffSocket } from '../../../../test/support/staff-socket';
+import { pause, visitorClient, visitorCookie, type VisitorClient } from '../../../../test/support/visitor-socket';
 
 const redisUrl = inject('redisUrl') as string | undefined;
 

@@ -1,21 +1,21 @@
 import type { FastifyInstance } from 'fastify';
-import type { Db } from '../../../db/client';
-import { type ChatMessage, type ChatSessionSummary, chatSessionNotFoundMessage, chatSessionStatusSchema, type StaffChatMessage } from '../../contract/chat';
+import type { Db } from '../../../../db/client';
+import { type ChatMessage, type ChatSessionSummary, chatSessionNotFoundMessage, chatSessionStatusSchema, type StaffChatMessage } from '../../../contract/chat';
 import {
   type ChatResyncAnswer,
   type ChatSessionState,
   type StaffChatResyncInput,
   type VisitorChatSessionSummary,
   visitorSessionListLimit,
-} from '../../contract/chat-resync';
-import { listLimitDefault } from '../../contract/leads';
-import { rooms } from '../../contract/socket';
-import { HttpError } from '../../plugins/errors';
+} from '../../../contract/chat-resync';
+import { listLimitDefault } from '../../../contract/leads';
+import { rooms } from '../../../contract/socket';
+import { HttpError } from '../../../plugins/errors';
 import * as repository from './chat.resync.repository';
-import { hasGrant } from './continuity/chat.continuity.repository';
-import { ratingOf } from './rating/chat.rating-record';
-import { toChatMessage, toSummary } from './conversation/chat.service';
-import { staffDisplayName } from '../../contract/auth';
+import { hasGrant } from '../continuity/chat.continuity.repository';
+import { ratingOf } from '../rating/chat.rating-record';
+import { toChatMessage, toSummary } from '../conversation/chat.service';
+import { staffDisplayName } from '../../../contract/auth';
 
 declare module 'fastify' {
   interface FastifyInstance {

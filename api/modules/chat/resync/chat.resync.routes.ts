@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { chatSessionParamsSchema } from '../../contract/chat';
-import { afterSeqQuerySchema, chatResyncAnswer, staffChatResyncAnswer, staffChatResyncSchema, visitorChatSessionSummary } from '../../contract/chat-resync';
-import { errorBodySchema } from '../../contract/common';
-import { apiPaths } from '../../contract/paths';
-import { HttpError } from '../../plugins/errors';
-import { chatSessionNotFoundMessage } from '../../contract/chat';
+import { chatSessionParamsSchema } from '../../../contract/chat';
+import { afterSeqQuerySchema, chatResyncAnswer, staffChatResyncAnswer, staffChatResyncSchema, visitorChatSessionSummary } from '../../../contract/chat-resync';
+import { errorBodySchema } from '../../../contract/common';
+import { apiPaths } from '../../../contract/paths';
+import { HttpError } from '../../../plugins/errors';
+import { chatSessionNotFoundMessage } from '../../../contract/chat';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema };
 
