@@ -21,7 +21,7 @@ import { chatLinkRoutes, mailChatContinuity } from './continuity/chat.continuity
 import { seenRoutes, seenSocketEvents } from './seen/chat.seen';
 import { chatTranscripts, transcriptRoutes } from './transcript/chat.transcript';
 import { pushChatNotes } from './notes/chat.notes';
-import { shareConversationViewing } from './chat.collision';
+import { shareConversationViewing } from './collision/chat.collision';
 
 declare module 'fastify' {
   interface FastifyInstance {

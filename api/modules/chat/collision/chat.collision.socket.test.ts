@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChatMessage } from '../../contract/chat';
-import type { ConversationViewer, ConversationViewers, StaffTypingReply } from '../../contract/team-inbox-notes';
-import { freshPostgresUrl, onPostgres } from '../../../test/support/database';
-import { signInNewStaff } from '../../../test/support/factories';
-import { buildTestServer, type TestServer } from '../../../test/support/helper';
-import { closeClients, nextEvent } from '../../../test/support/sockets';
-import { connectStaffSocket, type StaffClient } from '../../../test/support/staff-socket';
-import { pause, visitorClient, visitorCookie } from '../../../test/support/visitor-socket';
+import type { ChatMessage } from '../../../contract/chat';
+import type { ConversationViewer, ConversationViewers, StaffTypingReply } from '../../../contract/team-inbox-notes';
+import { freshPostgresUrl, onPostgres } from '../../../../test/support/database';
+import { signInNewStaff } from '../../../../test/support/factories';
+import { buildTestServer, type TestServer } from '../../../../test/support/helper';
+import { closeClients, nextEvent } from '../../../../test/support/sockets';
+import { connectStaffSocket, type StaffClient } from '../../../../test/support/staff-socket';
+import { pause, visitorClient, visitorCookie } from '../../../../test/support/visitor-socket';
 
 let counter = 0;
 const newSessionId = () => `session_${Date.now()}_coll${(counter += 1)}`;

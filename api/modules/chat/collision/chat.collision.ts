@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { notAuthenticatedMessage, staffDisplayName } from '../../contract/auth';
-import { rooms } from '../../contract/socket';
-import { type ConversationViewer, type ConversationViewers, staffTypingReplySchema, staffViewingSchema } from '../../contract/team-inbox-notes';
-import { HttpError } from '../../plugins/errors';
-import { overBudget } from './limits/chat.budget';
+import { notAuthenticatedMessage, staffDisplayName } from '../../../contract/auth';
+import { rooms } from '../../../contract/socket';
+import { type ConversationViewer, type ConversationViewers, staffTypingReplySchema, staffViewingSchema } from '../../../contract/team-inbox-notes';
+import { HttpError } from '../../../plugins/errors';
+import { overBudget } from '../limits/chat.budget';
 import { findViewerAccount } from './chat.collision.repository';
-import type { StaffSocket, StaffSocketData } from './realtime/chat.socket-data';
-import { answer, parsePayload } from './realtime/chat.socket';
+import type { StaffSocket, StaffSocketData } from '../realtime/chat.socket-data';
+import { answer, parsePayload } from '../realtime/chat.socket';
 
 /** Each staff member once, however many of their sockets show the conversation. */
 function distinctViewers(sockets: readonly { data: Partial<StaffSocketData> }[]): ConversationViewer[] {

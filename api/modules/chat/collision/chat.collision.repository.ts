@@ -1,4 +1,4 @@
-import type { Db } from '../../../db/client';
+import type { Db } from '../../../../db/client';
 
 /** A staff member's email and chosen name, as collision shows them to colleagues. */
 export function findViewerAccount(db: Db, staffId: number) {
