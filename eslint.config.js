@@ -37,7 +37,7 @@ const boundaries = [
     target: `./api/modules/${module}`,
     from: './api/modules',
     except: [`./${module}`, ...modules.filter((other) => other !== module).map((other) => `./${other}/index.ts`)],
-    message: "A module imports another only through its index.ts, and reacts to another's events rather than calling its side effects.",
+    message: "A module imports another only through its top-level index.ts (never a file or a capability folder inside it), and reacts to another's events rather than calling its side effects.",
   })),
   {
     target: ['./api/plugins', './api/events', './api/jobs', './api/contract', './api/lib'],
