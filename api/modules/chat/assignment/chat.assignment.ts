@@ -25,13 +25,14 @@ import { recordAudit } from '../../audit';
 import { assignIfUnassigned, assignSessionRow, nextAgent, oldestQueuedSession } from './chat.assignment.repository';
 import type { StaffPresence } from '../realtime/chat.presence';
 import * as repository from '../conversation/chat.repository';
+import * as inbox from '../conversation/chat.inbox.repository';
 import { toSummary } from '../conversation/chat.service';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 
 /** Says a session changed, with its row as staff see it now (its assignee's name too). */
 async function sessionChanged(tx: Tx, sessionId: string): Promise<ChatSessionSummary> {
-  const row = await repository.findSessionSummary(tx.db, sessionId);
+  const row = await inbox.findSessionSummary(tx.db, sessionId);
   if (!row) throw new HttpError(404, chatSessionNotFoundMessage);
   const summary = toSummary(row);
   tx.emit({ type: 'chat.session.updated', session: summary });
@@ -48,7 +49,7 @@ export function assignChat(app: FastifyInstance, actorId: number, sessionId: str
     if (!session) throw new HttpError(404, chatSessionNotFoundMessage);
     if (assigneeId !== null) await assigneeOrRefuse(tx.db, assigneeId);
     if (session.assigneeId === assigneeId) {
-      const row = await repository.findSessionSummary(tx.db, sessionId);
+      const row = await inbox.findSessionSummary(tx.db, sessionId);
       return toSummary(row!);
     }
     await assignSessionRow(tx.db, sessionId, assigneeId, new Date().toISOString());

@@ -21,6 +21,8 @@ import { HttpError } from '../../../plugins/errors';
 import type { Tx, Write } from '../../../events';
 import { leadsByEmail } from '../../leads';
 import * as repository from './chat.repository';
+import * as inbox from './chat.inbox.repository';
+import * as context from '../context/chat.context.repository';
 import { findVisibleSession, hasGrant } from '../continuity/chat.continuity.repository';
 import { ratingOf } from '../rating/chat.rating-record';
 import { reopenSession } from '../resync/chat.resync.repository';
@@ -90,7 +92,7 @@ function authoredToStaffChatMessage(row: repository.AuthoredMessageRow): StaffCh
   return toStaffChatMessage(row, author);
 }
 
-export function toSummary(row: repository.ChatSessionSummaryRow): ChatSessionSummary {
+export function toSummary(row: inbox.ChatSessionSummaryRow): ChatSessionSummary {
   const status = chatSessionStatusSchema.safeParse(row.status);
   return {
     id: row.id,
@@ -233,7 +235,7 @@ export class ChatService {
     // Another visitor's first message made it a moment ago: still nothing of ours written.
     if (session.row.visitorId !== visitor.visitorId) throw new HttpError(404, chatSessionNotFoundMessage);
     if (session.created && input.pages) {
-      await repository.addPageViews(tx.db, input.sessionId, input.pages.map((page) => ({ url: page.url, viewedAt: page.at })));
+      await context.addPageViews(tx.db, input.sessionId, input.pages.map((page) => ({ url: page.url, viewedAt: page.at })));
     }
     const first = await repository.storeMessage(tx.db, draft, author);
     if (!first) throw new Error(`chat session ${input.sessionId} vanished while storing its first message`);
@@ -251,7 +253,7 @@ export class ChatService {
     const reopened = await reopenSession(tx.db, draft.sessionId, visitor.visitorId);
     const stored = await repository.storeMessage(tx.db, draft, author);
     if (!stored) throw new Error(`chat session ${draft.sessionId} vanished while reopening`);
-    const row = reopened ? await repository.findSessionSummary(tx.db, draft.sessionId) : undefined;
+    const row = reopened ? await inbox.findSessionSummary(tx.db, draft.sessionId) : undefined;
     if (row) tx.emit({ type: 'chat.session.updated', session: toSummary(row) });
     return stored;
   }
@@ -292,10 +294,10 @@ export class ChatService {
   async recordPageView(visitorId: string, view: { sessionId: string; url: string }): Promise<void> {
     const viewedAt = new Date().toISOString();
     const recorded = await this.write(async (tx) => {
-      if (await repository.addOwnPageView(tx.db, { ...view, visitorId, viewedAt }, chatLimits.pageViewsPerSession)) return true;
+      if (await context.addOwnPageView(tx.db, { ...view, visitorId, viewedAt }, chatLimits.pageViewsPerSession)) return true;
       // A visitor the mailed link let in records as the owner would.
       const session = await findVisibleSession(tx.db, visitorId, view.sessionId);
-      return session !== undefined && repository.addOwnPageView(tx.db, { ...view, visitorId: session.visitorId, viewedAt }, chatLimits.pageViewsPerSession);
+      return session !== undefined && context.addOwnPageView(tx.db, { ...view, visitorId: session.visitorId, viewedAt }, chatLimits.pageViewsPerSession);
     });
     if (!recorded) throw new HttpError(404, chatSessionNotFoundMessage);
   }
@@ -306,8 +308,8 @@ export class ChatService {
     if (!session) throw new HttpError(404, chatSessionNotFoundMessage);
     const email = session.senderEmail;
     const [pages, related, leads] = await Promise.all([
-      repository.listPageViews(this.db, sessionId, chatLimits.pageViewsPerSession),
-      repository.listRelatedSessions(this.db, { sessionId, visitorId: session.visitorId, email }, chatContextListLimit),
+      context.listPageViews(this.db, sessionId, chatLimits.pageViewsPerSession),
+      context.listRelatedSessions(this.db, { sessionId, visitorId: session.visitorId, email }, chatContextListLimit),
       email ? leadsByEmail(this.db, email, chatContextListLimit) : [],
     ]);
     return {
@@ -363,12 +365,12 @@ export class ChatService {
 
   /** A page of the inbox; `staffId` is who asks, whose rows `assignee=mine` shows. */
   async sessions(query: ChatSessionListQuery, staffId: number): Promise<ChatSessionSummary[]> {
-    const rows = await repository.listSessionSummaries(this.db, { ...query, assigneeId: assigneeCondition(query.assignee, staffId) });
+    const rows = await inbox.listSessionSummaries(this.db, { ...query, assigneeId: assigneeCondition(query.assignee, staffId) });
     return rows.map(toSummary);
   }
 
   async session(sessionId: string): Promise<ChatSessionSummary> {
-    const row = await repository.findSessionSummary(this.db, sessionId);
+    const row = await inbox.findSessionSummary(this.db, sessionId);
     if (!row) throw new HttpError(404, chatSessionNotFoundMessage);
     return toSummary(row);
   }
@@ -378,7 +380,7 @@ export class ChatService {
     const status: ChatSessionStatus | undefined = patch.status;
     return this.write(async (tx) => {
       const updated = await repository.updateSession(tx.db, sessionId, { status, markRead: patch.read === true, byStaffId });
-      const row = updated ? await repository.findSessionSummary(tx.db, sessionId) : undefined;
+      const row = updated ? await inbox.findSessionSummary(tx.db, sessionId) : undefined;
       if (!row) throw new HttpError(404, chatSessionNotFoundMessage);
       const summary = toSummary(row);
       tx.emit({ type: 'chat.session.updated', session: summary });

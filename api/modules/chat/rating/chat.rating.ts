@@ -17,6 +17,7 @@ import type { Write } from '../../../events';
 import { HttpError } from '../../../plugins/errors';
 import { escapeHtml } from '../../mail';
 import * as repository from '../conversation/chat.repository';
+import * as inbox from '../conversation/chat.inbox.repository';
 import { checkRatingLinkToken, ratingLinkToken } from './chat.rating-link';
 import { ratingOf } from './chat.rating-record';
 import { markRatingAsked, saveRating } from './chat.rating.repository';
@@ -59,7 +60,7 @@ export class ChatRatings {
       if (session.rating === null && session.ratingAskedAt === null) throw new HttpError(409, chatRatingNotAskedMessage);
       const rating = { rating: input.rating, comment: input.comment ?? null, ratedAt: new Date().toISOString() };
       if (!(await saveRating(tx.db, sessionId, rating))) throw new HttpError(409, chatAlreadyRatedMessage);
-      const summary = await repository.findSessionSummary(tx.db, sessionId);
+      const summary = await inbox.findSessionSummary(tx.db, sessionId);
       if (summary) tx.emit({ type: 'chat.session.updated', session: toSummary(summary) });
       return rating;
     });

@@ -1,7 +1,8 @@
 import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../../../../db/client';
 import type { ChatMessageRow, Database } from '../../../../db/schema';
-import { type AuthoredMessageRow, type ChatSessionSummaryRow, summaryQuery, withAuthor } from '../conversation/chat.repository';
+import { type AuthoredMessageRow, withAuthor } from '../conversation/chat.repository';
+import { type ChatSessionSummaryRow, summaryQuery } from '../conversation/chat.inbox.repository';
 
 type Executor = Pick<Db, 'selectFrom' | 'insertInto' | 'updateTable' | 'deleteFrom'>;
 

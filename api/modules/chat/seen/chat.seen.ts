@@ -8,7 +8,7 @@ import { HttpError } from '../../../plugins/errors';
 import { overBudget } from '../limits/chat.budget';
 import { findVisibleSession, markSeen } from '../continuity/chat.continuity.repository';
 import type { VisitorSocket } from '../realtime/chat.socket-data';
-import { findSessionSummary } from '../conversation/chat.repository';
+import { findSessionSummary } from '../conversation/chat.inbox.repository';
 import { answer, parsePayload } from '../realtime/chat.socket';
 import { toSummary } from '../conversation/chat.service';
 
