@@ -38,7 +38,7 @@ import { percentile } from './bench/stats';
 import { type AppProcess, startAppProcess } from './services/app-process';
 import { type PostgresServer, startPostgres } from './services/postgres';
 import { type RedisServer, startRedis } from './services/redis';
-import { formBody, leadOf, post, postForms, type Posts, type Sink, startSink } from './bench/job-load';
+import { formBody, leadOf, post, postForms, type Sink, startSink } from './bench/job-load';
 
 type SetupName = 'sqlite' | 'pg-2';
 const { values: options } = parseArgs({

@@ -10,7 +10,7 @@ import type { JobClass } from './classes';
 import { type JobContext, JobDeferral, type JobDefinition, type JobKind } from './definition';
 import * as repository from './jobs.repository';
 import { JobOutcomes } from './outcomes';
-import type { BatchRequest, JobRequest } from './jobs.repository';
+import type { BatchRequest } from './jobs.repository';
 
 export { type JobClass, jobClasses } from './classes';
 export { JobDeferral, retryDelayMs, type JobContext, type JobKind } from './definition';
