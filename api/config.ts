@@ -185,7 +185,7 @@ export const configSchema = z
     redis: env.REDIS_URL ? { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX } : undefined,
     presenceTtlSeconds: env.PRESENCE_TTL_SECONDS,
     resetMailSpacingSeconds: env.RESET_MAIL_SPACING_SECONDS,
-    /** Email continuity (api/modules/chat/chat.continuity.ts): the unseen wait, and the least time between two mails of one chat. */
+    /** Email continuity (api/modules/chat/continuity/chat.continuity.ts): the unseen wait, and the least time between two mails of one chat. */
     continuity: { delayMs: env.CONTINUITY_DELAY_SECONDS * 1000, spacingMs: env.CONTINUITY_MAIL_SPACING_SECONDS * 1000 },
     /** Escalation of unread visitor messages and the rating's ask (DESIGN.md 10). */
     chatFollowUp: { escalationDelayMs: env.ESCALATION_DELAY_SECONDS * 1000, ratingAskDelayMs: env.RATING_ASK_DELAY_SECONDS * 1000 },

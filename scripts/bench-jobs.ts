@@ -23,7 +23,7 @@
  * On PostgreSQL it also counts the transactions per lead, reads included (pg_stat_database).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,11 +33,12 @@ import pg from 'pg';
 import { leadPaths } from '../api/contract/paths';
 import { freePort } from './services/free-port';
 import { type CpuGroups, cpuOf, processTree } from './bench/cpu';
-import type { Arrival, SinkMessage } from './bench/smtp-sink';
+import type { Arrival } from './bench/smtp-sink';
 import { percentile } from './bench/stats';
 import { type AppProcess, startAppProcess } from './services/app-process';
 import { type PostgresServer, startPostgres } from './services/postgres';
 import { type RedisServer, startRedis } from './services/redis';
+import { formBody, leadOf, post, postForms, type Sink, startSink } from './bench/job-load';
 
 type SetupName = 'sqlite' | 'pg-2';
 const { values: options } = parseArgs({
@@ -63,112 +64,6 @@ const passedOn = Object.fromEntries(
 const nodeArgs = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [];
 const now = () => performance.timeOrigin + performance.now();
 const fixed = (value: number, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : '-');
-
-// ---------- the SMTP sink ----------
-
-interface Sink {
-  port: number;
-  pid: number;
-  /** Every message accepted so far. */
-  arrivals: Arrival[];
-  stop(): Promise<void>;
-}
-
-async function startSink(): Promise<Sink> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench/smtp-sink.ts'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const arrivals: Arrival[] = [];
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`smtp sink exited with ${code}`)));
-    child.on('message', (message: SinkMessage) => {
-      if ('port' in message) resolve(message.port);
-      else arrivals.push(...message.arrivals);
-    });
-  });
-  return {
-    port,
-    pid: child.pid!,
-    arrivals,
-    async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
-
-// ---------- form posts ----------
-
-/** One lead per post: its name carries the phase's tag and its index, and so does its notice's subject. */
-function formBody(tag: string, index: number): string {
-  return JSON.stringify({
-    name: `Bench ${tag} ${index}`,
-    email: `lead-${tag}-${index}@bench.example`,
-    company: 'Carter Autos',
-    phone: '(512) 555-0102',
-    subject: 'pricing',
-    message: 'How much for 80 cars on the lot?',
-  });
-}
-const leadOf = (subject: string) => /Bench (\w+) (\d+)$/.exec(subject);
-
-function post(agent: Agent, url: URL, body: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const outgoing = request(
-      url,
-      { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
-      (response) => {
-        response.resume();
-        response.once('end', () => resolve(response.statusCode ?? 0));
-        response.once('error', reject);
-      },
-    );
-    outgoing.once('error', reject);
-    outgoing.end(body);
-  });
-}
-
-interface Posts {
-  /** When each post's `201` came back (epoch ms), by lead index. */
-  answeredAt: number[];
-  /** How long each post took, ms. */
-  latencies: number[];
-  seconds: number;
-  failures: number;
-}
-
-/** `total` posts, `connections` at a time over keep-alive sockets, each connection staying on one of `urls`. */
-async function postForms(urls: string[], tag: string, total: number): Promise<Posts> {
-  const agent = new Agent({ keepAlive: true, maxSockets: connections });
-  const targets = urls.map((url) => new URL(url));
-  const answeredAt: number[] = new Array<number>(total);
-  const latencies: number[] = [];
-  let next = 0;
-  let failures = 0;
-  let firstFailure = '';
-  const started = now();
-  const worker = async (connection: number) => {
-    const target = targets[connection % targets.length]!;
-    while (next < total) {
-      const index = next++;
-      const sent = now();
-      const status = await post(agent, target, formBody(tag, index)).catch((error: unknown) => String(error));
-      const answered = now();
-      if (status === 201) {
-        answeredAt[index] = answered;
-        latencies.push(answered - sent);
-      } else {
-        failures += 1;
-        firstFailure ||= `${target.host} answered ${status}`;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: connections }, (_, connection) => worker(connection)));
-  const seconds = (now() - started) / 1000;
-  agent.destroy();
-  if (failures > 0) console.log(`    ${failures} of ${total} posts failed (first: ${firstFailure})`);
-  return { answeredAt, latencies: latencies.sort((a, b) => a - b), seconds, failures };
-}
 
 // ---------- the processes of a set-up ----------
 
@@ -294,9 +189,9 @@ function cpuGroupsOf(services: Services, nodes: { pid: number }[], label = 'node
 
 /** Posts `count` forms after a warm-up; answers the form side of a row. */
 async function formsOnly(setup: string, phase: string, urls: string[], tag: string, groups: CpuGroups): Promise<Row> {
-  await postForms(urls, `w${tag}`, warmupCount);
+  await postForms(urls, `w${tag}`, warmupCount, connections);
   const before = cpuOf(groups);
-  const posts = await postForms(urls, tag, count);
+  const posts = await postForms(urls, tag, count, connections);
   return {
     setup,
     phase,
@@ -317,11 +212,11 @@ async function waitForMails(sink: Sink, tag: string, expected: number, deadline:
 async function withNotices(setup: string, urls: string[], tag: string, services: Services, groups: CpuGroups): Promise<Row> {
   const { sink } = services;
   // The warm-up's notices too go through the sink, and are all in before the measure starts.
-  await postForms(urls, `w${tag}`, warmupCount);
+  await postForms(urls, `w${tag}`, warmupCount, connections);
   await waitForMails(sink, `w${tag}`, warmupCount, now() + drainTimeoutMs);
   const before = cpuOf(groups);
   const firstArrival = sink.arrivals.length;
-  const posts = await postForms(urls, tag, count);
+  const posts = await postForms(urls, tag, count, connections);
   const postsDone = now();
   await waitForMails(sink, tag, count - posts.failures, postsDone + drainTimeoutMs);
   const cpu = cpuPerLead(groups, before);

@@ -7,60 +7,13 @@ import type { JobRow } from '../../db/schema';
 import type { SingleStatementWrite } from '../events';
 import type { Write } from '../events/write';
 import type { JobClass } from './classes';
+import { type JobContext, JobDeferral, type JobDefinition, type JobKind } from './definition';
 import * as repository from './jobs.repository';
-import type { BatchRequest, JobRequest } from './jobs.repository';
+import { JobOutcomes } from './outcomes';
+import type { BatchRequest } from './jobs.repository';
 
 export { type JobClass, jobClasses } from './classes';
-
-/** What a handler is told of the run it is in. */
-export interface JobContext {
-  /** The job's id: stable across retries (a mail's Message-ID is made of it). */
-  jobId: number;
-  /** 1 on the first run. */
-  attempt: number;
-  /** When the job was first due (epoch ms): when its promise was made, for a job due at once. */
-  dueAt: number;
-  /**
-   * Aborted at the job's deadline, about 0.8 of the lease after it was claimed: past the lease another
-   * node may take the job again, so a handler passes this to what it waits on (a fetch, an SMTP send).
-   */
-  signal: AbortSignal;
-  log: FastifyBaseLogger;
-}
-
-
-interface JobDefinition<P> {
-  /** The class whose slots it runs in. */
-  class: JobClass;
-  /** Checks the stored payload: a job whose payload fails it ends dead at once, never retried. */
-  payload: z.ZodType<P>;
-  /**
-   * Does the work. Idempotent: a run whose outcome is unknown (a node died mid-send) runs again. It
-   * loads what it needs by id and returns quietly when that is gone. Throwing retries it later;
-   * throwing a `JobDeferral` puts it off without counting an attempt.
-   */
-  handle(payload: P, context: JobContext): Promise<void>;
-}
-
-/** A defined kind: makes requests of its own kind with a checked payload. */
-export interface JobKind<P> {
-  kind: string;
-  request(payload: P, options?: { runAt?: number; dedupeKey?: string; once?: boolean }): JobRequest;
-}
-
-/**
- * Thrown by a handler that cannot try now for a reason that is not the job's failure (a webhook
- * receiver paused after failing): the job is due again at `until` with its attempt given back.
- */
-export class JobDeferral extends Error {
-  constructor(
-    readonly until: number,
-    reason: string,
-  ) {
-    super(reason);
-    this.name = 'JobDeferral';
-  }
-}
+export { JobDeferral, retryDelayMs, type JobContext, type JobKind } from './definition';
 
 export interface RunnerOptions {
   /** How long a claim lasts: after it, another node takes the job again (JOBS_LEASE_SECONDS). */
@@ -92,18 +45,8 @@ const realTimers: RunnerTimers = {
 /** A job's deadline, as a share of its lease: it ends (or is told to) well before another node may take it. */
 export const deadlineShareOfLease = 0.8;
 
-const maxRetryDelayMs = 60 * 60 * 1000;
 const emptyPayload = z.object({});
 
-/** The wait before attempt `attempts + 1` after `attempts` failed ones: base, 2x base, 4x base, ... at most an hour. */
-export function retryDelayMs(attempts: number, baseMs: number): number {
-  return Math.min(baseMs * 2 ** Math.max(0, attempts - 1), maxRetryDelayMs);
-}
-
-function errorText(error: unknown): string {
-  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  return text.slice(0, 2000);
-}
 
 /**
  * The jobs of this node: every node runs one. It is one loop:
@@ -134,6 +77,8 @@ export class JobRunner {
   /** When the loop last looked for due jobs, and when each class last had a free slot at a look (epoch ms). */
   private lastLookAt = 0;
   private readonly lastFreeLookAt = new Map<JobClass, number>();
+  /** What becomes of each run: done (batched), retried, put off or dead (outcomes.ts). */
+  private readonly outcomes: JobOutcomes;
   private readonly overrunObservers: ((jobClass: JobClass, kind: string) => void)[] = [];
   private started = false;
   private stopping = false;
@@ -146,9 +91,6 @@ export class JobRunner {
   private rearmSleep: ((at: number) => void) | undefined;
   /** A wake waits for the end of this turn of the event loop (wake). */
   private wakePending = false;
-  /** Jobs done whose outcome waits for the statement recording it (markFinished). */
-  private finished: { id: number; recorded: () => void; failed: (error: unknown) => void }[] = [];
-  private recording = false;
 
   constructor(
     private readonly db: Db,
@@ -158,7 +100,17 @@ export class JobRunner {
     private readonly log: FastifyBaseLogger,
     private readonly now: () => number = Date.now,
     private readonly timers: RunnerTimers = realTimers,
-  ) {}
+  ) {
+    this.outcomes = new JobOutcomes({
+      single,
+      node: this.node,
+      now,
+      retryBaseMs: options.retryBaseMs,
+      retryForMs: options.retryForMs,
+      periodEveryMs: (kind) => this.periodic.get(kind),
+      dueAgainAt: (runAt) => this.expect(runAt),
+    });
+  }
 
   /** Names a kind of job and how it is done. */
   define<P>(kind: string, definition: JobDefinition<P>): JobKind<P> {
@@ -404,15 +356,15 @@ export class JobRunner {
     });
     try {
       const parsed = definition.payload.safeParse(parsePayload(job.payload));
-      if (!parsed.success) return await this.dead(job, `bad payload: ${parsed.error.message}`, log);
+      if (!parsed.success) return await this.outcomes.dead(job, `bad payload: ${parsed.error.message}`, log);
       try {
         await definition.handle(parsed.data, { jobId: job.id, attempt: job.attempts, dueAt: job.dueAt, signal: deadline.signal, log });
       } catch (error) {
-        if (error instanceof JobDeferral) return await this.deferred(job, error, log);
-        return await this.failed(job, error, log);
+        if (error instanceof JobDeferral) return await this.outcomes.deferred(job, error, log);
+        return await this.outcomes.failed(job, error, log);
       }
       const everyMs = this.periodic.get(job.kind);
-      if (everyMs === undefined) return await this.markDone(job.id);
+      if (everyMs === undefined) return await this.outcomes.done(job.id);
       const now = this.now();
       await this.single((db) => repository.markRetry(db, job.id, this.node, { runAt: now + everyMs, error: null, resetAttempts: true }));
       this.expect(now + everyMs);
@@ -423,60 +375,6 @@ export class JobRunner {
       ended = true;
       cancelDeadline();
     }
-  }
-
-  /**
-   * Records job `id` done. Jobs that end while a record is on its way are recorded together by the
-   * next statement: under load a node's jobs end in bursts, and each cost a round trip of its own.
-   */
-  private markDone(id: number): Promise<void> {
-    return new Promise((recorded, failed) => {
-      this.finished.push({ id, recorded, failed });
-      if (!this.recording) void this.markFinished();
-    });
-  }
-
-  private async markFinished(): Promise<void> {
-    this.recording = true;
-    while (this.finished.length > 0) {
-      const batch = this.finished;
-      this.finished = [];
-      try {
-        const now = this.now();
-        await this.single((db) => repository.markDone(db, batch.map((job) => job.id), this.node, now));
-        for (const job of batch) job.recorded();
-      } catch (error) {
-        for (const job of batch) job.failed(error);
-      }
-    }
-    this.recording = false;
-  }
-
-  private async failed(job: JobRow, error: unknown, log: FastifyBaseLogger): Promise<void> {
-    const now = this.now();
-    const everyMs = this.periodic.get(job.kind);
-    const delay = retryDelayMs(job.attempts, this.options.retryBaseMs);
-    const runAt = now + (everyMs === undefined ? delay : Math.min(delay, everyMs));
-    // Periodic work never dies: its next run is a retry anyway.
-    if (everyMs === undefined && runAt > job.dueAt + this.options.retryForMs) {
-      return this.dead(job, errorText(error), log);
-    }
-    log.warn({ err: error, retryAt: new Date(runAt).toISOString() }, 'job failed; retrying later');
-    await this.single((db) => repository.markRetry(db, job.id, this.node, { runAt, error: errorText(error) }));
-    this.expect(runAt);
-  }
-
-  /** Put off by its handler: due again then, its attempt given back. */
-  private async deferred(job: JobRow, deferral: JobDeferral, log: FastifyBaseLogger): Promise<void> {
-    log.info({ until: new Date(deferral.until).toISOString(), reason: deferral.message }, 'job put off');
-    await this.single((db) => repository.markDeferred(db, job.id, this.node, deferral.until));
-    this.expect(deferral.until);
-  }
-
-  private async dead(job: JobRow, error: string, log: FastifyBaseLogger): Promise<void> {
-    log.error({ error }, 'job dead: kept for an admin to retry');
-    const now = this.now();
-    await this.single((db) => repository.markDead(db, job.id, this.node, { error, now }));
   }
 }
 

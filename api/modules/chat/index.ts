@@ -1,81 +1,51 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../../config';
-import { escalateUnreadChats } from './chat.escalation';
-import { guardChatHandshakes } from './chat.handshake';
-import { announceStaffPresence, inProcessStaffPresence, redisStaffPresence, type StaffPresence } from './chat.presence';
-import { pushChatEvents } from './chat.pushes';
-import { autoAssignChats } from './chat.assignment';
-import { askForRatings, ChatRatings } from './chat.rating';
-import { chatRatingRoutes } from './chat.rating.routes';
-import { chatSendLimits } from './chat.rate-limit';
-import { ChatResync, pushSessionStates } from './chat.resync';
-import { visitorResyncRoutes } from './chat.resync.routes';
-import { chatResyncSocketEvents } from './chat.resync.socket';
-import { capChatRoomsPerSocket } from './chat.rooms';
-import { visitorChatRoutes } from './chat.routes';
-import { ChatService } from './chat.service';
-import { chatSocketEvents } from './chat.socket';
-import { closeEndedStaffSessions, expireIdleStaffSockets } from './chat.staff-expiry';
-import { chatLinkRoutes, mailChatContinuity } from './chat.continuity';
-import { seenRoutes, seenSocketEvents } from './chat.seen';
-import { chatTranscripts, transcriptRoutes } from './chat.transcript';
-import { pushChatNotes } from './chat.notes';
-import { shareConversationViewing } from './chat.collision';
+import { assignment } from './assignment';
+import { collision } from './collision';
+import { continuity } from './continuity';
+import { conversation } from './conversation';
+import type { ChatService } from './conversation/chat.service';
+import { escalation } from './escalation';
+import { notes } from './notes';
+import { rating } from './rating';
+import { realtime, type StaffPresence } from './realtime';
+import { resync } from './resync';
+import { seen } from './seen';
+import { staffExpiry } from './staff-expiry';
+import { transcript } from './transcript';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The one chat service; other modules may read chat data through it. */
     chat: ChatService;
-    /** Who on the staff has a live dashboard socket, on any process (chat.presence.ts). */
+    /** Who on the staff has a live dashboard socket, on any process (realtime/chat.presence.ts). */
     staffPresence: StaffPresence;
   }
 }
 
-export { staffChatRoutes } from './chat.routes';
+export { staffChatRoutes } from './conversation';
 
 /**
- * Live chat: one service behind the REST calls and the Socket.IO events. Registered outside the
- * cookie-session scope; app.ts adds `staffChatRoutes` inside it.
+ * Live chat, a folder per capability (README "Folders"), each wired by its own index.ts: this file
+ * is the module's only door. Registered outside the cookie-session scope; app.ts adds
+ * `staffChatRoutes` inside it. What each capability reacts to: README "Reactions".
  */
 export default fp(
   async (app: FastifyInstance, options: { config: Config }) => {
-    const limits = chatSendLimits(app, options.config.rateLimitAllowlist);
-    const chat = new ChatService(app.db, app.write, limits);
-    pushChatEvents(app);
-    pushChatNotes(app);
-    app.decorate('chat', chat);
-    await app.register(visitorChatRoutes, { chat });
-    await app.register(chatRatingRoutes, { ratings: new ChatRatings(app, app.write, options.config.sessionSecret) });
-    askForRatings(app, options.config);
-    escalateUnreadChats(app, options.config);
-    app.decorate('chatResync', new ChatResync(app.db));
-    pushSessionStates(app);
-    await app.register(visitorResyncRoutes);
-    guardChatHandshakes(app, options.config);
-    if (app.redis) {
-      const ttlSeconds = options.config.presenceTtlSeconds;
-      const presence = redisStaffPresence(app.redis.client, { keyPrefix: app.redis.keyPrefix, ttlSeconds });
-      // Four refreshes per TTL: a key outlives a late refresh or two, and a dead process's staff drop out within TTL + a quarter.
-      app.decorate('staffPresence', presence);
-      announceStaffPresence(app, presence, { shared: true, refreshEveryMs: (ttlSeconds * 1000) / 4, staffArrived: autoAssignChats(app, presence) });
-    } else {
-      const presence = inProcessStaffPresence();
-      app.decorate('staffPresence', presence);
-      announceStaffPresence(app, presence, { shared: false, staffArrived: autoAssignChats(app, presence) });
-    }
-    capChatRoomsPerSocket(app.visitorSockets);
-    chatSocketEvents(app, chat);
-    shareConversationViewing(app);
-    chatResyncSocketEvents(app);
-    expireIdleStaffSockets(app);
-    closeEndedStaffSessions(app);
+    const { config } = options;
+    const chat = await conversation(app, config);
+    await rating(app, config);
+    escalation(app, config);
+    await resync(app);
+    realtime(app, { config, chat, staffArrived: (presence) => assignment(app, presence) });
+    collision(app);
+    staffExpiry(app);
     // The visitor is never lost (DESIGN.md 10): seen receipts, email continuity, transcripts.
-    await app.register(seenRoutes);
-    seenSocketEvents(app);
-    mailChatContinuity(app, options.config);
-    await app.register(chatLinkRoutes, { config: options.config });
-    await app.register(transcriptRoutes, { transcripts: chatTranscripts(app) });
+    await seen(app);
+    await continuity(app, config);
+    await transcript(app);
+    notes(app);
   },
   { name: 'chat', dependencies: ['db', 'events', 'jobs', 'mail', 'redis', 'session', 'auth', 'socket-io'] },
 );

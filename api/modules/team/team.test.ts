@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { apiPaths, pathTo } from '../../contract/paths';
 import { auditPaths, type AuditPage } from '../../contract/audit';
-import { controlCharacterMessage } from '../../contract/common';
-import {
-  displayNameBrandMessage,
-  displayNameCharactersMessage,
-  displayNameLinkMessage,
-  displayNameReservedMessage,
-  displayNameTakenMessage,
-} from '../../contract/display-name';
 import {
   deactivatedSignInMessage,
   inviteLinkInvalidMessage,
@@ -18,79 +10,13 @@ import {
   type Team,
   teamPaths,
 } from '../../contract/team';
-import { signInNewStaff, signInStaff, staffEnv, type StaffSignIn } from '../../../test/support/factories';
+import { signInStaff, staffEnv, type StaffSignIn } from '../../../test/support/factories';
 import { buildTestServer } from '../../../test/support/helper';
-import { readOutbox } from '../../../test/support/outbox';
+import { teamSteps } from '../../../test/support/team';
 
 const { app, dir } = await buildTestServer({ ...staffEnv, RATE_LIMIT_ALLOWLIST: '127.0.0.1' });
 
-let emailCount = 0;
-function newEmail(): string {
-  emailCount += 1;
-  return `invitee${emailCount}@lotwise.example`;
-}
-
-async function call(signIn: StaffSignIn | undefined, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) {
-  return app.inject({ method, url, headers: signIn ? { cookie: signIn.cookie } : {}, ...(payload ? { payload } : {}) });
-}
-
-async function idOf(email: string): Promise<number> {
-  const row = await app.db.selectFrom('admins').select('id').where('email', '=', email).executeTakeFirstOrThrow();
-  return row.id;
-}
-
-/** A new account with this role, signed in. */
-async function newMember(role: 'admin' | 'agent'): Promise<StaffSignIn & { id: number }> {
-  const signIn = await signInNewStaff(app);
-  const row = await app.db.selectFrom('sessions').select('adminId').where('sid', '=', signIn.sid).executeTakeFirstOrThrow();
-  await app.db.updateTable('admins').set({ role }).where('id', '=', row.adminId!).execute();
-  return { ...signIn, id: row.adminId! };
-}
-
-let nameCount = 0;
-/** A display name no one else on the team has (names are unique by look: see api/contract/display-name.ts). */
-function newName(): string {
-  nameCount += 1;
-  // Letters that look like no other letter or pair (i and l, o and 0, rn and m, vv and w).
-  const alphabet = 'abcdefghjkmpqstuxyz';
-  let letters = '';
-  for (let n = nameCount; n > 0; n = Math.floor((n - 1) / alphabet.length)) letters = alphabet[(n - 1) % alphabet.length]! + letters;
-  return `Dana ${letters}`;
-}
-
-/** Invites `email` as `admin`, runs the mail job and answers the link's token from the outbox. */
-async function invite(admin: StaffSignIn, email: string, role: 'admin' | 'agent' = 'agent', displayName = newName()): Promise<string> {
-  const response = await call(admin, 'POST', teamPaths.invites, { email, displayName, role });
-  expect(response.statusCode).toBe(201);
-  await app.jobs.runDue();
-  const mail = (await readOutbox(dir)).filter((each) => each.headers.to === email).at(-1);
-  const token = /\/admin\/join\?token=([A-Za-z0-9_.%-]+)/.exec(mail?.text ?? '')?.[1];
-  if (!token) throw new Error(`no invite link mailed to ${email}`);
-  return decodeURIComponent(token);
-}
-
-/** The account of `staffEnv` becomes the one admin. */
-async function onlyAdmin(): Promise<number> {
-  const selfId = await idOf(staffEnv.ADMIN_EMAIL);
-  await app.db.updateTable('admins').set({ role: 'agent' }).where('id', '!=', selfId).execute();
-  await app.db.updateTable('admins').set({ role: 'admin', deactivatedAt: null }).where('id', '=', selfId).execute();
-  return selfId;
-}
-
-async function accept(token: string, password = 'a-long-new-password-9') {
-  return app.inject({ method: 'POST', url: teamPaths.acceptInvite, payload: { token, password } });
-}
-
-async function sessionOf(cookie: string) {
-  const response = await app.inject({ method: 'GET', url: apiPaths.session, headers: { cookie } });
-  return response.json<{ admin: { email: string; role: string; displayName: string } | null }>().admin;
-}
-
-async function auditEntries(admin: StaffSignIn, q?: string): Promise<AuditPage> {
-  const response = await call(admin, 'GET', q ? `${auditPaths.log}?q=${encodeURIComponent(q)}` : auditPaths.log);
-  expect(response.statusCode).toBe(200);
-  return response.json();
-}
+const { newEmail, call, idOf, newMember, invite, onlyAdmin, accept, sessionOf, auditEntries } = teamSteps(app, dir);
 
 describe('admin-only team and audit routes', () => {
   const adminRoutes = [
@@ -443,87 +369,3 @@ describe('waiting invites: who sent them, revoking, withdrawn with their sender'
   });
 });
 
-describe('display names: unique by look, no links, markup, brand or official words', () => {
-  it('refuses, with the reason, a name that is or looks like another member’s or a waiting invite’s, and changes nothing', async () => {
-    const admin = await signInStaff(app);
-    const sam = await newMember('agent');
-    expect((await call(sam, 'PATCH', teamPaths.me, { displayName: 'Sam Quill' })).statusCode).toBe(200);
-    const other = await newMember('agent');
-    const before = await app.db.selectFrom('admins').select('displayName').where('id', '=', other.id).executeTakeFirstOrThrow();
-    for (const name of ['Sam Quill', 'SAM QUILL', 'Sаm Quіll', 'Sam  Qu ill', 'Sám Quill']) {
-      const refused = await call(other, 'PATCH', teamPaths.me, { displayName: name });
-      expect(refused.statusCode).toBe(400);
-      expect(refused.json()).toEqual({ message: 'Validation failed', errors: { displayName: displayNameTakenMessage } });
-    }
-    expect(await app.db.selectFrom('admins').select('displayName').where('id', '=', other.id).executeTakeFirstOrThrow()).toEqual(before);
-    // The member's own name, written another way, is theirs to keep.
-    expect((await call(sam, 'PATCH', teamPaths.me, { displayName: 'Sam QUILL' })).statusCode).toBe(200);
-
-    // A waiting invite holds its name; so does a member, for an invite.
-    await invite(admin, newEmail(), 'agent', 'Rhea Vance');
-    const clash = await call(other, 'PATCH', teamPaths.me, { displayName: 'Rhea Vance' });
-    expect(clash.json()).toMatchObject({ errors: { displayName: displayNameTakenMessage } });
-    const invitedTwice = await call(admin, 'POST', teamPaths.invites, { email: newEmail(), displayName: 'Rhea Vance', role: 'agent' });
-    expect(invitedTwice.statusCode).toBe(400);
-    const likeSam = await call(admin, 'POST', teamPaths.invites, { email: newEmail(), displayName: 'Sam Qui11', role: 'agent' });
-    expect(likeSam.json()).toMatchObject({ errors: { displayName: displayNameTakenMessage } });
-  });
-
-  it.each([
-    ['Lotwise Billing - verify your card at https://lotwise-billing.example', displayNameLinkMessage],
-    ['pay at lotwise-help.com', displayNameLinkMessage],
-    ['<img src=x onerror=alert(1)>', displayNameCharactersMessage],
-    ['Dana [support](x)', displayNameCharactersMessage],
-    ['Da\u200Bna', controlCharacterMessage],
-    ['Dana\u0000', controlCharacterMessage],
-    ['L0twise Team', displayNameBrandMessage],
-    ['Admin', displayNameReservedMessage],
-    ['Billing Department', displayNameReservedMessage],
-  ])('refuses %j with a clear 400, on a rename and an invite', async (name, message) => {
-    const admin = await signInStaff(app);
-    const agent = await newMember('agent');
-    const renamed = await call(agent, 'PATCH', teamPaths.me, { displayName: name });
-    expect(renamed.statusCode).toBe(400);
-    expect(renamed.json()).toMatchObject({ errors: { displayName: message } });
-    const email = newEmail();
-    const invited = await call(admin, 'POST', teamPaths.invites, { email, displayName: name, role: 'agent' });
-    expect(invited.statusCode).toBe(400);
-    expect(invited.json()).toMatchObject({ errors: { displayName: message } });
-    expect(await app.db.selectFrom('staffInvites').select('id').where('email', '=', email).executeTakeFirst()).toBeUndefined();
-  });
-
-  it('keeps a name stored before the rules working until it is changed', async () => {
-    const admin = await signInStaff(app);
-    const legacy = await newMember('agent');
-    await app.db.updateTable('admins').set({ displayName: 'Support Desk' }).where('id', '=', legacy.id).execute();
-    expect((await sessionOf(legacy.cookie))?.displayName).toBe('Support Desk');
-    const members = (await call(admin, 'GET', teamPaths.team)).json<Team>().members;
-    expect(members.find((each) => each.id === legacy.id)?.displayName).toBe('Support Desk');
-    // Its own form again is a change now, and is refused.
-    expect((await call(legacy, 'PATCH', teamPaths.me, { displayName: 'Support Desk Two' })).json()).toMatchObject({ errors: { displayName: displayNameReservedMessage } });
-  });
-});
-
-describe('the audit log names the actor as they were', () => {
-  it('keeps each entry’s actor id, email and name then after a rename; the rename itself is audited with both names', async () => {
-    const admin = await signInStaff(app);
-    const actor = await newMember('admin');
-    const actorEmail = (await app.db.selectFrom('admins').select('email').where('id', '=', actor.id).executeTakeFirstOrThrow()).email;
-    expect((await call(actor, 'PATCH', teamPaths.me, { displayName: 'Priya Natarajan' })).statusCode).toBe(200);
-    const email = newEmail();
-    await invite(actor, email, 'agent');
-    expect((await call(actor, 'PATCH', teamPaths.me, { displayName: 'Boss Person' })).statusCode).toBe(200);
-
-    const entries = (await auditEntries(admin, actorEmail)).entries;
-    const invited = entries.find((entry) => entry.action === 'staff.invited');
-    expect(invited).toMatchObject({ actorId: actor.id, actorEmail, actorName: 'Priya Natarajan' });
-    const renames = entries.filter((entry) => entry.action === 'staff.renamed');
-    expect(renames.map((entry) => [entry.actorName, entry.detail])).toEqual([
-      ['Priya Natarajan', 'from "Priya Natarajan" to "Boss Person"'],
-      [actorEmail.split('@')[0], `from "${actorEmail.split('@')[0]}" to "Priya Natarajan"`],
-    ]);
-    expect(renames[0]).toMatchObject({ actorId: actor.id, actorEmail, subject: `Boss Person (${actorEmail})` });
-    // The old name finds the entries it signed.
-    expect((await auditEntries(admin, 'Priya')).entries.some((entry) => entry.action === 'staff.invited' && entry.actorId === actor.id)).toBe(true);
-  });
-});

@@ -21,7 +21,8 @@ import {
   stopCountsRecheck,
 } from './api/live-cache';
 import { missedChats } from './api/chat-resync';
-import { applyLeadUpdate, putChatMessage } from './api/queries';
+import { putChatMessage } from './api/chat-writes';
+import { applyLeadUpdate } from './api/lead-writes';
 import { createVisitorAlerts } from './lib/alerts';
 import { createFrameBatcher } from './lib/frame-batcher';
 import { useChatUi } from './stores/chat-ui-store';

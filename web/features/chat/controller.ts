@@ -1,39 +1,21 @@
-import { timings } from '../../../api/contract/brand';
 import { hoursAt } from '../../../api/contract/business-hours';
-import { type ChatMessage, type ChatMessageInput, chatSenderEmailSchema } from '../../../api/contract/chat';
+import { type ChatMessage, chatSenderEmailSchema } from '../../../api/contract/chat';
 import { emailMessage } from '../../../api/contract/common';
 import type { ChatResyncAnswer, ChatSessionState } from '../../../api/contract/chat-resync';
 import { type LeaveMessageField, type LeaveMessageInput, leaveMessageSchema } from '../../../api/contract/leave-message';
-import type { TypingPayload } from '../../../api/contract/socket';
-import { ApiError } from '../../lib/api-client';
 import type { ChatRatingValue } from '../../../api/contract/chat-rating';
-import { fetchRatingState, postChatMessage, postRating } from './api';
+import { failureText, isRefusal, messageInput, newClientId, sendMessageInput } from './delivery';
 import { type ChatEntry, mergeMessages } from './messages';
-import { cursorOf, fetchChatResync, fetchVisitorSessions, isNewerState } from './resync';
+import { fetchVisitorSessions, isNewerState } from './resync';
 import { readOrCreateSessionId, startNewSessionId, storeSessionId } from './session-id';
 import { ChatContinuity, takeChatLinkToken } from './continuity';
 import { ChatOutbox, type DeliveryOutcome, type OutgoingMessage } from './outbox';
+import { ChatHistory } from './history';
+import { ChatRating } from './rating';
 import { type ChatStore, createChatStore } from './store';
-import { ChatRefusedError, type ChatTransport } from './transport';
-import { addVisitPage, visitorTimeZone, visitPages } from './visit-pages';
-
-function failureText(error: unknown): string {
-  if (error instanceof ChatRefusedError) return error.message;
-  if (error instanceof ApiError && error.body) {
-    const fieldMessage = error.body.errors ? Object.values(error.body.errors)[0] : undefined;
-    return fieldMessage ?? error.body.message;
-  }
-  return 'Not sent';
-}
-
-/** The server answered no (too many, too long...): sending the same again would not help. Anything else may pass later. */
-function isRefusal(error: unknown): boolean {
-  return error instanceof ChatRefusedError || (error instanceof ApiError && error.status < 500);
-}
-
-function newClientId(): string {
-  return `c${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
-}
+import type { ChatTransport } from './transport';
+import { ChatTyping } from './typing';
+import { addVisitPage } from './visit-pages';
 
 /**
  * The visitor chat of one widget: owns its transport (the socket), the 3 s REST poll while that
@@ -46,25 +28,11 @@ export class ChatController {
   /** What the panel shows; components read it as a hook: `controller.store(selector)`. */
   readonly store = createChatStore();
 
-  private pollTimer: ReturnType<typeof setInterval> | undefined;
-  private typingTimer: ReturnType<typeof setTimeout> | undefined;
-  private staffTypingTimer: ReturnType<typeof setTimeout> | undefined;
-  private historyLoaded = false;
   /** A stored message of the session has been seen: the conversation exists on the server. */
   private sessionStarted = false;
-  /**
-   * Socket connections so far (never reset, so a late answer to an old join cannot pass for the live
-   * one's), and the connection whose join succeeded: that one is subscribed and pushed every new message.
-   */
-  private connectionCount = 0;
-  private joinedConnection = 0;
-  /** The first load in flight, so opening the panel meanwhile waits for it instead of loading twice. */
-  private firstLoad: Promise<void> | null = null;
   private disposed = false;
   /** Seen receipts, the mailed link and transcripts (continuity.ts). */
   readonly continuity: ChatContinuity;
-  /** A mailed link being opened: the history waits for it, to load the conversation it names. */
-  private linkOpening: Promise<void> | null = null;
   private readonly onVisibilityChange = () => this.continuity.reportSeen();
   /** The visitor's messages on their way, one at a time in the order written (outbox.ts). */
   private readonly outbox = new ChatOutbox(
@@ -74,8 +42,22 @@ export class ChatController {
   /** The browser is back online: what waits goes now, by REST if the socket is not back yet. */
   private readonly onOnline = () => this.outbox.resume();
 
+  /** "How did we do?" (rating.ts). */
+  private readonly rating: ChatRating;
+  /** Typing, both ways (typing.ts). */
+  private readonly typing: ChatTyping;
+  /** The history, its catch-up and the poll (history.ts). */
+  private readonly history: ChatHistory;
+
   constructor(private readonly transport: ChatTransport) {
     this.continuity = new ChatContinuity(this.store, transport);
+    this.rating = new ChatRating(this.store, () => this.disposed);
+    this.typing = new ChatTyping(this.store, transport);
+    this.history = new ChatHistory(this.store, transport, {
+      receiveAnswer: (answer, sessionId) => this.receiveAnswer(answer, sessionId),
+      firstLoaded: () => void this.rating.load(),
+      disposed: () => this.disposed,
+    });
   }
 
   private get state(): ChatStore {
@@ -89,8 +71,7 @@ export class ChatController {
     const token = takeChatLinkToken();
     if (!token) return this.startTransport();
     // A mailed link: its conversation first, then the socket joins that one.
-    this.linkOpening = this.continuity.openLink(token).finally(() => {
-      this.linkOpening = null;
+    void this.history.waitFor(this.continuity.openLink(token)).then(() => {
       if (!this.disposed) this.startTransport();
     });
   }
@@ -98,20 +79,20 @@ export class ChatController {
   private startTransport(): void {
     this.transport.start({
       onConnect: () => {
-        this.connectionCount += 1;
+        this.history.connected();
         this.state.setConnected(true);
-        this.syncPolling();
+        this.history.syncPolling();
         this.outbox.resume();
         // Joining subscribes this socket to the session's replies and catches up on what was missed.
-        void this.loadHistory();
+        void this.history.load();
       },
       onDisconnect: () => {
         this.state.setConnected(false);
         this.state.setStaffTyping(false);
-        this.syncPolling();
+        this.history.syncPolling();
       },
       onMessage: (message) => this.receive([message]),
-      onTyping: (payload) => this.staffTyping(payload),
+      onTyping: (payload) => this.typing.staffTyping(payload),
       onPresence: (online) => this.state.setStaffOnline(online),
       onRatingAsked: (sessionId) => {
         if (sessionId === this.state.sessionId) this.state.setRatingAsked(true);
@@ -127,26 +108,22 @@ export class ChatController {
     window.removeEventListener('online', this.onOnline);
     this.outbox.stop();
     this.transport.stop();
-    clearInterval(this.pollTimer);
-    this.pollTimer = undefined;
-    clearTimeout(this.typingTimer);
-    this.typingTimer = undefined;
-    clearTimeout(this.staffTypingTimer);
-    this.staffTypingTimer = undefined;
+    this.history.stopPolling();
+    this.typing.dispose();
   }
 
   openPanel(): void {
     if (this.state.open) return;
     this.state.setOpen(true);
     this.state.setUnread(0);
-    if (!this.upToDate()) void this.loadHistory();
-    this.syncPolling();
+    if (!this.history.upToDate()) void this.history.load();
+    this.history.syncPolling();
     this.continuity.reportSeen();
   }
 
   closePanel(): void {
     this.state.setOpen(false);
-    this.syncPolling();
+    this.history.syncPolling();
   }
 
   setEmail(email: string): void {
@@ -229,7 +206,7 @@ export class ChatController {
     if (sessionId === this.state.sessionId) return;
     storeSessionId(sessionId);
     this.switchTo(sessionId, true);
-    void this.loadHistory();
+    void this.history.load();
   }
 
   /** A new conversation, once the current one is closed: a new id, and the welcome message. */
@@ -240,18 +217,15 @@ export class ChatController {
 
   /** Everything the panel held of the previous conversation goes; answers still on their way for it are dropped (receiveAnswer). */
   private switchTo(sessionId: string, started: boolean): void {
-    this.stopTyping();
-    clearTimeout(this.staffTypingTimer);
+    this.typing.switched();
     this.state.setSessionId(sessionId);
     this.state.setEntries([]);
     this.state.setSession(null);
     this.state.setStaffTyping(false);
     this.state.setShowWelcome(!started);
     // A new conversation has no history to load; its first message starts it, with the visit's pages.
-    this.historyLoaded = !started;
+    this.history.reset(started);
     this.sessionStarted = false;
-    this.joinedConnection = 0;
-    this.firstLoad = null;
     this.state.setLeftMessage(null);
     this.state.setNotice('');
     this.state.setTranscript({ state: 'idle', text: '' });
@@ -263,7 +237,7 @@ export class ChatController {
   sendMessage(text: string): boolean {
     const trimmed = text.trim();
     if (!trimmed) return false;
-    this.stopTyping();
+    this.typing.stopTyping();
     const clientId = newClientId();
     const status = this.outbox.isHeld() ? 'pending' : 'sending';
     const entry: ChatEntry = { key: clientId, clientId, text: trimmed, fromUser: true, createdAt: new Date().toISOString(), status };
@@ -299,9 +273,7 @@ export class ChatController {
 
   /** Tells staff the visitor is typing: once at the start, and "stopped" after 3 s without a key. */
   visitorTyping(): void {
-    if (this.typingTimer === undefined) this.transport.typing({ sessionId: this.state.sessionId, typing: true });
-    clearTimeout(this.typingTimer);
-    this.typingTimer = setTimeout(() => this.stopTyping(), timings.typingIdleMs);
+    this.typing.visitorTyping();
   }
 
   // ---------- receiving ----------
@@ -337,96 +309,6 @@ export class ChatController {
     if (state.rating) this.state.setRating(state.rating);
   }
 
-  private staffTyping(payload: TypingPayload): void {
-    if (payload.sessionId !== this.state.sessionId) return;
-    clearTimeout(this.staffTypingTimer);
-    this.state.setStaffTyping(payload.typing);
-    // A closed staff tab never says it stopped: the indicator goes after a while on its own.
-    if (payload.typing) this.staffTypingTimer = setTimeout(() => this.state.setStaffTyping(false), timings.typingShownMaxMs);
-  }
-
-  /**
-   * What the panel misses after its cursor, with the session's state: by the socket's resync when
-   * connected (which also subscribes), else by REST. The first load has no cursor yet.
-   */
-  private async fetchHistory(): Promise<ChatResyncAnswer> {
-    const { sessionId, entries } = this.state;
-    const afterSeq = this.historyLoaded ? cursorOf(entries) : 0;
-    if (!this.transport.isConnected()) return fetchChatResync(sessionId, afterSeq);
-    const connection = this.connectionCount;
-    const answer = await this.transport.resync(sessionId, afterSeq);
-    this.joinedConnection = connection;
-    return answer;
-  }
-
-  /** Joined on the live connection after the history loaded: pushes have kept the list current since. */
-  private upToDate(): boolean {
-    return this.historyLoaded && this.state.connected && this.joinedConnection === this.connectionCount;
-  }
-
-  /** The first load decides between the history and the welcome message. */
-  private loadFirstHistory(): Promise<void> {
-    // "Loading messages..." only while the panel has nothing to show yet, never over a welcome or a list.
-    const { open, showWelcome, entries } = this.state;
-    if (open && !showWelcome && entries.length === 0) this.state.setLoading(true);
-    if (this.firstLoad) return this.firstLoad;
-    const { sessionId } = this.state;
-    const load: Promise<void> = this.fetchHistory()
-      .then(
-        (answer) => {
-          if (sessionId !== this.state.sessionId) return;
-          this.receiveAnswer(answer, sessionId);
-          this.historyLoaded = true;
-          this.state.setShowWelcome(answer.messages.length === 0);
-          // Asked while the widget was away (another page, a reload): the prompt shows again.
-          if (answer.messages.length > 0) void this.loadRatingState();
-        },
-        (error: unknown) => {
-          console.error('Failed to load chat messages', error);
-          if (sessionId === this.state.sessionId) this.state.setShowWelcome(this.state.entries.length === 0);
-        },
-      )
-      .finally(() => {
-        if (this.firstLoad === load) this.firstLoad = null;
-        this.state.setLoading(false);
-      });
-    this.firstLoad = load;
-    return load;
-  }
-
-  /**
-   * Loads the history, or catches up on it after the first time. A mailed link being opened goes
-   * first: it names the conversation to load (a load begun for the id before it would be dropped).
-   */
-  private async loadHistory(): Promise<void> {
-    await this.linkOpening;
-    if (!this.historyLoaded) return this.loadFirstHistory();
-    const { sessionId } = this.state;
-    try {
-      this.receiveAnswer(await this.fetchHistory(), sessionId);
-    } catch (error) {
-      console.error('Failed to load chat messages', error);
-    }
-  }
-
-  /** The 3 s poll, only while the panel is open and the socket is not connected. */
-  private syncPolling(): void {
-    const { open, connected } = this.state;
-    const shouldPoll = open && !connected && !this.disposed;
-    if (shouldPoll && this.pollTimer === undefined) {
-      this.pollTimer = setInterval(() => {
-        const { sessionId, entries } = this.state;
-        fetchChatResync(sessionId, cursorOf(entries)).then(
-          (answer) => this.receiveAnswer(answer, sessionId),
-          (error: unknown) => console.error('Chat poll failed', error),
-        );
-      }, timings.chatPollMs);
-    } else if (!shouldPoll && this.pollTimer !== undefined) {
-      clearInterval(this.pollTimer);
-      this.pollTimer = undefined;
-    }
-  }
-
   // ---------- sending ----------
 
   private updateEntry(key: string, change: Partial<ChatEntry>): void {
@@ -454,30 +336,9 @@ export class ChatController {
     // Stored already (its answer was lost, and a resync brought the row): nothing to send again.
     if (shown && this.state.entries.some((entry) => entry.key === message.key && entry.id !== undefined)) return 'stored';
     this.updateEntry(message.key, { status: 'sending', error: undefined });
-    const outgoing: ChatMessageInput = {
-      sessionId: message.sessionId,
-      message: message.text,
-      clientId: message.clientId,
-      ...(message.senderEmail ? { senderEmail: message.senderEmail } : {}),
-      ...(message.senderName ? { senderName: message.senderName } : {}),
-      // Not the query or fragment: a page such as the reset link's carries a secret there.
-      pageUrl: `${window.location.origin}${window.location.pathname}`,
-      ...(document.referrer ? { referrer: document.referrer } : {}),
-      // The visit so far, until the conversation exists: the server keeps it with the first message only.
-      ...(this.sessionStarted || !shown ? {} : { pages: visitPages(), timeZone: visitorTimeZone() }),
-    };
+    const outgoing = messageInput(message, shown && !this.sessionStarted);
     try {
-      let stored: ChatMessage;
-      if (this.transport.isConnected()) {
-        try {
-          stored = await this.transport.send(outgoing);
-        } catch (error) {
-          if (error instanceof ChatRefusedError) throw error;
-          stored = await postChatMessage(outgoing);
-        }
-      } else {
-        stored = await postChatMessage(outgoing);
-      }
+      const stored = await sendMessageInput(this.transport, outgoing);
       this.receive([stored]);
       return 'stored';
     } catch (error) {
@@ -489,34 +350,8 @@ export class ChatController {
 
   // ---------- rating ----------
 
-  private async loadRatingState(): Promise<void> {
-    try {
-      const { asked, rating } = await fetchRatingState(this.state.sessionId);
-      if (this.disposed) return;
-      if (asked) this.state.setRatingAsked(true);
-      if (rating) this.state.setRating(rating);
-    } catch (error) {
-      console.error('Failed to load the chat rating', error);
-    }
-  }
-
   /** "How did we do?" answered: undefined once stored, else the sentence to show. Given once: a second is refused. */
-  async rate(rating: ChatRatingValue, comment: string): Promise<string | undefined> {
-    try {
-      const stored = await postRating(this.state.sessionId, { rating, ...(comment.trim() ? { comment: comment.trim() } : {}) });
-      if (!this.disposed) this.state.setRating(stored);
-      return undefined;
-    } catch (error) {
-      // Rated already (another tab, the mailed link): show what is stored.
-      if (error instanceof ApiError && error.status === 409) void this.loadRatingState();
-      return failureText(error) === 'Not sent' ? 'Could not send your rating. Please try again.' : failureText(error);
-    }
-  }
-
-  private stopTyping(): void {
-    if (this.typingTimer === undefined) return;
-    clearTimeout(this.typingTimer);
-    this.typingTimer = undefined;
-    this.transport.typing({ sessionId: this.state.sessionId, typing: false });
+  rate(rating: ChatRatingValue, comment: string): Promise<string | undefined> {
+    return this.rating.rate(rating, comment);
   }
 }

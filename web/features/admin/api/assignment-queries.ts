@@ -7,7 +7,7 @@ import { isUnauthorized, saveFailed } from '../lib/failures';
 import { useAssigneeFilter } from '../stores/assignee-filter-store';
 import { adminApi } from './admin-api';
 import { adminQueryKeys, moveCounts, putChatRow, recheckCounts } from './live-cache';
-import { applyLeadUpdate } from './queries';
+import { applyLeadUpdate } from './lead-writes';
 
 /** Assignment on the dashboard (DESIGN.md 11): the staff picker, assigning, the Mine / Unassigned / All filter, auto-assignment. */
 

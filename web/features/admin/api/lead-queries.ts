@@ -9,7 +9,7 @@ import { adminApi } from './admin-api';
  * The staff dashboard's server state in TanStack Query (DESIGN.md section 15). The spec's defaults:
  * queries never go stale, do not refetch on window focus, do not poll and do not retry; mutations
  * do not retry. What keeps them true is the staff socket: its pushes replace held data (a lead's through
- * queries.ts `applyLeadUpdate`), and after a (re)connect the held data is read again (the inbox controller's catch-up).
+ * lead-writes.ts `applyLeadUpdate`), and after a (re)connect the held data is read again (the inbox controller's catch-up).
  */
 export function createAdminQueryClient(): QueryClient {
   return new QueryClient({

@@ -3,7 +3,8 @@ import { noFilter } from '../stores/list-filters-store';
 import { contactRow, fakeServer } from '../test/fake-server';
 import { createAdminQueryClient } from './lead-queries';
 import { adminQueryKeys, type Pages } from './live-cache';
-import { applyLeadUpdate, leadListQuery } from './queries';
+import { leadListQuery } from './queries';
+import { applyLeadUpdate } from './lead-writes';
 import type { Lead } from '../../../../api/contract/leads';
 
 afterEach(() => vi.unstubAllGlobals());

@@ -5,7 +5,8 @@ import { chatSenderLabel, type StaffChatMessage } from '../../../../api/contract
 import { LinkedText } from '../../../components/ui/linked-text';
 import { emitStaffTyping } from '../api/admin-socket';
 import { chatDraftSubject } from '../lib/drafts';
-import { useChatMessages, useChatSession, useMarkReadIfUnread, useSendReply } from '../api/queries';
+import { useChatMessages, useChatSession } from '../api/queries';
+import { useMarkReadIfUnread, useSendReply } from '../api/chat-writes';
 import { ChatAssignee } from './assignee-picker';
 import { useChatUi } from '../stores/chat-ui-store';
 import { formatDate, formatTime } from '../lib/format';

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { leadNoteMaxLength, leadStatusLabels, leadStatuses, type LeadKind, type LeadStatus } from '../../../../api/contract/leads';
 import { noteDraftSubject } from '../lib/drafts';
-import { useUpdateLead } from '../api/queries';
+import { useUpdateLead } from '../api/lead-writes';
 import { useDraft } from '../use-draft';
 
 const unsavedHint = 'Unsaved: Enter saves it, Escape discards it.';

@@ -17,7 +17,7 @@ import {
 import { ApiError } from '../../../lib/api-client';
 import { adminApi } from '../api/admin-api';
 import { leadQuery } from '../api/lead-queries';
-import { applyLeadUpdate } from '../api/queries';
+import { applyLeadUpdate } from '../api/lead-writes';
 import { tabPath } from '../lib/admin-paths';
 import { isUnauthorized, saveFailed } from '../lib/failures';
 import { formatDate } from '../lib/format';
