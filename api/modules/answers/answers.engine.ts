@@ -78,7 +78,10 @@ const indexOptions: Options<IndexedPassage> = {
  * word none of our pages uses (weather, poem, loan) has df 0 and the largest weight: a question about
  * it is not about us, however many of our common words ("car", "website") come with it. At least half
  * of the question must be matched; a question with no content term at all ("hi!", "thanks") is not a
- * question we can answer. Refused outright, before any lookup: injection, competitors, comparisons
+ * question we can answer. And what the passage matches must include a *topic* of ours: a word of some
+ * passage's headings, page name or label-like line (a feature's name, "Business Hours"), not only words
+ * our pages use in passing ("Can you help me with my taxes?" meets "Fees are exclusive of taxes" in a
+ * sentence: taxes are not a subject of our pages, fees are). Refused outright, before any lookup: injection, competitors, comparisons
  * (answers.guard.ts), and messages longer than `maximumQuestionChars`, which are a story for a person.
  */
 export const minimumCoverage = 0.5;
@@ -96,6 +99,8 @@ export class AnswerEngine {
   private readonly passages = new Map<number, Passage>();
   /** In how many passages each term occurs: the df of the coverage's idf. */
   private readonly documentFrequency = new Map<string, number>();
+  /** In how many passages each term is a topic: in a heading, a page's name or a short line (a feature's name). */
+  private readonly topicFrequency = new Map<string, number>();
   private cannedIds: number[] = [];
   private nextId = 0;
 
@@ -160,6 +165,7 @@ export class AnswerEngine {
     const boostDocument = (id: number) => (this.passages.get(id)?.heading.endsWith('?') ? answerBoost : 1);
     for (const result of this.index.search(question, { boostDocument }).slice(0, candidateCount)) {
       const matched = new Set(result.queryTerms);
+      if (!content.some((term) => matched.has(term) && (this.topicFrequency.get(term) ?? 0) > 0)) continue;
       const covered = content.reduce((sum, term) => sum + (matched.has(term) ? this.idf(term) : 0), 0);
       const coverage = total === 0 ? 0 : covered / total;
       if (!best || coverage > best.coverage + 1e-9) best = { id: result.id as number, coverage };
@@ -187,19 +193,35 @@ export class AnswerEngine {
 
   private remember(id: number, passage: Passage): void {
     this.passages.set(id, passage);
-    for (const term of distinctTerms(passage)) this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
+    count(this.documentFrequency, distinctTerms(passage), 1);
+    count(this.topicFrequency, topicTerms(passage), 1);
   }
 
   private forget(id: number): void {
     const passage = this.passages.get(id);
     if (!passage) return;
     this.passages.delete(id);
-    for (const term of distinctTerms(passage)) this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 1) - 1);
+    count(this.documentFrequency, distinctTerms(passage), -1);
+    count(this.topicFrequency, topicTerms(passage), -1);
   }
 }
 
 function toIndexed(id: number, passage: Passage): IndexedPassage {
   return { id, heading: passage.heading, context: passage.context, text: passage.text, pageTitle: passage.pageTitle };
+}
+
+function count(counts: Map<string, number>, terms: Set<string>, by: 1 | -1): void {
+  for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + by);
+}
+
+/** A line this short, with no full stop, is a label (a feature's name, "Business Hours"), not a sentence. */
+const topicLineChars = 60;
+const isLabel = (line: string) => line.length <= topicLineChars && !/[.!?]$/.test(line);
+
+/** What a passage is about: the words of its headings, its page's name and its label-like lines. */
+function topicTerms(passage: Passage): Set<string> {
+  const labels = passage.text.split('\n').filter(isLabel);
+  return new Set(termsOf([passage.heading, passage.context, passage.pageTitle, ...labels].join('\n')));
 }
 
 function distinctTerms(passage: Passage): Set<string> {

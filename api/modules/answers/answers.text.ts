@@ -19,6 +19,9 @@ const phrases: readonly (readonly [RegExp, string])[] = [
   // "How long until...", "how soon": a question of speed; "how long do you keep" stays a question of keeping.
   [/\bhow (long|many days|many weeks) (until|till|before|to|does it take|will it take|would it take)\b|\bhow soon\b/g, ' fast '],
   [/\bphone numbers?\b|\btelephone numbers?\b/g, ' phone '],
+  [/\be-?mail address(es)?\b/g, ' email '],
+  // Who is "in charge of" something is not about a charge.
+  [/\bin charge of\b/g, ' responsible for '],
   [/\b(go|goes|going|went|gone|get|be|is|are|were) live\b|\blive (in|within)\b|\bup and running\b/g, ' launch '],
   [/\bsign[ -]?up\b|\benrol+\b|\bregister\b/g, ' apply '],
   [/\b(get|back|opt) out of\b/g, ' cancel '],
