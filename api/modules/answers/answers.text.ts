@@ -114,11 +114,26 @@ export function tokenize(text: string): string[] {
   return normalise(text).split(/[^a-z0-9]+/).filter((word) => word.length > 0);
 }
 
+/**
+ * Stems already worked out: the Porter stemmer is most of the cost of indexing and of a question, and
+ * the same words come back. Bounded, since visitors can send any words: emptied when full.
+ */
+const stems = new Map<string, string>();
+const stemCacheSize = 20_000;
+
 /** MiniSearch's `processTerm`: null drops a stop word; otherwise the stem, or its synonym group's word. */
 export function processTerm(word: string): string | null {
   if (stopWords.has(word)) return null;
   if (word.length === 1 && !/[0-9]/.test(word)) return null;
-  return canonical.get(word) ?? stemmer(word);
+  const synonym = canonical.get(word);
+  if (synonym) return synonym;
+  let stem = stems.get(word);
+  if (stem === undefined) {
+    if (stems.size >= stemCacheSize) stems.clear();
+    stem = stemmer(word);
+    stems.set(word, stem);
+  }
+  return stem;
 }
 
 /** The terms of a text, in order, as the index sees them. */
