@@ -160,15 +160,17 @@ export class AnswerEngine {
     const content = [...new Set(termsOf(question))];
     if (content.length === 0 || this.passages.size === 0) return null;
     const total = content.reduce((sum, term) => sum + this.idf(term), 0);
-    // BM25 ranks; of its first few, the passage covering most of the question wins (BM25 breaks ties).
-    let best: { id: number; coverage: number } | null = null;
+    // BM25 ranks; of its first few, the passage covering most of the question wins; on a tie, BM25's
+    // order, except that of two parts of one section the earlier wins (a card's price before its list).
+    let best: Candidate | null = null;
     const boostDocument = (id: number) => (this.passages.get(id)?.heading.endsWith('?') ? answerBoost : 1);
     for (const result of this.index.search(question, { boostDocument }).slice(0, candidateCount)) {
-      const matched = new Set(result.queryTerms);
-      if (!content.some((term) => matched.has(term) && (this.topicFrequency.get(term) ?? 0) > 0)) continue;
-      const covered = content.reduce((sum, term) => sum + (matched.has(term) ? this.idf(term) : 0), 0);
-      const coverage = total === 0 ? 0 : covered / total;
-      if (!best || coverage > best.coverage + 1e-9) best = { id: result.id as number, coverage };
+      const id = result.id as number;
+      const matched = content.filter((term) => result.queryTerms.includes(term));
+      if (!matched.some((term) => (this.topicFrequency.get(term) ?? 0) > 0)) continue;
+      const weigh = (terms: string[]) => (total === 0 ? 0 : terms.reduce((sum, term) => sum + this.idf(term), 0) / total);
+      const candidate: Candidate = { id, coverage: weigh(matched) };
+      if (!best || this.better(candidate, best)) best = candidate;
     }
     const passage = best ? this.passages.get(best.id) : undefined;
     if (!best || !passage || best.coverage < minimumCoverage) return null;
@@ -183,6 +185,14 @@ export class AnswerEngine {
       href: passage.href,
       score: Math.round(coverage * 100) / 100,
     };
+  }
+
+  private better(candidate: Candidate, than: Candidate): boolean {
+    const epsilon = 1e-9;
+    if (Math.abs(candidate.coverage - than.coverage) > epsilon) return candidate.coverage > than.coverage;
+    const [mine, theirs] = [this.passages.get(candidate.id), this.passages.get(than.id)];
+    // Ids follow the pages' order: the lower of one section's parts comes first on its page.
+    return mine?.path === theirs?.path && mine?.heading === theirs?.heading && candidate.id < than.id;
   }
 
   private idf(term: string): number {
@@ -204,6 +214,12 @@ export class AnswerEngine {
     count(this.documentFrequency, distinctTerms(passage), -1);
     count(this.topicFrequency, topicTerms(passage), -1);
   }
+}
+
+interface Candidate {
+  id: number;
+  /** The idf-weighted share of the question's content terms the passage matches. */
+  coverage: number;
 }
 
 function toIndexed(id: number, passage: Passage): IndexedPassage {

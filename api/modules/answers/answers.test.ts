@@ -51,6 +51,12 @@ describe('automatic answers', () => {
     expect(plan.score).toBeLessThanOrEqual(1);
   });
 
+  it("quotes a section's first part when its parts match alike: a plan card's price, not the rest of its feature list", () => {
+    const starter = expectQuoted(engine.answerFor('How much does the Starter plan cost?'));
+    expect(starter).toMatchObject({ path: '/', heading: 'Starter' });
+    expect(starter.passage).toContain('$99/month');
+  });
+
   it('cuts a long section into passages of whole sentences of at most ~300 characters', () => {
     const kept = expectQuoted(engine.answerFor('How long do you keep chat conversations?'));
     expect(kept.path).toBe('/privacy-policy');
