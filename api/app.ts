@@ -23,6 +23,7 @@ import jobsPlugin from './jobs';
 import accountsModule, { authRoutes, bootstrapStaff } from './modules/auth';
 import leadsModule, { staffLeadRoutes } from './modules/leads';
 import mailModule from './modules/mail';
+import answersModule from './modules/answers';
 import chatModule, { staffChatRoutes } from './modules/chat';
 import { cannedReplyRoutes } from './modules/canned';
 import leadConfirmationModule from './modules/lead-confirmation';
@@ -112,6 +113,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   // The public form posts, the visitor's chat calls and the sockets need no cookie session.
   await app.register(leadsModule, { config });
+  const webRoot = options.webRoot ?? resolve('dist/web');
+  // Before the chat, which answers from it when nobody can.
+  await app.register(answersModule, { webRoot });
   await app.register(chatModule, { config });
   await app.register(leadConfirmationModule, { config });
   await app.register(teamModule, { config });
@@ -133,7 +137,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await signedIn.register(operationsRoutes, { data });
   });
 
-  const webRoot = options.webRoot ?? resolve('dist/web');
   if (existsSync(resolve(webRoot, 'index.html'))) {
     await app.register(fastifyStatic, {
       root: webRoot,

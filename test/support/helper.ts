@@ -49,6 +49,8 @@ export async function buildTestServer(
     clock?: BuildOptions['clock'];
     /** Runs on the built app before it is ready (a test defines a kind of job here). */
     beforeReady?: (app: FastifyInstance) => void;
+    /** The built web app to serve (dist/web's layout); none by default. */
+    webRoot?: string;
   } = {},
 ): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'lotwise-test-'));
@@ -63,7 +65,7 @@ export async function buildTestServer(
     ...env,
   });
   const config: Config = { ...parsed, sessionSecret: testSessionSecret };
-  const app = await buildApp(config, { webRoot: join(dir, 'no-web'), logStream: options.logStream, onRoute: options.onRoute, clock: options.clock });
+  const app = await buildApp(config, { webRoot: options.webRoot ?? join(dir, 'no-web'), logStream: options.logStream, onRoute: options.onRoute, clock: options.clock });
   options.beforeReady?.(app);
   if (options.listen) await app.listen({ port: 0, host: '127.0.0.1' });
   else await app.ready();
