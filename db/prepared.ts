@@ -194,6 +194,25 @@ export interface PreparedQuery<P, R> {
   runAtCommit<D>(db: Kysely<D>, params: P): Promise<{ changed: Promise<number> }>;
 }
 
+/** Measuring (bench:forms BENCH_VARIANTS): every prepared query built and run by Kysely on each call. */
+export const plainKysely = process.env.LOTWISE_PLAIN_KYSELY === '1';
+
+function plainQuery<DB, P extends Record<string, unknown>, R>(build: (db: Kysely<DB>, params: P) => Compilable<R>): PreparedQuery<P, R> {
+  const execute = <D>(db: Kysely<D>, params: P) => db.executeQuery<R>(build(db as unknown as Kysely<DB>, params).compile());
+  return {
+    all: async (db, params) => (await execute(db, params)).rows,
+    first: async (db, params) => (await execute(db, params)).rows[0],
+    run: async (db, params) => {
+      const result = await execute(db, params);
+      return Number(result.numAffectedRows ?? result.rows.length);
+    },
+    runAtCommit: async (db, params) => {
+      const result = await execute(db, params);
+      return { changed: Promise.resolve(Number(result.numAffectedRows ?? result.rows.length)) };
+    },
+  };
+}
+
 /**
  * A query built once by Kysely. `build` receives stand-ins for the parameters: it must use each one
  * as a value (in `where`, `values`, `set`, `limit`...) and must not branch on them, because it runs
@@ -202,6 +221,7 @@ export interface PreparedQuery<P, R> {
 export function prepareQuery<DB, P extends Record<string, unknown>, R>(
   build: (db: Kysely<DB>, params: P) => Compilable<R>,
 ): PreparedQuery<P, R> {
+  if (plainKysely) return plainQuery(build);
   // One compiled form per SQL dialect (its adapter), made on first use.
   const compiledByDialect = new Map<unknown, Compiled<P>>();
 
