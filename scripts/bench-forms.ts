@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -63,6 +63,14 @@ interface Side {
   child: ChildProcess;
   throughput: number[];
   p99: number[];
+  /** The process's CPU time (user + system) per answered request in each round, in µs. */
+  cpuPerRequest: number[];
+}
+
+/** A process's CPU time so far (user + system), in µs, from /proc (Linux's clock ticks of 10 ms). */
+function cpuMicros(child: ChildProcess): number {
+  const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
 async function start(label: string, script: string, path: string, env: Record<string, string>): Promise<Side> {
@@ -82,7 +90,7 @@ async function start(label: string, script: string, path: string, env: Record<st
       await sleep(100);
     }
   }
-  return { label, url, child, throughput: [], p99: [] };
+  return { label, url, child, throughput: [], p99: [], cpuPerRequest: [] };
 }
 
 /** Each post from a submitter of its own, as real traffic is: every lead's confirmation mail is then a job of its own to run. */
@@ -143,7 +151,9 @@ async function runEngine(engine: Engine, dir: string, sides: Side[]): Promise<bo
       const order = measured.map((_, index) => measured[(index + round - 1) % measured.length]!);
       if (round % 2 === 0) order.reverse();
       for (const side of order) {
+        const cpuBefore = cpuMicros(side.child);
         const result = await load(side, seconds);
+        side.cpuPerRequest.push((cpuMicros(side.child) - cpuBefore) / Math.max(1, result.requests.total));
         side.throughput.push(result.requests.average);
         side.p99.push(result.latency.p99);
       }
@@ -156,11 +166,11 @@ async function runEngine(engine: Engine, dir: string, sides: Side[]): Promise<bo
       // Each round's pair ran seconds apart, so its ratio is the least disturbed by load elsewhere.
       const roundRatios = side.throughput.map((value, index) => value / bare.throughput[index]!);
       console.log(`  ${side.label} per-round ratios to the floor: ${roundRatios.map((value) => value.toFixed(2)).join(' ')} (median ${median(roundRatios).toFixed(2)})`);
-      console.log(`  ${side.label} POST /api/contact-submission: median ${median(side.throughput).toFixed(0)} req/s, p99 ${median(side.p99)} ms`);
+      console.log(`  ${side.label} POST /api/contact-submission: median ${median(side.throughput).toFixed(0)} req/s, p99 ${median(side.p99)} ms, server CPU ${median(side.cpuPerRequest).toFixed(0)} µs per request`);
       console.log(`  ${engine} ${side.label}: throughput ratio to the floor ${ratio.toFixed(2)} (target >= ${target}) ${ratio >= target ? 'OK' : 'BELOW TARGET'}`);
       if (side === api) met = ratio >= target;
     }
-    console.log(`  floor (lead + its job, one transaction): median ${median(bare.throughput).toFixed(0)} req/s, p99 ${median(bare.p99)} ms`);
+    console.log(`  floor (lead + its job, one transaction): median ${median(bare.throughput).toFixed(0)} req/s, p99 ${median(bare.p99)} ms, server CPU ${median(bare.cpuPerRequest).toFixed(0)} µs per request`);
     const jobs = await jobsPerLead(databaseUrl, join(dir, 'api', 'app.db'));
     if (jobs) console.log(`  api: ${jobs.jobs} job rows for ${jobs.leads} leads\n`);
     return met;
