@@ -1,7 +1,5 @@
 import type SQLite from 'better-sqlite3';
 import { CamelCasePlugin, type Compilable, CompiledQuery, type Kysely } from 'kysely';
-import { isPostgres } from './migrations/dialect';
-import { markedToRunAtCommit } from './pipelined';
 
 /**
  * Prepared queries for the hot paths (a form post, a chat message, the widget's poll).
@@ -185,13 +183,6 @@ export interface PreparedQuery<P, R> {
   first<D>(db: Kysely<D>, params: P): Promise<R | undefined>;
   /** Runs a statement for its effect; answers the number of rows it changed (or returned). */
   run<D>(db: Kysely<D>, params: P): Promise<number>;
-  /**
-   * Runs a statement for its effect, in the transaction of `db`, at the latest when it commits: on
-   * PostgreSQL it is sent with the COMMIT (db/pipelined.ts), saving a round trip. For a statement
-   * whose outcome nothing in the transaction reads (a job row); its failure fails the commit.
-   * `changed`: how many rows it changed, once the transaction ended (0 when it was undone).
-   */
-  runAtCommit<D>(db: Kysely<D>, params: P): Promise<{ changed: Promise<number> }>;
 }
 
 /** Measuring (bench:forms BENCH_VARIANTS): every prepared query built and run by Kysely on each call. */
@@ -205,10 +196,6 @@ function plainQuery<DB, P extends Record<string, unknown>, R>(build: (db: Kysely
     run: async (db, params) => {
       const result = await execute(db, params);
       return Number(result.numAffectedRows ?? result.rows.length);
-    },
-    runAtCommit: async (db, params) => {
-      const result = await execute(db, params);
-      return { changed: Promise.resolve(Number(result.numAffectedRows ?? result.rows.length)) };
     },
   };
 }
@@ -305,16 +292,6 @@ export function prepareQuery<DB, P extends Record<string, unknown>, R>(
       const direct = directFor(db, compiled);
       if (!direct) return Number((await throughKysely(db, compiled, params)).numAffectedRows ?? 0);
       return runDirect(direct, bind(compiled, params));
-    },
-    async runAtCommit(db, params) {
-      const compiled = compiledFor(db);
-      const direct = directFor(db, compiled);
-      if (direct) return { changed: Promise.resolve(runDirect(direct, bind(compiled, params))) };
-      if (!isPostgres(db)) return { changed: Promise.resolve(Number((await throughKysely(db, compiled, params)).numAffectedRows ?? 0)) };
-      // PostgreSQL's pool holds it for the commit.
-      const marked = markedToRunAtCommit(compiled.sql);
-      await db.executeQuery(CompiledQuery.raw(marked.text, bind(compiled, params)));
-      return { changed: marked.changed };
     },
   };
 }
