@@ -17,8 +17,9 @@ import { startPostgres } from './services/postgres';
  * with production settings: fsync and synchronous commit on) both write into one database the app's
  * migrations made. Each round runs every side once, the order turning from round to round, so drift
  * on a shared machine hits all; the medians of the rounds are compared. BENCH_ENGINES picks the
- * engines (default "sqlite,postgres"); BENCH_VARIANTS="name:ENV=value,..." adds app processes started
- * with more environment, measured in the same rounds.
+ * engines (default "sqlite,postgres"); BENCH_VARIANTS="name:ENV=value;ENV=value,..." adds app processes
+ * started with more environment (CWD=DIR: the app of another checkout, say main's, for a before and
+ * after), measured in the same rounds.
  */
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -75,8 +76,11 @@ function cpuMicros(child: ChildProcess): number {
 
 async function start(label: string, script: string, path: string, env: Record<string, string>): Promise<Side> {
   const port = await freePort();
+  // A variant's CWD: the app of another checkout (another commit), measured in the same rounds.
+  const { CWD: cwd, ...rest } = env;
   const child = spawn(process.execPath, ['--import', 'tsx', script], {
-    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    ...(cwd ? { cwd } : {}),
+    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...rest },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}${path}`;
