@@ -223,7 +223,21 @@ async function runPair(visitors: number, round: number): Promise<Record<Phase, R
       target.sentAt.set(clientId, performance.now());
       if (measuring) target.sent += 1;
       const sessionId = `session_bench_${round}_${index}_${target.mode}`;
-      target.sockets[index]!.emit('chat:send', { sessionId, message: `Benchmark message ${count} from visitor ${index}`, clientId }, (answer: { ok: boolean }) => {
+      // A conversation's first message carries what the widget sends with it: the page, the referrer, the time zone and the pages of the visit.
+      const where =
+        count === 1
+          ? {
+              pageUrl: 'https://lotwise.example/pricing',
+              referrer: 'https://search.example/',
+              timeZone: 'America/Chicago',
+              pages: [
+                { url: 'https://lotwise.example/', at: new Date(Date.now() - 60_000).toISOString() },
+                { url: 'https://lotwise.example/pricing', at: new Date().toISOString() },
+              ],
+            }
+          : {};
+      const payload = { sessionId, message: `Benchmark message ${count} from visitor ${index}`, clientId, ...where };
+      target.sockets[index]!.emit('chat:send', payload, (answer: { ok: boolean }) => {
         if (!answer.ok) target.errors += 1;
       });
     };
