@@ -84,15 +84,23 @@ async function start(label: string, script: string, path: string, env: Record<st
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}${path}`;
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-      if (response.status === 201) break;
-      throw new Error(`${label} answered ${response.status}: ${await response.text()}`);
-    } catch (error) {
-      if (attempt > 200 || (error instanceof Error && error.message.includes('answered'))) throw error;
-      await sleep(100);
+  try {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+        if (response.status === 201) break;
+        // A busy machine: the app's pressure guard may answer 503 while it starts.
+        const error = new Error(`${label} answered ${response.status}: ${await response.text()}`);
+        if (response.status !== 503) throw Object.assign(error, { final: true });
+        throw error;
+      } catch (error) {
+        if (attempt > 300 || (error as { final?: boolean }).final) throw error;
+        await sleep(100);
+      }
     }
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
   }
   return { label, url, child, throughput: [], p99: [], cpuPerRequest: [] };
 }
