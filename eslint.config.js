@@ -52,6 +52,18 @@ const boundaries = [
   },
 ];
 
+/**
+ * A prepared query's `build` (db/prepared.ts) runs once, with stand-ins for its parameters: a branch
+ * or loop in it would fix the shape of the first call for every later one. Its rule is checked here:
+ * no if, ?:, &&, ||, ??, switch or loop inside a function handed to prepareQuery (a query whose shape
+ * depends on its input is one prepared query per shape, chosen outside).
+ */
+const preparedBuildsDoNotBranch = {
+  selector:
+    "CallExpression[callee.name='prepareQuery'] > :function :matches(IfStatement, ConditionalExpression, LogicalExpression, SwitchStatement, ForStatement, ForInStatement, ForOfStatement, WhileStatement, DoWhileStatement)",
+  message: 'A prepared query is built once (db/prepared.ts): its build must not branch or loop; prepare one query per shape instead.',
+};
+
 const onlyDbOpensTransactions = [
   {
     selector: 'CallExpression[callee.property.name=/^(transaction|connection)$/][arguments.length=0]',
@@ -106,18 +118,22 @@ export default tseslint.config(
     },
   },
   {
+    files: ['**/*.ts', '**/*.tsx'],
+    rules: { 'no-restricted-syntax': ['error', preparedBuildsDoNotBranch] },
+  },
+  {
     // One way to write (DESIGN 14): a module changes data in `app.write(async (tx) => ...)`, its
     // statements in a repository taking the transaction; only db/ opens transactions. The write path
     // itself (api/events) and the job runner's one-statement claims and outcomes (api/jobs/index.ts)
     // are the two that use app.transactions.
     files: ['api/**/*.ts'],
     ignores: ['**/*.test.ts', 'api/events/**', 'api/jobs/index.ts'],
-    rules: { 'no-restricted-syntax': ['error', ...onlyDbOpensTransactions] },
+    rules: { 'no-restricted-syntax': ['error', ...onlyDbOpensTransactions, preparedBuildsDoNotBranch] },
   },
   {
     files: ['api/modules/**/*.ts'],
     ignores: ['**/*.test.ts', '**/*.repository.ts'],
-    rules: { 'no-restricted-syntax': ['error', ...onlyDbOpensTransactions, statementsInRepositories] },
+    rules: { 'no-restricted-syntax': ['error', ...onlyDbOpensTransactions, statementsInRepositories, preparedBuildsDoNotBranch] },
   },
   {
     ...productionCode,
@@ -139,6 +155,7 @@ export default tseslint.config(
       // whatever it would have stopped stays running: cleanUpLater (test/support/cleanup.ts) never drops one.
       'no-restricted-syntax': [
         'error',
+        preparedBuildsDoNotBranch,
         {
           selector: "CallExpression[callee.name=/^(it|test|beforeAll|beforeEach)$/] CallExpression[callee.name=/^(afterAll|afterEach)$/]",
           message: 'An afterAll inside a test or a beforeAll is dropped by Vitest: use cleanUpLater (test/support/cleanup.ts) or onTestFinished.',

@@ -2,7 +2,6 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient, SqliteDialect, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import { createPrivateFile } from './files';
-import { pipelinedTransactions } from './pipelined';
 import { CamelCase, enableDirectQueries, statementNameOf } from './prepared';
 import type { Database } from './schema';
 
@@ -79,20 +78,19 @@ export function createPostgresDb(url: string, poolSize: number): Db {
 }
 
 /**
- * The pool as Kysely's driver uses it, with two changes: a prepared query's SQL (db/prepared.ts) runs
- * as a named statement, which each connection parses and plans on first use and then only binds and
- * executes (pg keeps the names per connection); and a transaction's BEGIN and at-commit statements
- * travel with its other statements (db/pipelined.ts).
+ * The pool as Kysely's driver uses it, with one change: a prepared query's SQL (db/prepared.ts) runs
+ * as a named statement (pg's own `name` option), which each connection parses and plans on first use
+ * and then only binds and executes (pg keeps the names per connection).
  */
 function withNamedStatements(pool: pg.Pool): PostgresPool {
   return {
     end: () => pool.end(),
     async connect() {
       const client = await pool.connect();
-      const query = pipelinedTransactions(client, (sqlText: string, values: unknown[]) => {
+      const query = (sqlText: string, values: unknown[]) => {
         const name = statementNameOf(sqlText);
-        return name ? { name, text: sqlText, values } : { text: sqlText, values };
-      });
+        return client.query(name ? { name, text: sqlText, values } : { text: sqlText, values });
+      };
       // Kysely's driver sends SQL text with parameters (a cursor only for streaming, which we do not use).
       return { release: () => client.release(), query } as unknown as PostgresPoolClient;
     },

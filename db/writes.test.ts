@@ -12,9 +12,6 @@ const insertAdmin = prepareQuery((db: Db, params: { email: string }) =>
   db.insertInto('admins').values({ email: params.email, passwordHash: 'hash', createdAt: stamp }).returningAll(),
 );
 
-const addAdmin = prepareQuery((db: Db, params: { email: string }) =>
-  db.insertInto('admins').values({ email: params.email, passwordHash: 'hash', createdAt: stamp }),
-);
 
 class Refusal extends Error {}
 
@@ -115,37 +112,6 @@ describe(`writes (${onPostgres ? 'PostgreSQL: a transaction per write' : 'SQLite
     expect((await committedEmails('%@batch.example')).sort()).toEqual(['after@batch.example', 'kept@batch.example']);
   });
 
-  // What a write promises (its job rows) is run at its commit: on PostgreSQL sent with the COMMIT.
-  it('commits a statement run at commit with its write, and a failure there takes the whole write back', async () => {
-    const promised = await writes.run(async (connection) => {
-      await adminNamed('row@at-commit.example')(connection);
-      return addAdmin.runAtCommit(connection, { email: 'promise@at-commit.example' });
-    });
-    const alone = await writes.run((connection) => addAdmin.runAtCommit(connection, { email: 'alone@at-commit.example' }));
-    expect([await promised.changed, await alone.changed]).toEqual([1, 1]);
-    expect((await committedEmails('%@at-commit.example')).sort()).toEqual(['alone@at-commit.example', 'promise@at-commit.example', 'row@at-commit.example']);
-
-    // Its unique constraint breaks at commit: the write's first row goes too, and the write fails.
-    let undone: { changed: Promise<number> } | undefined;
-    await expect(
-      writes.run(async (connection) => {
-        await adminNamed('undone@at-commit.example')(connection);
-        undone = await addAdmin.runAtCommit(connection, { email: 'alone@at-commit.example' });
-      }),
-    ).rejects.toThrow(/UNIQUE|duplicate key/);
-    // SQLite ran it before the commit, and the constraint stopped it there: it changed nothing either way.
-    expect(await undone?.changed).toBe(onPostgres ? 0 : undefined);
-    expect(await committedEmails('undone@at-commit.example')).toEqual([]);
-    // The connection it ran on goes on: every one of the pool's.
-    await Promise.all(['a', 'b', 'c', 'd', 'e', 'f'].map((name) => writes.run(adminNamed(`${name}@after-commit.example`))));
-    expect(await committedEmails('%@after-commit.example')).toHaveLength(6);
-  });
-
-  it('runs a statement at commit outside a write at once', async () => {
-    await addAdmin.runAtCommit(db, { email: 'now@outside.example' });
-    expect(await committedEmails('now@outside.example')).toEqual(['now@outside.example']);
-  });
-
   it.skipIf(onPostgres)('waits while a Kysely transaction holds the connection, then writes (SQLite: one connection)', async () => {
     let write: Promise<unknown> | undefined;
     await db.transaction().execute(async (trx) => {
@@ -180,14 +146,6 @@ describe(`writes (${onPostgres ? 'PostgreSQL: a transaction per write' : 'SQLite
   });
 });
 
-/** Inserts like `addAdmin`, each with a column more: statements (SQL texts) of their own. */
-const addAdminAgain = prepareQuery((db: Db, params: { email: string }) =>
-  db.insertInto('admins').values({ email: params.email, passwordHash: 'hash', role: 'agent', createdAt: stamp }),
-);
-const addAdminOnceMore = prepareQuery((db: Db, params: { email: string }) =>
-  db.insertInto('admins').values({ email: params.email, passwordHash: 'hash', displayName: 'Once More', createdAt: stamp }),
-);
-
 describe.skipIf(onPostgres)('the SQLite write rule: a write awaits nothing but the database', async () => {
   const { db } = await testDatabaseFile('slow-batch');
   const guarded = (slowBatchMs: number) => {
@@ -215,44 +173,6 @@ describe.skipIf(onPostgres)('the SQLite write rule: a write awaits nothing but t
 });
 
 describe.runIf(onPostgres)('prepared queries on PostgreSQL', () => {
-  it('run at commit as named statements: parsed by the first commit that sends them on a connection, then only bound', async () => {
-    const db = createPostgresDb(await freshPostgresUrl(), 1);
-    try {
-      await migrateToLatest(db);
-      const writes = transactionsFor(db);
-      const named = async () => (await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(db)).rows.map((row) => row.statement);
-      const emails = async () => (await db.selectFrom('admins').select('email').orderBy('email').execute()).map((row) => row.email);
-
-      // Twice in one message: parsed by the first, bound by both; then bound alone by the next write.
-      await writes.run(async (connection) => {
-        await addAdmin.runAtCommit(connection, { email: 'one@held.example' });
-        await addAdmin.runAtCommit(connection, { email: 'two@held.example' });
-      });
-      await writes.run((connection) => addAdmin.runAtCommit(connection, { email: 'three@held.example' }));
-      expect(await named()).toHaveLength(1);
-
-      // The message fails before a new statement's parse (the one ahead of it breaks a constraint):
-      // it was not parsed, and the next commit parses it.
-      await expect(
-        writes.run(async (connection) => {
-          await addAdmin.runAtCommit(connection, { email: 'one@held.example' });
-          await addAdminAgain.runAtCommit(connection, { email: 'skipped@held.example' });
-        }),
-      ).rejects.toThrow(/duplicate key/);
-      await writes.run((connection) => addAdminAgain.runAtCommit(connection, { email: 'again@held.example' }));
-
-      // A new statement parsed, then failing as it runs: it stays parsed, and the next commit binds it.
-      await expect(writes.run((connection) => addAdminOnceMore.runAtCommit(connection, { email: 'one@held.example' }))).rejects.toThrow(/duplicate key/);
-      await writes.run((connection) => addAdminOnceMore.runAtCommit(connection, { email: 'once.more@held.example' }));
-
-      expect(await named()).toHaveLength(3);
-      expect(await emails()).toEqual(['again@held.example', 'once.more@held.example', 'one@held.example', 'three@held.example', 'two@held.example']);
-    } finally {
-      await db.destroy();
-    }
-  });
-
-
   it('run as a named statement that each connection plans once, answering fresh values every call', async () => {
     const db = createPostgresDb(await freshPostgresUrl(), 1);
     try {

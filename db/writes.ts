@@ -1,5 +1,6 @@
 import type { Db } from './client';
-import { directSavepoint, directTransaction, supportsDirectQueries, TransactionLost } from './prepared';
+import { sql } from 'kysely';
+import { directSavepoint, directTransaction, plainKysely, supportsDirectQueries, TransactionLost } from './prepared';
 
 /**
  * How a write reaches the database, whatever the dialect: `work` runs in a transaction with the
@@ -162,6 +163,45 @@ export class SqliteGroupCommit extends GroupCommit {
   }
 }
 
+/** SQLite's group commit through Kysely's own transaction, savepoints and queries (measuring: LOTWISE_PLAIN_KYSELY). */
+export class KyselyGroupCommit extends GroupCommit {
+  constructor(
+    private readonly db: Db,
+    guard: SlowBatchGuard = {},
+  ) {
+    super(guard);
+  }
+
+  protected async commit(batch: PendingWrite[]): Promise<void> {
+    const outcomes: { ok: boolean; value: unknown }[] = [];
+    try {
+      await this.db.transaction().execute(async (tx) => {
+        if (batch.length === 1) {
+          outcomes.push({ ok: true, value: await batch[0]!.work(tx) });
+          return;
+        }
+        for (const item of batch) {
+          await sql`savepoint write`.execute(tx);
+          try {
+            const value = await item.work(tx);
+            await sql`release write`.execute(tx);
+            outcomes.push({ ok: true, value });
+          } catch (error) {
+            await sql`rollback to write`.execute(tx);
+            await sql`release write`.execute(tx);
+            outcomes.push({ ok: false, value: error });
+          }
+        }
+      });
+    } catch (error) {
+      for (const item of batch) item.reject(error);
+      return;
+    }
+    this.committed(batch.length);
+    settle(batch, outcomes);
+  }
+}
+
 /**
  * PostgreSQL's side: a transaction of its own per write, on its pool connection, many at once. A
  * group commit here (one batch at a time on one connection) measured no faster with one statement a
@@ -197,5 +237,6 @@ export class PostgresTransactions implements Transactions {
 
 /** The transactions of `db`: SQLite's group commit, or PostgreSQL's transaction per write. */
 export function transactionsFor(db: Db, guard: SlowBatchGuard = {}): Transactions {
+  if (plainKysely && supportsDirectQueries(db)) return new KyselyGroupCommit(db, guard);
   return supportsDirectQueries(db) ? new SqliteGroupCommit(db, guard) : new PostgresTransactions(db);
 }

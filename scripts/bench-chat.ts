@@ -1,11 +1,12 @@
 /**
  * `npm run bench:chat`: N visitor sockets each send one message every 5 s while one
- * staff socket receives them all; visitor→staff latency of a stored, pushed message, messages/s and
+ * staff socket receives them all, measured twice a round: while the round's N new conversations are
+ * in their first seconds (each visitor's first message sent just before), then once they are warm; visitor→staff latency of a stored, pushed message, messages/s and
  * server memory, beside a bare Socket.IO relay (no storage, no checks) measured in the same run:
  * both servers up at once, the load alternating between them second by second (runPair), median
  * of the rounds. Then 10,000 idle visitor sockets and the server's RSS.
  *
- * Env: BENCH_SIZES (default "500,2000"), BENCH_ROUNDS (5), BENCH_SECONDS (measured seconds per server, 15),
+ * Env: BENCH_SIZES (default "2000"), BENCH_ROUNDS (5), BENCH_SECONDS (measured seconds per server, 15),
  * BENCH_IDLE (10000; 0 skips), BENCH_LIMITS (1: the full app counts the visitors' limits, as it does for
  * anyone off RATE_LIMIT_ALLOWLIST; the visitors connect from many loopback addresses, a few to each,
  * well within the per-address limits), BENCH_SERVER_FLAGS (extra node flags for the server, e.g. "--trace-gc" or
@@ -28,7 +29,7 @@ interface Ready {
   staffCookie?: string;
 }
 
-const sizes = (process.env.BENCH_SIZES ?? '500,2000').split(',').map(Number);
+const sizes = (process.env.BENCH_SIZES ?? '2000').split(',').map(Number);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const measureSeconds = Number(process.env.BENCH_SECONDS ?? 15);
 const idleSockets = Number(process.env.BENCH_IDLE ?? 10_000);
@@ -47,7 +48,18 @@ interface Reading {
   cpuMicros: number;
   /** The longest event-loop stall since the previous reading. */
   loopMaxMs: number;
+  /** SQL statements the full app ran so far (0 for the relay). */
+  statements: number;
 }
+
+/**
+ * What a round measures, one after the other on the same sockets: `new`, the 2,000 conversations
+ * of the round in their first seconds (each visitor's first message sent in the unmeasured warm-up
+ * just before, their next ones measured); then `warm`, the same conversations once those first
+ * seconds are behind them.
+ */
+const phases = ['new', 'warm'] as const;
+type Phase = (typeof phases)[number];
 
 const modes = (process.env.BENCH_MODES ?? 'bare,full').split(',') as Mode[];
 const countLimits = process.env.BENCH_LIMITS === '1';
@@ -59,7 +71,7 @@ const visitorAddress = (index: number) => {
 
 const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
-async function startServer(mode: Mode | 'full'): Promise<{ child: ChildProcess; ready: Ready; read(): Promise<Reading>; stop(): Promise<void> }> {
+async function startServer(mode: Mode | 'full'): Promise<{ child: ChildProcess; ready: Ready; read(): Promise<Reading>; jobs(): Promise<Record<string, number>>; stop(): Promise<void> }> {
   const child = fork(resolve('scripts/bench/chat-server.ts'), [mode], {
     execArgv: ['--import', 'tsx', '--expose-gc', '--max-old-space-size=1024', ...serverNodeFlags],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -74,10 +86,21 @@ async function startServer(mode: Mode | 'full'): Promise<{ child: ChildProcess; 
       const listener = (message: { type: string } & Partial<Reading>) => {
         if (message.type !== 'rss') return;
         child.off('message', listener);
-        done({ rss: message.rss ?? 0, cpuMicros: message.cpuMicros ?? 0, loopMaxMs: message.loopMaxMs ?? 0 });
+        done({ rss: message.rss ?? 0, cpuMicros: message.cpuMicros ?? 0, loopMaxMs: message.loopMaxMs ?? 0, statements: message.statements ?? 0 });
       };
       child.on('message', listener);
       child.send({ type: 'rss' });
+    });
+  /** The job rows the full app holds, by kind. */
+  const jobs = () =>
+    new Promise<Record<string, number>>((done) => {
+      const listener = (message: { type: string; jobs?: Record<string, number> }) => {
+        if (message.type !== 'jobs') return;
+        child.off('message', listener);
+        done(message.jobs ?? {});
+      };
+      child.on('message', listener);
+      child.send({ type: 'jobs' });
     });
   const stop = () =>
     new Promise<void>((done) => {
@@ -86,7 +109,7 @@ async function startServer(mode: Mode | 'full'): Promise<{ child: ChildProcess; 
       child.kill('SIGTERM');
       setTimeout(() => child.kill('SIGKILL'), 5000).unref();
     });
-  return { child, ready, read, stop };
+  return { child, ready, read, jobs, stop };
 }
 
 const mb = (bytes: number) => bytes / 1024 / 1024;
@@ -105,6 +128,10 @@ interface RunResult {
   kbPerSocket: number;
   loopMaxMs: number;
   cpuMicrosPerMessage: number;
+  /** SQL statements the server ran per message received by staff. */
+  statementsPerMessage: number;
+  /** Job rows the server held at the end of the round, by kind (the full app's). */
+  jobs: Record<string, number>;
 }
 
 /** One server under test, its sockets and what its staff socket has received. */
@@ -124,8 +151,8 @@ interface Target {
   sequence: number;
   /** Time under load in the measured slices. */
   loadedMs: number;
-  /** The server's CPU time and staff's `received` when measuring began. */
-  atStart: { cpuMicros: number; received: number };
+  /** The server's CPU time, statements and staff's `received` when measuring began. */
+  atStart: { cpuMicros: number; received: number; statements: number };
   rssIdle: number;
   kbPerSocket: number;
 }
@@ -152,7 +179,7 @@ async function prepare(mode: Mode, visitors: number): Promise<Target> {
     received: 0,
     sequence: 0,
     loadedMs: 0,
-    atStart: { cpuMicros: 0, received: 0 },
+    atStart: { cpuMicros: 0, received: 0, statements: 0 },
     rssIdle: 0,
     kbPerSocket: 0,
   };
@@ -185,7 +212,7 @@ async function prepare(mode: Mode, visitors: number): Promise<Target> {
  * checkpointer now runs at the lowest priority, which left the quiet rounds' relay p99 near 1.0-1.5
  * ms. Quiet rounds are still the least flattering: read the per-round ratios, not only their median.
  */
-async function runPair(visitors: number, round: number): Promise<Record<Mode, RunResult>> {
+async function runPair(visitors: number, round: number): Promise<Record<Phase, Record<Mode, RunResult>>> {
   const targets: Target[] = [];
   try {
     for (const mode of modes) targets.push(await prepare(mode, visitors));
@@ -196,7 +223,21 @@ async function runPair(visitors: number, round: number): Promise<Record<Mode, Ru
       target.sentAt.set(clientId, performance.now());
       if (measuring) target.sent += 1;
       const sessionId = `session_bench_${round}_${index}_${target.mode}`;
-      target.sockets[index]!.emit('chat:send', { sessionId, message: `Benchmark message ${count} from visitor ${index}`, clientId }, (answer: { ok: boolean }) => {
+      // A conversation's first message carries what the widget sends with it: the page, the referrer, the time zone and the pages of the visit.
+      const where =
+        count === 1
+          ? {
+              pageUrl: 'https://lotwise.example/pricing',
+              referrer: 'https://search.example/',
+              timeZone: 'America/Chicago',
+              pages: [
+                { url: 'https://lotwise.example/', at: new Date(Date.now() - 60_000).toISOString() },
+                { url: 'https://lotwise.example/pricing', at: new Date().toISOString() },
+              ],
+            }
+          : {};
+      const payload = { sessionId, message: `Benchmark message ${count} from visitor ${index}`, clientId, ...where };
+      target.sockets[index]!.emit('chat:send', payload, (answer: { ok: boolean }) => {
         if (!answer.ok) target.errors += 1;
       });
     };
@@ -228,44 +269,56 @@ async function runPair(visitors: number, round: number): Promise<Record<Mode, Ru
       await load(target, warmupMs);
       await settle();
     }
-    for (const target of targets) target.atStart = { cpuMicros: (await target.server.read()).cpuMicros, received: target.received };
     const sliceMs = 1000;
     const slices = Math.max(1, Math.round(measureSeconds * 1000 / sliceMs));
-    for (let slice = 0; slice < slices; slice += 1) {
-      // Alternate which goes first, so neither always follows the other.
-      const order = slice % 2 ? [...targets].reverse() : targets;
-      for (const target of order) {
-        measuring = true;
-        const started = performance.now();
-        await load(target, sliceMs);
-        target.loadedMs += performance.now() - started;
-        await settle();
-        measuring = false;
+    const results = {} as Record<Phase, Record<Mode, RunResult>>;
+    for (const phase of phases) {
+      for (const target of targets) {
+        const reading = await target.server.read();
+        target.atStart = { cpuMicros: reading.cpuMicros, received: target.received, statements: reading.statements };
+        target.latencies = [];
+        target.sent = 0;
+        target.delivered = 0;
+        target.errors = 0;
+        target.loadedMs = 0;
       }
-    }
-
-    const results = {} as Record<Mode, RunResult>;
-    for (const target of targets) {
-      // Measuring stopped before the memory reading, whose forced garbage collection stalls the server.
-      const end = await target.server.read();
-      const start = target.atStart;
-      const cpuMicrosPerMessage = (end.cpuMicros - start.cpuMicros) / Math.max(1, target.received - start.received);
-      const sorted = target.latencies.sort((a, b) => a - b);
-      results[target.mode] = {
-        mode: target.mode,
-        visitors,
-        p50: percentile(sorted, 50),
-        p99: percentile(sorted, 99),
-        messagesPerSecond: target.delivered / ((target.loadedMs || 1) / 1000),
-        delivered: target.delivered,
-        sent: target.sent,
-        errors: target.errors,
-        rssIdleMb: mb(target.rssIdle),
-        rssLoadMb: mb(end.rss),
-        kbPerSocket: target.kbPerSocket,
-        loopMaxMs: end.loopMaxMs,
-        cpuMicrosPerMessage,
-      };
+      for (let slice = 0; slice < slices; slice += 1) {
+        // Alternate which goes first, so neither always follows the other.
+        const order = slice % 2 ? [...targets].reverse() : targets;
+        for (const target of order) {
+          measuring = true;
+          const started = performance.now();
+          await load(target, sliceMs);
+          target.loadedMs += performance.now() - started;
+          await settle();
+          measuring = false;
+        }
+      }
+      results[phase] = {} as Record<Mode, RunResult>;
+      for (const target of targets) {
+        // Measuring stopped before the memory reading, whose forced garbage collection stalls the server.
+        const end = await target.server.read();
+        const start = target.atStart;
+        const messages = Math.max(1, target.received - start.received);
+        const sorted = target.latencies.sort((a, b) => a - b);
+        results[phase][target.mode] = {
+          mode: target.mode,
+          visitors,
+          p50: percentile(sorted, 50),
+          p99: percentile(sorted, 99),
+          messagesPerSecond: target.delivered / ((target.loadedMs || 1) / 1000),
+          delivered: target.delivered,
+          sent: target.sent,
+          errors: target.errors,
+          rssIdleMb: mb(target.rssIdle),
+          rssLoadMb: mb(end.rss),
+          kbPerSocket: target.kbPerSocket,
+          loopMaxMs: end.loopMaxMs,
+          cpuMicrosPerMessage: (end.cpuMicros - start.cpuMicros) / messages,
+          statementsPerMessage: (end.statements - start.statements) / messages,
+          jobs: target.mode === 'bare' ? {} : await target.server.jobs(),
+        };
+      }
     }
     return results;
   } finally {
@@ -317,35 +370,44 @@ async function main(): Promise<void> {
   );
   const summary: string[] = [];
   for (const visitors of sizes) {
-    const results: Record<Mode, RunResult[]> = { bare: [], full: [], unmetered: [] };
+    const none = (): Record<Mode, RunResult[]> => ({ bare: [], full: [], unmetered: [] });
+    const results: Record<Phase, Record<Mode, RunResult[]>> = { new: none(), warm: none() };
     for (let round = 1; round <= rounds; round += 1) {
       const pair = await runPair(visitors, round);
-      for (const mode of modes) {
-        const result = pair[mode];
-        results[mode].push(result);
-        console.log(
-          `  N=${visitors} round ${round} ${mode.padEnd(4)}: p50 ${fixed(result.p50)} ms, p99 ${fixed(result.p99)} ms, ` +
-            `${fixed(result.messagesPerSecond, 0)} msg/s while loaded (${result.delivered}/${result.sent} delivered, ${result.errors} errors), ` +
-            `server CPU ${fixed(result.cpuMicrosPerMessage, 0)} µs per message, ` +
-            `RSS ${fixed(result.rssIdleMb, 0)} MB idle / ${fixed(result.rssLoadMb, 0)} MB under load, ${fixed(result.kbPerSocket, 1)} KB per socket, longest event-loop stall ${fixed(result.loopMaxMs, 0)} ms`,
-        );
+      for (const phase of phases) {
+        for (const mode of modes) {
+          const result = pair[phase][mode];
+          results[phase][mode].push(result);
+          const jobs = Object.entries(result.jobs).map(([kind, count]) => `${kind} ${count}`).join(', ');
+          console.log(
+            `  N=${visitors} round ${round} ${phase.padEnd(4)} ${mode.padEnd(4)}: p50 ${fixed(result.p50)} ms, p99 ${fixed(result.p99)} ms, ` +
+              `${fixed(result.messagesPerSecond, 0)} msg/s while loaded (${result.delivered}/${result.sent} delivered, ${result.errors} errors), ` +
+              `server CPU ${fixed(result.cpuMicrosPerMessage, 0)} µs and ${fixed(result.statementsPerMessage, 1)} SQL statements per message, ` +
+              `RSS ${fixed(result.rssIdleMb, 0)} MB idle / ${fixed(result.rssLoadMb, 0)} MB under load, ${fixed(result.kbPerSocket, 1)} KB per socket, longest event-loop stall ${fixed(result.loopMaxMs, 0)} ms` +
+              (mode === 'bare' ? '' : `; job rows: ${jobs || 'none'}`),
+          );
+        }
       }
     }
-    if (modes.includes('unmetered')) summary.push(metricsCost(visitors, results.unmetered, results.full));
-    if (!modes.includes('bare')) continue;
-    const p99 = { bare: median(results.bare.map((r) => r.p99)), full: median(results.full.map((r) => r.p99)) };
-    // Each round's pair ran back to back, so its ratio is the least disturbed by load elsewhere on the machine.
-    const roundRatios = results.full.map((run, index) => run.p99 / (results.bare[index]?.p99 ?? Number.NaN));
-    const p50 = { bare: median(results.bare.map((r) => r.p50)), full: median(results.full.map((r) => r.p50)) };
-    summary.push(
-      `N=${visitors}: full p50 ${fixed(p50.full)} ms / p99 ${fixed(p99.full)} ms; bare p50 ${fixed(p50.bare)} ms / p99 ${fixed(p99.bare)} ms; ` +
-        `p99 ratio full/bare ${fixed(p99.full / p99.bare)}x (target p99 < 10 ms at 2,000 and <= 2x), ` +
-        `per round ${roundRatios.map((ratio) => fixed(ratio)).join(' ')} (median ${fixed(median(roundRatios))}x); ` +
-        `${fixed(median(results.full.map((r) => r.messagesPerSecond)), 0)} msg/s; ` +
-        `server CPU per message ${fixed(median(results.full.map((r) => r.cpuMicrosPerMessage)), 0)} µs (bare ${fixed(median(results.bare.map((r) => r.cpuMicrosPerMessage)), 0)} µs); ` +
-        `server RSS ${fixed(median(results.full.map((r) => r.rssLoadMb)), 0)} MB (bare ${fixed(median(results.bare.map((r) => r.rssLoadMb)), 0)} MB), ` +
-        `${fixed(median(results.full.map((r) => r.kbPerSocket)), 1)} KB per socket (bare ${fixed(median(results.bare.map((r) => r.kbPerSocket)), 1)} KB)`,
-    );
+    for (const phase of phases) {
+      const of = results[phase];
+      if (modes.includes('unmetered')) summary.push(`${phase}: ${metricsCost(visitors, of.unmetered, of.full)}`);
+      if (!modes.includes('bare')) continue;
+      const p99 = { bare: median(of.bare.map((r) => r.p99)), full: median(of.full.map((r) => r.p99)) };
+      // Each round's pair ran back to back, so its ratio is the least disturbed by load elsewhere on the machine.
+      const roundRatios = of.full.map((run, index) => run.p99 / (of.bare[index]?.p99 ?? Number.NaN));
+      const p50 = { bare: median(of.bare.map((r) => r.p50)), full: median(of.full.map((r) => r.p50)) };
+      summary.push(
+        `N=${visitors} ${phase} conversations: full p50 ${fixed(p50.full)} ms / p99 ${fixed(p99.full)} ms; bare p50 ${fixed(p50.bare)} ms / p99 ${fixed(p99.bare)} ms; ` +
+          `p99 ratio full/bare ${fixed(p99.full / p99.bare)}x (target p99 < 10 ms and <= 1.5x), ` +
+          `per round ${roundRatios.map((ratio) => fixed(ratio)).join(' ')} (median ${fixed(median(roundRatios))}x); ` +
+          `${fixed(median(of.full.map((r) => r.messagesPerSecond)), 0)} msg/s; ` +
+          `server CPU per message ${fixed(median(of.full.map((r) => r.cpuMicrosPerMessage)), 0)} µs (bare ${fixed(median(of.bare.map((r) => r.cpuMicrosPerMessage)), 0)} µs); ` +
+          `${fixed(median(of.full.map((r) => r.statementsPerMessage)), 1)} SQL statements per message; ` +
+          `server RSS ${fixed(median(of.full.map((r) => r.rssLoadMb)), 0)} MB (bare ${fixed(median(of.bare.map((r) => r.rssLoadMb)), 0)} MB), ` +
+          `${fixed(median(of.full.map((r) => r.kbPerSocket)), 1)} KB per socket (bare ${fixed(median(of.bare.map((r) => r.kbPerSocket)), 1)} KB)`,
+      );
+    }
   }
   if (idleSockets > 0) {
     const idle = await runIdle(idleSockets);

@@ -29,7 +29,7 @@ class WriteTx implements Tx {
   readonly jobs: JobRequest[] = [];
   /** When the soonest job this write promised is due (epoch ms), and how many rows its promises added. */
   soonestJobAt: number | undefined;
-  jobsAdded: Promise<number> | undefined;
+  jobsAdded = 0;
 
   constructor(readonly db: Db) {}
 
@@ -76,7 +76,7 @@ export function createWrite(options: WriteOptions): Write {
       const jobs = current.events.length > 0 ? [...current.jobs, ...bus.jobsFor(current.events)] : current.jobs;
       if (jobs.length > 0) {
         const at = now();
-        current.jobsAdded = (await insertJobs(db, jobs, at, classOfJob)).added;
+        current.jobsAdded = await insertJobs(db, jobs, at, classOfJob);
         current.soonestJobAt = Math.min(...jobs.map((job) => job.runAt ?? at));
       }
       return result;
@@ -84,7 +84,7 @@ export function createWrite(options: WriteOptions): Write {
     const committed = tx!;
     if (committed.events.length > 0) bus.dispatch(committed.events);
     // A promise already held (a dedupe key) adds no row: nothing new for the runner then.
-    if (committed.soonestJobAt !== undefined && (await committed.jobsAdded!) > 0) onJobsAdded?.(committed.soonestJobAt);
+    if (committed.soonestJobAt !== undefined && committed.jobsAdded > 0) onJobsAdded?.(committed.soonestJobAt);
     return value;
   };
 }

@@ -60,15 +60,14 @@ const insertJobOnce = prepareQuery(
 export type ClassOfKind = (kind: string) => JobClass;
 
 /**
- * Inserts the jobs in the transaction of `db`: they commit with the write that promises them (on
- * PostgreSQL, sent with its COMMIT). Each row is written with the class of its kind (`classOf`), which
- * the runner claims by. Answers how many rows were added or taken over, once committed: none when
- * each was already promised (a dedupe key held).
+ * Inserts the jobs in the transaction of `db`: they commit with the write that promises them. Each
+ * row is written with the class of its kind (`classOf`), which the runner claims by. Answers how many
+ * rows were added or taken over: none when each was already promised (a dedupe key held).
  */
-export async function insertJobs(db: Db, jobs: readonly JobRequest[], now: number, classOf: ClassOfKind): Promise<{ added: Promise<number> }> {
-  const counts: Promise<number>[] = [];
+export async function insertJobs(db: Db, jobs: readonly JobRequest[], now: number, classOf: ClassOfKind): Promise<number> {
+  let added = 0;
   for (const job of jobs) {
-    const { changed } = await (job.once ? insertJobOnce : insertJob).runAtCommit(db, {
+    added += await (job.once ? insertJobOnce : insertJob).run(db, {
       kind: job.kind,
       class: classOf(job.kind),
       payload: JSON.stringify(job.payload),
@@ -76,9 +75,8 @@ export async function insertJobs(db: Db, jobs: readonly JobRequest[], now: numbe
       dedupeKey: job.dedupeKey ?? null,
       createdAt: now,
     });
-    counts.push(changed);
   }
-  return { added: Promise.all(counts).then((each) => each.reduce((sum, count) => sum + count, 0)) };
+  return added;
 }
 
 type Claim = {

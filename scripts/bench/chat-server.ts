@@ -47,15 +47,34 @@ process.on('SIGTERM', () => {
 const loopDelay = monitorEventLoopDelay({ resolution: 5 });
 loopDelay.enable();
 
+/**
+ * SQL statements the full app ran so far (every better-sqlite3 run, get, all and iterate, through
+ * Kysely or not): counted to see what a message costs the database, new conversation or not.
+ */
+let statements = 0;
+function countStatements(sqlite: SQLite.Database): void {
+  const statement = Object.getPrototypeOf(sqlite.prepare('select 1')) as Record<'run' | 'get' | 'all' | 'iterate', (...args: unknown[]) => unknown>;
+  for (const method of ['run', 'get', 'all', 'iterate'] as const) {
+    const original = statement[method];
+    statement[method] = function (this: unknown, ...args: unknown[]) {
+      statements += 1;
+      return original.apply(this, args);
+    };
+  }
+}
+/** The full app's job rows by kind, when asked. */
+let jobsByKind: () => Promise<Record<string, number>> = async () => ({});
+
 process.on('message', (message: { type: string }) => {
   if (message.type === 'rss') {
     // CPU and stalls first: the forced collection below is the benchmark's, not the server's.
     const cpu = process.cpuUsage();
     const loopMaxMs = loopDelay.max / 1e6;
     global.gc?.();
-    send({ type: 'rss', rss: process.memoryUsage().rss, loopMaxMs, cpuMicros: cpu.user + cpu.system });
+    send({ type: 'rss', rss: process.memoryUsage().rss, loopMaxMs, cpuMicros: cpu.user + cpu.system, statements });
     loopDelay.reset();
   }
+  if (message.type === 'jobs') void jobsByKind().then((jobs) => send({ type: 'jobs', jobs }));
 });
 
 async function startBare(): Promise<void> {
@@ -99,6 +118,13 @@ async function startFull(): Promise<void> {
   });
   const app = await buildApp({ ...parsed, sessionSecret: 'bench-session-secret-that-is-long-enough-0123456789' }, { webRoot: join(dir, 'no-web') });
   await app.ready();
+  const counted = new SQLite(join(dir, 'count.db'));
+  countStatements(counted);
+  counted.close();
+  jobsByKind = async () => {
+    const rows = await app.db.selectFrom('jobs').select(['kind', (eb) => eb.fn.countAll<number>().as('count')]).groupBy('kind').execute();
+    return Object.fromEntries(rows.map((row) => [row.kind, Number(row.count)]));
+  };
 
   // A staff sign-in, as admin-login would leave it in the session store.
   const now = new Date().toISOString();

@@ -1,6 +1,6 @@
-import { type Expression, type Insertable, type Selectable, type SqlBool, sql } from 'kysely';
+import { type Expression, type Insertable, type SqlBool, sql } from 'kysely';
 import type { Db } from '../../../db/client';
-import { insertWhole } from '../../../db/insert-returning';
+import { insertReturning } from '../../../db/insert-returning';
 import { equalsIgnoringCase, olderThanCursor, textContains } from '../../../db/query-helpers';
 import {
   type ContactSubmissionRow,
@@ -161,14 +161,13 @@ export async function listLeadsByEmail(db: Db, email: string, limit: number): Pr
 }
 
 /**
- * A new lead, in the caller's write, answered as stored: each column given here (a new lead is `new`,
- * with no note and nobody working it), so on PostgreSQL the row goes with the write's COMMIT, one
- * message with the jobs it promises (db/insert-returning.ts `insertWhole`).
+ * A new lead, in the caller's write, answered as stored: a new lead is `new`, with no note and nobody
+ * working it; its id (and so its reference) is the one its insert takes from the table's own counter.
  */
 export async function insertLeadRow<K extends LeadKind>(db: Db, kind: K, values: NewLeadRowByKind[K]): Promise<LeadRowByKind[K]> {
   const table: LeadTable = leadTables[kind];
-  const row = { status: leadStatuses[0], note: '', assigneeId: null, ...values } as Omit<Selectable<Database[LeadTable]>, 'id'>;
-  return (await insertWhole(db, table, row)) as LeadRowByKind[K];
+  const row = { status: leadStatuses[0], note: '', assigneeId: null, ...values } as Insertable<Database[LeadTable]>;
+  return (await insertReturning(db, table, row)) as LeadRowByKind[K];
 }
 
 export async function updateLeadRow<K extends LeadKind>(
