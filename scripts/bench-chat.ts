@@ -16,18 +16,10 @@
  * measurements), BENCH_MODES (default "bare,full"; "unmetered,full" interleaves the full app without
  * metrics and with them, rounds and slices alike, to see what the metrics cost).
  */
-import { type ChildProcess, fork } from 'node:child_process';
-import { resolve } from 'node:path';
 import type { Socket } from 'socket.io-client';
+import { type Mode, startServer } from './bench/chat-server-process';
 import { connectMany, connectSocket } from './bench/sockets';
 import { median, percentile } from './bench/stats';
-
-type Mode = 'full' | 'bare' | 'unmetered';
-interface Ready {
-  type: 'ready';
-  port: number;
-  staffCookie?: string;
-}
 
 const sizes = (process.env.BENCH_SIZES ?? '2000').split(',').map(Number);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -39,18 +31,6 @@ const sendEveryMs = 5000;
  * measured slices see the steady chat the budget describes, not 2,000 conversations starting at once.
  */
 const warmupMs = sendEveryMs;
-const serverNodeFlags = (process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean);
-
-/** What the server reports when asked: its RSS (after a forced collection), CPU time and longest stall. */
-interface Reading {
-  rss: number;
-  /** CPU time so far (user + system), read before the forced collection. */
-  cpuMicros: number;
-  /** The longest event-loop stall since the previous reading. */
-  loopMaxMs: number;
-  /** SQL statements the full app ran so far (0 for the relay). */
-  statements: number;
-}
 
 /**
  * What a round measures, one after the other on the same sockets: `new`, the 2,000 conversations
@@ -71,46 +51,6 @@ const visitorAddress = (index: number) => {
 
 const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
-async function startServer(mode: Mode | 'full'): Promise<{ child: ChildProcess; ready: Ready; read(): Promise<Reading>; jobs(): Promise<Record<string, number>>; stop(): Promise<void> }> {
-  const child = fork(resolve('scripts/bench/chat-server.ts'), [mode], {
-    execArgv: ['--import', 'tsx', '--expose-gc', '--max-old-space-size=1024', ...serverNodeFlags],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const ready = await new Promise<Ready>((done, fail) => {
-    child.once('error', fail);
-    child.once('exit', (code) => fail(new Error(`bench server exited with ${code}`)));
-    child.on('message', (message: { type: string }) => message.type === 'ready' && done(message as Ready));
-  });
-  const read = () =>
-    new Promise<Reading>((done) => {
-      const listener = (message: { type: string } & Partial<Reading>) => {
-        if (message.type !== 'rss') return;
-        child.off('message', listener);
-        done({ rss: message.rss ?? 0, cpuMicros: message.cpuMicros ?? 0, loopMaxMs: message.loopMaxMs ?? 0, statements: message.statements ?? 0 });
-      };
-      child.on('message', listener);
-      child.send({ type: 'rss' });
-    });
-  /** The job rows the full app holds, by kind. */
-  const jobs = () =>
-    new Promise<Record<string, number>>((done) => {
-      const listener = (message: { type: string; jobs?: Record<string, number> }) => {
-        if (message.type !== 'jobs') return;
-        child.off('message', listener);
-        done(message.jobs ?? {});
-      };
-      child.on('message', listener);
-      child.send({ type: 'jobs' });
-    });
-  const stop = () =>
-    new Promise<void>((done) => {
-      child.removeAllListeners('exit');
-      child.once('exit', () => done());
-      child.kill('SIGTERM');
-      setTimeout(() => child.kill('SIGKILL'), 5000).unref();
-    });
-  return { child, ready, read, jobs, stop };
-}
 
 const mb = (bytes: number) => bytes / 1024 / 1024;
 
