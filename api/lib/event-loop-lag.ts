@@ -15,8 +15,9 @@ const resolutionMs = 10;
 
 /**
  * The lag this process measures, every `sampleIntervalMs`: the mean delay of a timer firing each
- * 10 ms (as @fastify/under-pressure reckons it), or, when the loop was blocked for the whole sample
- * and that timer never fired (no sample, a mean of NaN), how late the sample itself came.
+ * 10 ms (as @fastify/under-pressure reckons it: one long block among many quick turns is diluted),
+ * or, when the loop was blocked for the whole sample and that timer never fired (no sample, a mean
+ * of NaN, which @fastify/under-pressure reports as Infinity), how late the sample itself came.
  */
 export function measuredEventLoopLag(sampleIntervalMs: number): EventLoopLag & { stop(): void } {
   const histogram = monitorEventLoopDelay({ resolution: resolutionMs });
@@ -25,9 +26,7 @@ export function measuredEventLoopLag(sampleIntervalMs: number): EventLoopLag & {
   let dueAt = performance.now() + sampleIntervalMs;
   const timer = setTimeout(function sample() {
     const now = performance.now();
-    const lateMs = Math.max(0, now - dueAt);
-    const meanMs = histogram.count > 0 ? Math.max(0, histogram.mean / 1e6 - resolutionMs) : 0;
-    last = Math.max(meanMs, lateMs);
+    last = histogram.count > 0 ? Math.max(0, histogram.mean / 1e6 - resolutionMs) : Math.max(0, now - dueAt);
     histogram.reset();
     dueAt = now + sampleIntervalMs;
     timer.refresh();
