@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { operatorPaths, type Readiness } from '../contract/operations';
 import { apiPaths } from '../contract/paths';
@@ -8,6 +8,7 @@ import { startRedis } from '../../scripts/services/redis';
 import { onPostgres } from '../../test/support/database';
 import { cleanUpLater } from '../../test/support/cleanup';
 import { buildTestServer } from '../../test/support/helper';
+import { waitFor, waitUntil } from '../../test/support/wait';
 import { measuredEventLoopLag } from '../lib/event-loop-lag';
 
 async function readyz(app: FastifyInstance): Promise<{ status: number; body: Readiness }> {
@@ -19,7 +20,7 @@ async function readyz(app: FastifyInstance): Promise<{ status: number; body: Rea
 async function readyzUntil(app: FastifyInstance, wanted: (answer: { status: number; body: Readiness }) => boolean, withinMs = 20_000) {
   let answer = await readyz(app);
   // Past `withinMs` the last answer is returned, for the test's expectation to show.
-  await vi.waitUntil(async () => wanted((answer = await readyz(app))), { timeout: withinMs, interval: 100 }).catch(() => undefined);
+  await waitUntil(async () => wanted((answer = await readyz(app))), { timeoutMs: withinMs, intervalMs: 100 }).catch(() => undefined);
   return answer;
 }
 
@@ -163,7 +164,7 @@ describe('the measured event loop lag', () => {
     // NaN, which @fastify/under-pressure reported as Infinity, and readyz as no number).
     const until = performance.now() + 200;
     while (performance.now() < until);
-    await vi.waitFor(() => expect(lag.delayMs()).toBeDefined(), { timeout: 5000, interval: 5 });
+    await waitFor(() => expect(lag.delayMs()).toBeDefined(), { timeoutMs: 5000, intervalMs: 5 });
     expect(lag.delayMs()).toBeGreaterThanOrEqual(150);
   });
 });

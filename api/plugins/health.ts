@@ -59,7 +59,7 @@ async function readiness(app: FastifyInstance, config: Config, pressure: Pressur
       : undefined,
   ]);
   const runner = app.jobs.liveness();
-  const sinceLook = Date.now() - runner.lastLookAt;
+  const sinceLook = app.clock.now() - runner.lastLookAt;
   const jobsOk = runner.started && sinceLook <= config.jobs.stuckAfterMs;
   const eventLoopDelayMs = pressure.eventLoopDelayMs();
   const underPressure = pressure.shedding();
