@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import { type Clock, systemClock } from './lib/clock';
+import type { EventLoopLag } from './lib/event-loop-lag';
 import anonymousBudgetPlugin from './plugins/anonymous-budget';
 import authPlugin from './plugins/auth';
 import clientAddressPlugin, { proxyTrust } from './plugins/client-address';
@@ -56,6 +57,8 @@ export interface BuildOptions {
   onRoute?: (route: RouteOptions) => void;
   /** The time of the in-memory bounds (typing relay, anonymous daily budget); tests move a manual one on. */
   clock?: Clock;
+  /** The event loop's lag the load shedding and /readyz see (api/lib/event-loop-lag.ts); measured when absent. */
+  eventLoopLag?: EventLoopLag;
 }
 
 /** Builds the whole server, not listening: `server.ts` listens, tests inject or listen on port 0. */
@@ -96,7 +99,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(authPlugin, { staffIdleMinutes: config.staffIdleMinutes });
   await app.register(socketIoPlugin, { config });
   await app.register(anonymousBudgetPlugin, { config });
-  await app.register(healthPlugin, { config });
+  await app.register(healthPlugin, { config, lag: options.eventLoopLag });
   await app.register(metricsPlugin, { config });
 
   app.get(apiPaths.health, async () => ({ ok: true as const }));

@@ -45,8 +45,8 @@ export const readinessSchema = z.object({
     /** Absent without REDIS_URL. */
     redis: partSchema.extend({ ms: z.number().optional() }).optional(),
     jobs: partSchema.extend({ lastLookSecondsAgo: z.number().nullable(), running: z.number().int() }),
-    /** The event loop's lag as @fastify/under-pressure last measured it; failing while requests are shed. */
-    pressure: partSchema.extend({ eventLoopDelayMs: z.number() }),
+    /** The event loop's lag at its last sample (null before the first); failing while requests are shed. */
+    pressure: partSchema.extend({ eventLoopDelayMs: z.number().nullable() }),
   }),
   anonymousTraffic: anonymousBudgetSchema,
 });

@@ -53,6 +53,8 @@ export default fp(
         bus,
         onJobsAdded: (soonestAt) => jobWaiters.forEach((wake) => wake(soonestAt)),
         classOfJob: (kind) => classOfJob(kind),
+        // A job's run and due times by the app's clock, as the job runner reads them.
+        now: () => app.clock.now(),
       }),
     );
     app.decorate('wakeJobs', (wake: (soonestAt: number) => void) => void jobWaiters.push(wake));

@@ -26,14 +26,15 @@ export default fp(
     // The runner's own claims and outcomes: one statement each, straight on the database's write path
     // (no events, no jobs); nothing else in the app writes this way.
     const single: SingleStatementWrite = (statement) => app.transactions.single(statement);
-    const runner = new JobRunner(app.db, app.write, single, options.config.jobs, app.log.child({ module: 'jobs' }));
+    // Due times and waits by the app's clock: a test moves a manual one on instead of sleeping.
+    const runner = new JobRunner(app.db, app.write, single, options.config.jobs, app.log.child({ module: 'jobs' }), () => app.clock.now(), app.clock);
     app.decorate('jobs', runner);
     app.wakeJobs((soonestAt) => runner.jobsAdded(soonestAt));
     app.classifyJobs((kind) => runner.classOf(kind));
     // Finished jobs are kept a week (a dedupe key holds that long), dead ones until an admin acts;
     // jobs no node knows how to do are made dead (kept, with that error).
     runner.every('jobs.sweep', 60 * 60 * 1000, async () => {
-      const before = Date.now() - 7 * dayMs;
+      const before = app.clock.now() - 7 * dayMs;
       await app.write((tx) => pruneDoneJobs(tx.db, before));
       await runner.killUnknownKinds();
     });

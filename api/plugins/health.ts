@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import type { Config } from '../config';
+import { type EventLoopLag, measuredEventLoopLag } from '../lib/event-loop-lag';
 import { livenessSchema, operatorPaths, type Readiness, type ReadinessPart, readinessSchema } from '../contract/operations';
 import { HttpError } from './errors';
 
@@ -45,7 +46,7 @@ async function timed(check: () => Promise<unknown>): Promise<{ ok: true; ms: num
 }
 
 /** Each part's state now, one trivial question each, asked at once. */
-async function readiness(app: FastifyInstance, config: Config): Promise<Readiness> {
+async function readiness(app: FastifyInstance, config: Config, pressure: Pressure): Promise<Readiness> {
   const shared = app.redis;
   const [database, redis] = await Promise.all([
     timed(() => sql`select 1`.execute(app.db)),
@@ -59,14 +60,14 @@ async function readiness(app: FastifyInstance, config: Config): Promise<Readines
   ]);
   const runner = app.jobs.liveness();
   const jobsOk = runner.started && runner.behindMs <= config.jobs.stuckAfterMs;
-  const eventLoopDelayMs = Math.round(app.memoryUsage().eventLoopDelay);
-  const underPressure = app.isUnderPressure();
+  const eventLoopDelayMs = pressure.eventLoopDelayMs();
+  const underPressure = pressure.shedding();
 
   const failures: { part: ReadinessPart; cause: unknown }[] = [];
   if (!database.ok) failures.push({ part: 'database', cause: database.cause });
   if (redis && !redis.ok) failures.push({ part: 'redis', cause: redis.cause });
   if (!jobsOk) failures.push({ part: 'jobs', cause: runner.started ? `behind on the jobs table for ${runner.behindMs} ms` : 'not running' });
-  if (underPressure) failures.push({ part: 'pressure', cause: `event loop delay ${eventLoopDelayMs} ms` });
+  if (underPressure) failures.push({ part: 'pressure', cause: `event loop delay ${eventLoopDelayMs ?? 'not measured yet'} ms` });
   reportChange(app, failures);
 
   const part = (result: Awaited<ReturnType<typeof timed>>) => (result.ok ? { ok: true, ms: result.ms } : { ok: false, error: result.error });
@@ -89,6 +90,13 @@ async function readiness(app: FastifyInstance, config: Config): Promise<Readines
   };
 }
 
+/** Whether requests are being shed now, and the lag to report. */
+interface Pressure {
+  /** The lag, rounded; null before its first sample (never NaN or Infinity: JSON has neither). */
+  eventLoopDelayMs(): number | null;
+  shedding(): boolean;
+}
+
 /** The parts failing at the last probe: the log tells each change once, not every probe. */
 const lastFailing = new WeakMap<FastifyInstance, string>();
 
@@ -104,34 +112,60 @@ function reportChange(app: FastifyInstance, failures: { part: ReadinessPart; cau
  * The probes and the load shedding. `GET /healthz`: the process answers (nothing else is asked, so
  * a busy database never gets a node restarted). `GET /readyz`: the database, Redis and the job runner
  * answer and requests are not being shed; 503 names the failing parts, so a balancer stops sending
- * work here. It also shows the day's anonymous traffic against its budget (a detail, never a failure). @fastify/under-pressure answers other requests 503 with Retry-After while the event loop
- * lags past PRESSURE_MAX_EVENT_LOOP_DELAY_MS. Both probes are outside the session scope, never rate
+ * work here. It also shows the day's anonymous traffic against its budget (a detail, never a failure).
+ * Other requests are answered 503 with Retry-After while the event loop lags past
+ * PRESSURE_MAX_EVENT_LOOP_DELAY_MS (the lag given in `lag`, else measured here: api/lib/event-loop-lag.ts)
+ * or, through @fastify/under-pressure, is busier than PRESSURE_MAX_EVENT_LOOP_UTILIZATION. Both probes are outside the session scope, never rate
  * limited, never shed, and logged only at warn.
  */
 export default fp(
-  async (app, options: { config: Config }) => {
+  async (app, options: { config: Config; lag?: EventLoopLag }) => {
     const { config } = options;
     const { pressure } = config;
+    const shed = async (request: FastifyRequest, reply: FastifyReply, type: string, value: number | undefined) => {
+      reply.header('retry-after', pressure.retryAfterSeconds);
+      request.log.warn({ type, value }, 'under pressure: request shed');
+      throw new HttpError(503, busyMessage(pressure.retryAfterSeconds));
+    };
+    // The event loop's lag is ours to measure (a test gives its own); @fastify/under-pressure keeps
+    // the utilization limit.
     await app.register(underPressure, {
-      maxEventLoopDelay: pressure.maxEventLoopDelayMs,
       maxEventLoopUtilization: pressure.maxEventLoopUtilization,
       sampleInterval: pressure.sampleIntervalMs,
       retryAfter: pressure.retryAfterSeconds,
       // Our one error shape (errors.ts), with the Retry-After the client should honour.
-      pressureHandler: async (request, reply, type, value) => {
-        reply.header('retry-after', pressure.retryAfterSeconds);
-        request.log.warn({ type, value }, 'under pressure: request shed');
-        throw new HttpError(503, busyMessage(pressure.retryAfterSeconds));
-      },
+      pressureHandler: shed,
     });
+    const measured = options.lag ? undefined : measuredEventLoopLag(pressure.sampleIntervalMs);
+    const lag = options.lag ?? measured!;
+    app.addHook('onClose', async () => measured?.stop());
+    const delayMs = () => {
+      const value = lag.delayMs();
+      return value !== undefined && Number.isFinite(value) ? value : undefined;
+    };
+    const lagging = () => {
+      const value = delayMs();
+      return pressure.maxEventLoopDelayMs > 0 && value !== undefined && value > pressure.maxEventLoopDelayMs;
+    };
+    app.addHook('onRequest', async (request, reply) => {
+      if (!lagging()) return;
+      await (request.routeOptions.config.pressureHandler ?? shed)(request, reply, 'eventLoopDelay', delayMs());
+    });
+    const state: Pressure = {
+      eventLoopDelayMs: () => {
+        const value = delayMs();
+        return value === undefined ? null : Math.round(value);
+      },
+      shedding: () => lagging() || app.isUnderPressure(),
+    };
 
     const routes = app.withTypeProvider<ZodTypeProvider>();
     const probe = { logLevel: 'warn', config: { pressureHandler: letThrough } } as const;
     routes.get(operatorPaths.healthz, { ...probe, schema: { response: { 200: livenessSchema } } }, async () => ({ ok: true as const }));
     routes.get(operatorPaths.readyz, { ...probe, schema: { response: { 200: readinessSchema, 503: readinessSchema } } }, async (_request, reply) => {
-      const state = await readiness(app, config);
+      const ready = await readiness(app, config, state);
       reply.header('cache-control', 'no-store');
-      return reply.code(state.ready ? 200 : 503).send(state);
+      return reply.code(ready.ready ? 200 : 503).send(ready);
     });
   },
   { name: 'health', dependencies: ['db', 'jobs', 'redis', 'anonymous-budget'] },

@@ -47,6 +47,8 @@ export async function buildTestServer(
     onRoute?: BuildOptions['onRoute'];
     /** The server's clock for its in-memory bounds (test/support/clock.ts's manualClock). */
     clock?: BuildOptions['clock'];
+    /** The event loop's lag the server sees (its load shedding, /readyz), set by the test. */
+    eventLoopLag?: BuildOptions['eventLoopLag'];
     /** Runs on the built app before it is ready (a test defines a kind of job here). */
     beforeReady?: (app: FastifyInstance) => void;
     /** The built web app to serve (dist/web's layout); none by default. */
@@ -65,7 +67,13 @@ export async function buildTestServer(
     ...env,
   });
   const config: Config = { ...parsed, sessionSecret: testSessionSecret };
-  const app = await buildApp(config, { webRoot: options.webRoot ?? join(dir, 'no-web'), logStream: options.logStream, onRoute: options.onRoute, clock: options.clock });
+  const app = await buildApp(config, {
+    webRoot: options.webRoot ?? join(dir, 'no-web'),
+    logStream: options.logStream,
+    onRoute: options.onRoute,
+    clock: options.clock,
+    eventLoopLag: options.eventLoopLag,
+  });
   options.beforeReady?.(app);
   if (options.listen) await app.listen({ port: 0, host: '127.0.0.1' });
   else await app.ready();

@@ -1,5 +1,6 @@
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import { freePort } from '../../scripts/services/free-port';
+import { waitUntil } from './wait';
 
 /** A message the sink accepted (or refused after reading it whole). */
 export interface SinkMail {
@@ -29,6 +30,10 @@ export interface SmtpSink {
   readonly accepted: SinkMail[];
   /** What was read whole and then refused. */
   readonly refused: SinkMail[];
+  /** What was held (`hold`) until its sender gave up and went away: never accepted. */
+  readonly abandoned: SinkMail[];
+  /** The most copies of one message (by Message-ID) held at one time (`hold`): 2 is a mail sent twice at once. */
+  mostHeldAtOnce(): number;
   setMode(mode: SinkMode): void;
   /** Listens again on the same port (after `down`). */
   up(): Promise<void>;
@@ -107,6 +112,8 @@ export async function startSmtpSink(mode: SinkMode = 'accept'): Promise<SmtpSink
   const port = await freePort();
   const accepted: SinkMail[] = [];
   const refused: SinkMail[] = [];
+  const abandoned: SinkMail[] = [];
+  let mostHeld = 0;
   const held = new Map<string, { mail: SinkMail; answer: (error?: Error | null) => void }>();
   let current = mode;
   let server: SMTPServer | undefined;
@@ -114,6 +121,7 @@ export async function startSmtpSink(mode: SinkMode = 'accept'): Promise<SmtpSink
   const answer = (sessionId: string, mail: SinkMail, respond: (error?: Error | null) => void) => {
     if (current === 'hold') {
       held.set(sessionId, { mail, answer: respond });
+      mostHeld = Math.max(mostHeld, [...held.values()].filter((each) => each.mail.messageId === mail.messageId).length);
       return;
     }
     if (current === 'refuse') {
@@ -140,7 +148,12 @@ export async function startSmtpSink(mode: SinkMode = 'accept'): Promise<SmtpSink
       closeTimeout: 100,
       onData,
       // A held message whose sender went away was never accepted: a real server would not deliver it.
-      onClose: (session) => void held.delete(session.id),
+      onClose: (session) => {
+        const gone = held.get(session.id);
+        if (!gone) return;
+        held.delete(session.id);
+        abandoned.push(gone.mail);
+      },
     });
     // A client cut off by `down` is not an error of the test.
     next.on('error', () => undefined);
@@ -163,6 +176,8 @@ export async function startSmtpSink(mode: SinkMode = 'accept'): Promise<SmtpSink
     url: `smtp://127.0.0.1:${port}`,
     accepted,
     refused,
+    abandoned,
+    mostHeldAtOnce: () => mostHeld,
     setMode(mode) {
       current = mode;
       if (mode === 'hold') return;
@@ -173,11 +188,9 @@ export async function startSmtpSink(mode: SinkMode = 'accept'): Promise<SmtpSink
     up,
     down,
     async waitFor(check, timeoutMs = 20_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (!check(accepted)) {
-        if (Date.now() > deadline) throw new Error(`the SMTP sink did not get the mail expected; it has ${accepted.length}: ${accepted.map((mail) => mail.subject).join(' | ')}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await waitUntil(() => check(accepted), { timeoutMs, intervalMs: 50 }).catch(() => {
+        throw new Error(`the SMTP sink did not get the mail expected; it has ${accepted.length}: ${accepted.map((mail) => mail.subject).join(' | ')}`);
+      });
     },
   };
 }

@@ -88,7 +88,7 @@ export class StaffNotices {
             key: `staff-digest:${window}`,
             payload: { window },
             item: { notice: kind, ...payload },
-            runAt: Math.max(window + windowMs, Date.now()) + digestGatherMs,
+            runAt: Math.max(window + windowMs, this.app.clock.now()) + digestGatherMs,
           });
           return;
         }

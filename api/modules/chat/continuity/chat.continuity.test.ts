@@ -6,6 +6,7 @@ import { apiPaths, pathTo } from '../../../contract/paths';
 import { signInNewStaff, type StaffSignIn } from '../../../../test/support/factories';
 import { crashHarness } from '../../../../test/support/crash-harness';
 import { buildTestServer } from '../../../../test/support/helper';
+import { manualClock } from '../../../../test/support/clock';
 import { type SinkMail, startSmtpSink } from '../../../../test/support/smtp-sink';
 import { visitorCookie } from '../../../../test/support/visitor-socket';
 import { addressHash } from '../../mail';
@@ -76,17 +77,29 @@ const tokenIn = (mail: SinkMail) => new URL(linkIn(mail)).searchParams.get('chat
 describe('email continuity', async () => {
   const sink = await startSmtpSink();
   afterAll(() => sink.down());
-  const { app, config } = await buildTestServer(mailEnv(sink.url));
+  // The continuity delay passes when the test says: a mail is due once it has, and a mail not sent
+  // by then is not coming.
+  const clock = manualClock();
+  const { app, config } = await buildTestServer(mailEnv(sink.url), { clock });
   const staff = await signInNewStaff(app);
+  /**
+   * The continuity delay (1 s) passes for every reply made so far, and every job due by then has
+   * run. A reply's time is the database's record of the real time: the clock moves to 1 s past now.
+   */
+  const delayPassed = async () => {
+    clock.set(Math.max(clock.now(), Date.now()) + 1000);
+    await app.jobs.runDue();
+  };
 
   it('two staff replies the visitor has not seen: one mail with both, text and HTML (escaped), List-Unsubscribe, a link', async () => {
     const email = newEmail();
     const { sessionId } = await startConversation(app, { email });
     await staffReply(app, staff, sessionId, 'Yes! <script>alert(1)</script> & more');
     await staffReply(app, staff, sessionId, 'Anything else?');
+    await delayPassed();
     await sink.waitFor((mails) => mailsTo(mails, email).length > 0);
     await continuitySettled(app);
-    await sleep(1500);
+    await delayPassed();
     const [mail, ...more] = mailsTo(sink.accepted, email);
     expect(more).toEqual([]);
     expect(mail!.subject).toBe('2 new replies from Lotwise');
@@ -108,11 +121,12 @@ describe('email continuity', async () => {
     const seen = await staffReply(app, staff, sessionId, 'Seen reply');
     const receipt = await app.inject({ method: 'POST', url: pathTo(apiPaths.chatSeen, { sessionId }), headers: { cookie }, payload: { upTo: seen.seq } });
     expect(receipt.statusCode).toBe(200);
-    await sleep(1500);
+    await delayPassed();
     await continuitySettled(app);
     expect(mailsTo(sink.accepted, email)).toEqual([]);
 
     await staffReply(app, staff, sessionId, 'Not seen reply');
+    await delayPassed();
     await sink.waitFor((mails) => mailsTo(mails, email).length > 0);
     const [mail] = mailsTo(sink.accepted, email);
     expect(mail!.text).toContain('Not seen reply');
@@ -124,7 +138,7 @@ describe('email continuity', async () => {
     const before = sink.accepted.length;
     const { sessionId } = await startConversation(app);
     await staffReply(app, staff, sessionId, 'Hello?');
-    await sleep(1500);
+    await delayPassed();
     await continuitySettled(app);
     expect(sink.accepted.length).toBe(before);
   });
@@ -133,12 +147,13 @@ describe('email continuity', async () => {
     const email = newEmail();
     const { sessionId } = await startConversation(app, { email });
     await staffReply(app, staff, sessionId, 'First answer');
+    await delayPassed();
     await sink.waitFor((mails) => mailsTo(mails, email).length > 0);
     await continuitySettled(app);
     const mailed = await app.db.selectFrom('chatContinuityMails').selectAll().where('sessionId', '=', sessionId).executeTakeFirstOrThrow();
 
     await staffReply(app, staff, sessionId, 'Second answer');
-    await sleep(2000);
+    await delayPassed();
     expect(mailsTo(sink.accepted, email)).toHaveLength(1);
     const later = await app.db
       .selectFrom('jobs')
@@ -153,6 +168,7 @@ describe('email continuity', async () => {
     const email = newEmail();
     const { sessionId } = await startConversation(app, { email });
     await staffReply(app, staff, sessionId, 'Here is our reply');
+    await delayPassed();
     await sink.waitFor((mails) => mailsTo(mails, email).length > 0);
     const unsubscribe = new URL(/^<(.+)>$/.exec(mailsTo(sink.accepted, email)[0]!.headers['list-unsubscribe']!)![1]!);
     const url = `${unsubscribe.pathname}${unsubscribe.search}`;
@@ -190,7 +206,7 @@ describe('email continuity', async () => {
     const before = sink.accepted.length;
     const next = await startConversation(app, { email: email.toUpperCase() });
     await staffReply(app, staff, next.sessionId, 'Are you still there?');
-    await sleep(1500);
+    await delayPassed();
     await continuitySettled(app);
     expect(sink.accepted.length).toBe(before);
   });
@@ -201,6 +217,7 @@ describe('email continuity', async () => {
     const other = await startConversation(app, { email, cookie: owner });
     const { sessionId } = await startConversation(app, { email, cookie: owner });
     await staffReply(app, staff, sessionId, 'Reply for the link');
+    await delayPassed();
     await sink.waitFor((mails) => mailsTo(mails, email).some((mail) => mail.text.includes('Reply for the link')));
     const mail = mailsTo(sink.accepted, email).find((each) => each.text.includes('Reply for the link'))!;
     const token = tokenIn(mail);

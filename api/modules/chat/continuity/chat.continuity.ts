@@ -43,7 +43,7 @@ export function mailChatContinuity(app: FastifyInstance, config: Config): void {
     const session = await findSession(app.db, sessionId);
     const email = session?.senderEmail;
     if (!session || !email) return;
-    const now = Date.now();
+    const now = app.clock.now();
     const last = await findContinuityMail(app.db, sessionId);
     // A retry of this job's own mail sends that mail again (one Message-ID); a new one takes the
     // replies unseen now that no mail had yet.
@@ -83,7 +83,7 @@ export function mailChatContinuity(app: FastifyInstance, config: Config): void {
 
   app.events.react('chat.message.created', ({ message }) =>
     message.kind === 'staff'
-      ? job.request({ sessionId: message.sessionId }, { runAt: Date.now() + delayMs, dedupeKey: `chat-continuity-mail:${message.sessionId}:${message.seq}` })
+      ? job.request({ sessionId: message.sessionId }, { runAt: app.clock.now() + delayMs, dedupeKey: `chat-continuity-mail:${message.sessionId}:${message.seq}` })
       : undefined,
   );
 }
