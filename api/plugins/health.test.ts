@@ -1,3 +1,4 @@
+// @scaled: readiness of PostgreSQL and Redis, and their outages
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';

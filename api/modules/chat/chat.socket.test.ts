@@ -1,3 +1,4 @@
+// @scaled: Socket.IO through the Redis adapter
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { io as connect } from 'socket.io-client';

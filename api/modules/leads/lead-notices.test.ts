@@ -1,3 +1,4 @@
+// @scaled: notice jobs through SMTP outages, claims per dialect
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
