@@ -19,7 +19,9 @@ export const test = base.extend<object, { workerServer: OwnServer }>({
   workerServer: [
     // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a fixture uses from its first parameter's pattern.
     async ({}, provide) => {
-      const server = await startOwnServer({});
+      // No load shedding (@fastify/under-pressure, tested in api/plugins/health.test.ts): with a browser and a
+      // server per core, a busy CI machine lags the event loop past the limit, and a journey answered 503 proves nothing.
+      const server = await startOwnServer({ PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0' });
       current = server;
       try {
         await provide(server);
