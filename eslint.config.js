@@ -93,7 +93,7 @@ const noTestCode = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'test-results/', 'playwright-report/', 'bench-results/', '.e2e-data/', 'data/'] },
+  { ignores: ['dist/', 'node_modules/', 'test-results/', 'playwright-report/', 'bench-results/', 'data/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -1,24 +1,22 @@
 import { defineConfig, devices } from '@playwright/test';
 
-const port = Number(process.env.E2E_PORT ?? 3100);
-export const baseURL = `http://127.0.0.1:${port}`;
-
 /**
- * Browser tests: Debian's Chromium against the built app, started as a user would start it: the
- * compiled server of `npm start`, built from the current source first (esbuild takes a moment), so a
- * run never tests a stale build. The web app is built by `npm run test:e2e` (or `npx vite build`).
+ * Browser tests: Debian's Chromium against the built app (`npm run build`: `npm ci` runs it, `npm test`
+ * again when the source is newer; the global setup refuses a missing or stale build rather than testing
+ * it). Each worker starts its own server, as `npm start` starts it, on a free port with its own data
+ * (e2e/support/test.ts), so the specs run in parallel: as many workers as the machine has cores.
  */
 export default defineConfig({
   testDir: 'e2e',
   outputDir: 'test-results/e2e',
+  globalSetup: './e2e/support/fresh-build.ts',
   fullyParallel: false,
-  workers: 1,
+  workers: process.env.E2E_WORKERS ? Number(process.env.E2E_WORKERS) : '100%',
   retries: 0,
   timeout: 30_000,
   expect: { timeout: 5_000 },
-  reporter: process.env.CI ? [['list']] : [['list']],
+  reporter: [['list']],
   use: {
-    baseURL,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {
@@ -27,21 +25,4 @@ export default defineConfig({
     },
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
-  webServer: {
-    command: 'rm -rf .e2e-data && npm run --silent build:server && node dist/server/server.js',
-    url: `${baseURL}/api/health`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    env: {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: '.e2e-data',
-      DATABASE_PATH: '.e2e-data/app.db',
-      PUBLIC_URL: baseURL,
-      ADMIN_EMAIL: 'staff@lotwise.example',
-      ADMIN_PASSWORD: 'staff-password-123',
-      RATE_LIMIT_ALLOWLIST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-    },
-  },
 });

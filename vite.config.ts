@@ -4,6 +4,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
+import { chunkReport } from './scripts/vite/chunk-report.js';
 import { prerenderPages } from './scripts/vite/prerender.js';
 
 const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? 3000}`;
@@ -47,8 +48,9 @@ function precompress(): Plugin {
 export default defineConfig({
   root: 'web',
   publicDir: 'public',
-  // prerenderPages writes the pages (and preloads each one's route chunks) before precompress compresses them.
-  plugins: [react(), tailwindcss(), prerenderPages(), precompress()],
+  // prerenderPages writes the pages (and preloads each one's route chunks) before precompress compresses them;
+  // chunkReport keeps the bundler's account of the chunks beside the build (dist/web-chunks.json) for the tests.
+  plugins: [react(), tailwindcss(), chunkReport(), prerenderPages(), precompress()],
   build: {
     outDir: '../dist/web',
     emptyOutDir: true,

@@ -1,16 +1,55 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+
+const serverTests = ['api', 'db', 'scripts', 'test'];
+
+/** Every test file of the server project, under `serverTests`. */
+function serverTestFiles(): string[] {
+  const walk = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : walk(path);
+      return entry.name.endsWith('.test.ts') ? [path] : [];
+    });
+  return serverTests.flatMap(walk);
+}
+
+/** A test that can only pass on the PostgreSQL run: left out of server-scaled, it would run nowhere. */
+const postgresOnly = /skipIf\(\s*!onPostgres|runIf\(\s*onPostgres|freshPostgresUrl|testPostgresUrl/;
+
+/**
+ * The files that run again on PostgreSQL and Redis (project `server-scaled`): those whose first line is
+ * `// @scaled: <why>`, because what they test depends on the dialect (a statement that differs per
+ * dialect, a migration, a lock, claims and leases) or on several processes or nodes (Redis: the Socket.IO
+ * adapter, shared counters; a kill -9). README "Tests on PostgreSQL and Redis" says how to decide. A file
+ * with a PostgreSQL-only test must carry the mark, or that test would run nowhere: the config refuses it.
+ */
+function scaledTestFiles(): string[] {
+  return serverTestFiles().filter((file) => {
+    const source = readFileSync(file, 'utf8');
+    const marked = /^\/\/ @scaled: \S/.test(source);
+    if (!marked && postgresOnly.test(source)) {
+      throw new Error(`${file} has a test for the PostgreSQL run only but no first line \`// @scaled: <why>\`: it would run nowhere`);
+    }
+    return marked;
+  });
+}
 
 export default defineConfig({
   plugins: [react()],
   test: {
+    // The server tests wait on servers, sockets and databases more than they compute: more files at once
+    // than the one worker Vitest gives 2 cores by default; 3 timed out CPU-bound tests (password hashing) on a loaded machine.
+    maxWorkers: Number(process.env.VITEST_MAX_WORKERS ?? 2),
     projects: [
       {
         extends: true,
         test: {
           name: 'server',
           environment: 'node',
-          include: ['api/**/*.test.ts', 'db/**/*.test.ts', 'scripts/**/*.test.ts', 'test/**/*.test.ts'],
+          include: serverTests.map((dir) => `${dir}/**/*.test.ts`),
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },
@@ -18,12 +57,12 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          // The API and socket suites again, on PostgreSQL and Redis as several processes use them
-          // (test/setup/ starts one of each for the run, through scripts/services/), with the database layer's tests that
-          // hold for both dialects.
+          // The tests marked `// @scaled: <why>` again, on PostgreSQL and Redis as several processes use them
+          // (test/setup/ starts one of each for the run, through scripts/services/; each test server makes
+          // its own database and takes its own Redis key prefix, so files in parallel do not meet).
           name: 'server-scaled',
           environment: 'node',
-          include: ['api/**/*.test.ts', 'db/writes.test.ts', 'db/migrations.test.ts', 'scripts/backup.test.ts'],
+          include: scaledTestFiles(),
           testTimeout: 30_000,
           hookTimeout: 30_000,
           globalSetup: ['test/setup/postgres.ts', 'test/setup/redis.ts'],

@@ -1,3 +1,4 @@
+// @scaled: several app processes on one PostgreSQL and Redis
 import { randomBytes } from 'node:crypto';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';

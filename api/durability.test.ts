@@ -1,3 +1,4 @@
+// @scaled: a killed server process and what its database kept
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,3 +1,4 @@
+// @scaled: integer ranges differ per dialect (SQLite 64-bit, PostgreSQL integer)
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../db/schema';
 import { maxRowId } from './contract/common';

@@ -1,3 +1,4 @@
+// @scaled: a job through a kill -9 of the process
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';

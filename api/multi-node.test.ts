@@ -1,3 +1,4 @@
+// @scaled: several nodes on Redis
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

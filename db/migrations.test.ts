@@ -1,3 +1,4 @@
+// @scaled: every migration on each dialect
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

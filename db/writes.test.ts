@@ -1,3 +1,4 @@
+// @scaled: the write path on each dialect
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import { type Browser, expect, type Page, test } from '@playwright/test';
+import { type Browser, expect, type Page } from '@playwright/test';
+import { test } from './support/test';
 import { conversationPane, newChatSessionId, type OwnServer, signIn, startOwnServer } from './support/admin';
 
 const shots = '/work/shots/assignment';

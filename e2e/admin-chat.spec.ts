@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './support/test';
 import { countOf, newChatSessionId, signIn, conversationPane } from './support/admin';
 
 test.describe('staff dashboard: live chat', () => {

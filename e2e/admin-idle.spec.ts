@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './support/test';
 import { leadPayloads, newChatSessionId, postLead, signIn, staff, startOwnServer, uniqueName, conversationPane } from './support/admin';
 
 /** Lets the dialog's opening animation finish, so a screenshot shows it as staff see it. */

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './support/test';
 import { leadPaths } from '../api/contract/paths';
 import { conversationPane, expectNoSidewaysScroll, leadPayloads, newChatSessionId, postLead, signIn, uniqueName } from './support/admin';
 

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
+import { test } from './support/test';
 import { postLead, signIn, staff, uniqueName } from './support/admin';
 
 /** One lead of each kind, every optional field filled, and what its detail must show for each label. */

@@ -1,15 +1,18 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { type Browser, expect, type Page, test } from '@playwright/test';
+import { join } from 'node:path';
+import { type Browser, expect, type Page } from '@playwright/test';
 import { conversationPane } from './support/admin';
+import { test, workerServer } from './support/test';
 
 const shots = process.env.SHOTS_DIR ?? 'test-results/screenshots/notes';
 const password = 'team-password-123';
 
-/** A staff account with a display name, made as an operator would (`npm run admin:create`) in the e2e server's database. */
+/** A staff account with a display name, made as an operator would (`npm run admin:create`) in this worker's server's database. */
 function createStaff(email: string, name: string): void {
+  const { dataDir } = workerServer();
   execFileSync('node', ['dist/server/admin-create.js', '--email', email, '--password', password, '--name', name], {
-    env: { ...process.env, DATABASE_PATH: '.e2e-data/app.db', DATA_DIR: '.e2e-data', LOG_LEVEL: 'warn' },
+    env: { ...process.env, DATABASE_PATH: join(dataDir, 'app.db'), DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
     stdio: 'pipe',
   });
 }

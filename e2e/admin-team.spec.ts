@@ -1,19 +1,18 @@
 import { mkdirSync } from 'node:fs';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { readOutbox } from '../test/support/outbox';
 import { conversationPane, signIn } from './support/admin';
+import { test, workerServer } from './support/test';
 
 /** Where the Team and Audit log screenshots go, for a person to look at (SHOTS_DIR, else test-results/screenshots/team/). */
 const shotsDir = process.env.SHOTS_DIR ?? 'test-results/screenshots/team';
-/** The server of playwright.config.ts writes its mail as .eml files here (no SMTP_URL). */
-const serverDataDir = '.e2e-data';
 
 /** The set-password link of the newest invite mailed to `email`. */
 async function inviteLinkFor(email: string): Promise<string> {
   let link: string | undefined;
   await expect
     .poll(async () => {
-      const mail = (await readOutbox(serverDataDir)).filter((each) => each.headers.to === email).at(-1);
+      const mail = (await readOutbox(workerServer().dataDir)).filter((each) => each.headers.to === email).at(-1);
       link = /https?:\/\/\S+\/admin\/join\?token=[A-Za-z0-9_.%-]+/.exec(mail?.text ?? '')?.[0];
       return link;
     })

@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './support/test';
 import { loginCookie } from './support/staff';
 import { newChatSessionId, signIn } from './support/admin';
 

@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './support/test';
 import { expectNoSidewaysScroll, type OwnServer, signIn, startOwnServer } from './support/admin';
 
 /** A webhook receiver on loopback, keeping what it was sent. */

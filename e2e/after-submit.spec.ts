@@ -1,4 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './support/test';
 
 /**
  * Forms that guide, and what follows a submit (issue 24, parts 4 and 5): at phone width an invalid

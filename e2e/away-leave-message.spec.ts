@@ -1,4 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './support/test';
 import { conversationPane, signIn } from './support/admin';
 
 // Sunday November 22, 2026, noon in Chicago: closed until Monday 8:00 AM Chicago, 3:00 PM in Berlin.

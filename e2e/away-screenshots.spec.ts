@@ -1,5 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
-import { baseURL } from '../playwright.config';
+import { expect, type Page } from '@playwright/test';
+import { test, workerServer } from './support/test';
 import { connectStaff } from './support/staff';
 
 /**
@@ -30,7 +30,7 @@ for (const { width, height } of widths) {
     test.use({ viewport: { width, height }, timezoneId: 'America/Los_Angeles', reducedMotion: 'reduce' });
 
     test('online', async ({ page, request }) => {
-      const staff = await connectStaff(request, baseURL);
+      const staff = await connectStaff(request, workerServer().baseURL);
       try {
         const chat = await openWidget(page, sundayNoon);
         await expect(chat.getByText('Online now')).toBeVisible();

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { type BrowserContext, expect, type Page } from '@playwright/test';
+import { test } from './support/test';
 import { conversationPane, newChatSessionId, signIn } from './support/admin';
 
 /**

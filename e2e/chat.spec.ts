@@ -1,6 +1,6 @@
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test, workerServer } from './support/test';
 import type { ChatMessage } from '../api/contract/chat';
-import { baseURL } from '../playwright.config';
 import { connectStaff, type StaffSocket } from './support/staff';
 
 /** The next chat message staff hear, with the time it arrived. */
@@ -18,7 +18,7 @@ async function openWidget(page: Page) {
 
 let staff: StaffSocket;
 test.beforeEach(async ({ request }) => {
-  staff = await connectStaff(request, baseURL);
+  staff = await connectStaff(request, workerServer().baseURL);
 });
 test.afterEach(() => {
   staff.disconnect();

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './support/test';
 import { createDealer } from './support/dealer';
 
 /** axe-core, injected into the page as its own script (the CSP allows only our scripts, not eval). */

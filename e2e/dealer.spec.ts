@@ -1,15 +1,14 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import type { ChatSessionSummary } from '../api/contract/chat';
-import { baseURL } from '../playwright.config';
-import { createDealer, e2eDataDir } from './support/dealer';
+import { createDealer } from './support/dealer';
 import { loginCookie } from './support/staff';
-
-const outbox = join(e2eDataDir, 'outbox');
+import { test, workerServer } from './support/test';
 
 /** The reset link from the newest mail to `email` in the outbox (quoted-printable undone). */
 function resetLinkFor(email: string): string | undefined {
+  const outbox = join(workerServer().dataDir, 'outbox');
   let files: string[];
   try {
     files = readdirSync(outbox).filter((name) => name.endsWith('.eml'));
@@ -139,7 +138,7 @@ test('the reset page takes the token out of the address, keeps it from the chat,
   await page.goto(`${link.pathname}${link.search}`);
   await dismissCookieBanner(page);
   await expect(page.getByRole('heading', { name: 'Choose a New Password' })).toBeVisible();
-  await expect(page).toHaveURL(`${baseURL}/reset-password`);
+  await expect(page).toHaveURL(`${workerServer().baseURL}/reset-password`);
   expect(page.url()).not.toContain(token);
 
   // The chat widget (shown after 2 s) tells staff the page without the token.
@@ -158,7 +157,7 @@ test('the reset page takes the token out of the address, keeps it from the chat,
     return sessions.find((session) => session.id === sessionId);
   };
   await expect.poll(async () => (await storedSession())?.lastMessage).toBe('My reset link, is it safe?');
-  expect((await storedSession())?.pageUrl).toBe(`${baseURL}/reset-password`);
+  expect((await storedSession())?.pageUrl).toBe(`${workerServer().baseURL}/reset-password`);
   expect(JSON.stringify(await storedSession())).not.toContain(token);
   await page.getByRole('button', { name: 'Close chat' }).click();
 
@@ -170,7 +169,7 @@ test('the reset page takes the token out of the address, keeps it from the chat,
   await expect(page.getByRole('heading', { name: 'Dealer Login' })).toBeVisible();
   // Back shows the reset page without the token: the entry was replaced, not pushed.
   await page.goBack();
-  await expect(page).toHaveURL(`${baseURL}/reset-password`);
+  await expect(page).toHaveURL(`${workerServer().baseURL}/reset-password`);
   await expect(page.getByText('This reset link is invalid or has expired.', { exact: false })).toBeVisible();
 
   await page.goto('/dealer-login');
@@ -180,7 +179,7 @@ test('the reset page takes the token out of the address, keeps it from the chat,
 
 test('a reload of the reset page once the token left the address says the link is invalid', async ({ page }) => {
   await page.goto('/reset-password?token=not-a-real-token-but-long-enough-000000000');
-  await expect(page).toHaveURL(`${baseURL}/reset-password`);
+  await expect(page).toHaveURL(`${workerServer().baseURL}/reset-password`);
   await expect(page.getByRole('heading', { name: 'Choose a New Password' })).toBeVisible();
   await page.reload();
   await expect(page.getByText('This reset link is invalid or has expired.', { exact: false })).toBeVisible();

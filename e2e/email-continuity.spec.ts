@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './support/test';
 import { type SmtpSink, startSmtpSink } from '../test/support/smtp-sink';
 import { conversationPane, type OwnServer, signIn, startOwnServer } from './support/admin';
 

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './support/test';
 import { conversationPane, signIn } from './support/admin';
 
 const shots = process.env.SHOTS_DIR ?? 'test-results/screenshots/resync';

@@ -1,4 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './support/test';
 
 /**
  * The prerendered public pages: readable with JavaScript off (what a crawler or a link preview sees),

@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { readOutbox } from '../test/support/outbox';
 import { conversationPane, newChatSessionId, signIn } from './support/admin';
+import { test, workerServer } from './support/test';
 
 const shots = process.env.SHOTS_DIR ?? 'test-results/screenshots/rating';
 
@@ -80,7 +81,7 @@ test.describe('rating a conversation', () => {
     let link = '';
     await expect
       .poll(async () => {
-        const mail = (await readOutbox('.e2e-data')).find((each) => each.headers.to === email);
+        const mail = (await readOutbox(workerServer().dataDir)).find((each) => each.headers.to === email);
         // Its text part, quoted-printable undone (the mail has an HTML part beside it).
         const text = (mail?.text ?? '').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
         link = /https?:\/\/[^\s"<>]+\/rate\?token=[A-Za-z0-9_.-]+&rating=good/.exec(text)?.[0] ?? '';

@@ -1,4 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { test } from './support/test';
 
 /** Answers the cookie banner so it does not cover what a test clicks. */
 async function dismissCookieBanner(page: Page) {

@@ -1,3 +1,4 @@
+// @scaled: backup and restore of each database
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

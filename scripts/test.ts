@@ -1,6 +1,8 @@
 /**
- * `npm test`: the type check, the linter, the Vitest projects and the browser tests, in that order,
- * stopping at the first that fails; then a look for anything the run started and left running.
+ * `npm test`: the build (only when dist/ is missing or older than the source: `npm ci` has just built it
+ * through `prepare`), the type check, the linter, the Vitest projects and the browser tests, in that
+ * order, stopping at the first that fails; then a look for anything the run started and left running.
+ * Every test that needs the build reads that one dist/ (scripts/build-freshness.ts), none builds its own.
  *
  * Every process a test starts (a throwaway PostgreSQL, Redis or nginx, an app node) inherits the
  * run's mark, `LOTWISE_TEST_RUN`, in its environment: one still running at the end is a test whose
@@ -9,11 +11,17 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
+import { staleBuild } from './build-freshness';
 
 const mark = `LOTWISE_TEST_RUN=${randomBytes(8).toString('hex')}`;
 const env = { ...process.env, LOTWISE_TEST_RUN: mark.split('=')[1] };
 
+const stale = staleBuild('web') ?? staleBuild('server');
+if (stale) console.log(`Building: ${stale}.`);
+else console.log('dist/ is as new as the source: no build.');
+
 const steps: [string, string[]][] = [
+  ...(stale ? [['npm', ['run', '--silent', 'build']] as [string, string[]]] : []),
   ['npm', ['run', '--silent', 'typecheck']],
   ['npm', ['run', '--silent', 'lint']],
   ['npm', ['run', '--silent', 'test:unit']],
@@ -38,8 +46,10 @@ function leftBehind(): { pid: number; command: string }[] {
 
 let status = 0;
 for (const [command, args] of steps) {
+  const started = Date.now();
   const result = spawnSync(command, args, { stdio: 'inherit', env });
   status = result.status ?? 1;
+  console.log(`--- ${[command, ...args].join(' ')}: ${status === 0 ? 'passed' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   if (status !== 0) break;
 }
 

@@ -1,42 +1,26 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { build, type Rolldown } from 'vite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { requireFreshBuild } from '../scripts/build-freshness';
+import { chunkReportFile, type ReportedChunk } from '../scripts/vite/chunk-report';
 
 /**
- * The chart library loads on /admin/reports only (DESIGN.md 11): the production build, with a plugin
- * that keeps the bundler's own account of which modules each chunk holds and which chunks it imports.
+ * The chart library loads on /admin/reports only (DESIGN.md 11): the production build (`npm run build`,
+ * read from dist/, never built here), with the bundler's own account of which modules each chunk holds
+ * and which chunks it imports (scripts/vite/chunk-report.ts).
  */
-describe('the reports chunk', { timeout: 240_000 }, () => {
-  let outDir: string;
-  let chunks: Rolldown.OutputChunk[] = [];
+describe('the reports chunk', () => {
+  const outDir = 'dist/web';
+  let chunks: ReportedChunk[] = [];
 
-  beforeAll(async () => {
-    outDir = mkdtempSync(join(tmpdir(), 'lotwise-reports-build-'));
-    await build({
-      configFile: resolve('vite.config.ts'),
-      logLevel: 'error',
-      build: { outDir, emptyOutDir: true },
-      plugins: [
-        {
-          name: 'keep-bundle',
-          apply: 'build',
-          generateBundle(_options, bundle) {
-            // The client build only: the prerender's own build has no index.html entry.
-            const found = Object.values(bundle).filter((file): file is Rolldown.OutputChunk => file.type === 'chunk');
-            if (found.some((chunk) => chunk.facadeModuleId?.endsWith('index.html'))) chunks = found;
-          },
-        },
-      ],
-    });
-  }, 240_000);
-
-  afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+  beforeAll(() => {
+    requireFreshBuild('web');
+    chunks = JSON.parse(readFileSync(chunkReportFile, 'utf8')) as ReportedChunk[];
+  });
 
   const byFile = () => new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
   /** A chunk and every chunk it imports statically, all the way down: what loads with it. */
-  const loadedWith = (chunk: Rolldown.OutputChunk): Set<string> => {
+  const loadedWith = (chunk: ReportedChunk): Set<string> => {
     const files = byFile();
     const seen = new Set<string>();
     const visit = (file: string) => {
@@ -48,11 +32,11 @@ describe('the reports chunk', { timeout: 240_000 }, () => {
     return seen;
   };
   const chunkOf = (source: string) => {
-    const chunk = chunks.find((candidate) => candidate.facadeModuleId?.replaceAll('\\', '/').endsWith(source));
+    const chunk = chunks.find((candidate) => candidate.facadeModuleId?.endsWith(source));
     expect(chunk, source).toBeDefined();
     return chunk!;
   };
-  const chartChunks = () => chunks.filter((chunk) => Object.keys(chunk.modules).some((id) => id.replaceAll('\\', '/').includes('/chart.js/'))).map((chunk) => chunk.fileName);
+  const chartChunks = () => chunks.filter((chunk) => chunk.modules.some((id) => id.includes('/chart.js/'))).map((chunk) => chunk.fileName);
 
   it('puts Chart.js in the reports route and nowhere the home page or the dashboard loads', () => {
     const charts = chartChunks();

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -7,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leadPaths } from '../api/contract/paths';
 import { validInput } from './support/factories';
 import { runNode } from './support/process';
+import { requireFreshBuild } from '../scripts/build-freshness';
 import { startAppProcess } from '../scripts/services/app-process';
 
 interface PackageJson {
@@ -29,8 +29,8 @@ describe('npm start and the operator commands run compiled JavaScript', () => {
   const dir = mkdtempSync(join(tmpdir(), 'lotwise-start-'));
   const env = { DATABASE_PATH: join(dir, 'app.db'), DATA_DIR: dir, LOG_LEVEL: 'warn' };
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  // What `npm ci` runs through `prepare` (`npm run build`), the web app's half left out.
-  beforeAll(() => void execFileSync('npm', ['run', '--silent', 'build:server'], { stdio: 'pipe' }), 60_000);
+  // What `npm ci` runs through `prepare` (`npm run build`), read from dist/, never built here.
+  beforeAll(() => requireFreshBuild('server'));
 
   it('builds with npm ci and starts without a TypeScript loader', () => {
     expect(project.scripts.prepare).toBe('npm run build');

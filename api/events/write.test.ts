@@ -1,3 +1,4 @@
+// @scaled: the write path and its jobs, on each dialect's transaction
 import type { FastifyBaseLogger } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../db/client';

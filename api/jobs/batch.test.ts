@@ -1,3 +1,4 @@
+// @scaled: job claims and leases, statements per dialect
 import { describe, expect, it } from 'vitest';
 import { testDatabase } from '../../test/support/database';
 import { transactionsFor } from '../../db/writes';

@@ -1,3 +1,4 @@
+// @scaled: the PostgreSQL claim functions
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

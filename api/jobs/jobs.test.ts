@@ -1,3 +1,4 @@
+// @scaled: job claims and leases, statements per dialect
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';

@@ -1,3 +1,4 @@
+// @scaled: the runner on the database clock, PostgreSQL only in part
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';

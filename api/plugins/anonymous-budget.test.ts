@@ -1,3 +1,4 @@
+// @scaled: budget state carried on sockets through the Redis adapter
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AnonymousBudgetStatus, Readiness } from '../contract/operations';
 import { operatorPaths } from '../contract/operations';

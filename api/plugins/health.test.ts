@@ -1,3 +1,4 @@
+// @scaled: readiness of PostgreSQL and Redis, and their outages
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';

@@ -1,3 +1,4 @@
+// @scaled: the Redis connection itself
 import { describe, expect, it } from 'vitest';
 import { unprotectedRedisWarning } from './redis';
 

@@ -1,3 +1,4 @@
+// @scaled: rate-limit counters in Redis
 import { describe, expect, it } from 'vitest';
 import { buildTestServer } from '../../test/support/helper';
 

@@ -89,12 +89,15 @@ async function freePort(): Promise<number> {
 
 export interface OwnServer {
   baseURL: string;
+  /** Its DATA_DIR, the SQLite file and the outbox (mail as .eml files: no SMTP_URL) in it. */
+  dataDir: string;
   stop(): Promise<void>;
 }
 
 /**
- * A second server of the built app with its own data and environment (a shortened idle limit, say),
- * started the way `npm start` starts it: the compiled server that playwright.config.ts's webServer built.
+ * A server of the built app with its own data and environment, started the way `npm start` starts it:
+ * the compiled server of `npm run build` (each worker's, e2e/support/test.ts; or a second one with a
+ * shortened idle limit, say). It inherits the environment, the test run's mark (scripts/test.ts) with it.
  */
 export async function startOwnServer(env: Record<string, string>): Promise<OwnServer> {
   const port = await freePort();
@@ -116,7 +119,7 @@ export async function startOwnServer(env: Record<string, string>): Promise<OwnSe
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 60_000;
   for (;;) {
     try {
       const response = await fetch(`${baseURL}/api/health`);
@@ -129,6 +132,7 @@ export async function startOwnServer(env: Record<string, string>): Promise<OwnSe
   }
   return {
     baseURL,
+    dataDir,
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));

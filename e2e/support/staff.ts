@@ -2,7 +2,7 @@ import type { APIRequestContext } from '@playwright/test';
 import { io, type Socket } from 'socket.io-client';
 import type { StaffClientToServerEvents, StaffServerToClientEvents } from '../../api/contract/socket';
 
-/** The staff account playwright.config.ts has the server create (ADMIN_EMAIL / ADMIN_PASSWORD). */
+/** The staff account each worker's server is started with (e2e/support/admin.ts) (ADMIN_EMAIL / ADMIN_PASSWORD). */
 export const staffEmail = 'staff@lotwise.example';
 export const staffPassword = 'staff-password-123';
 

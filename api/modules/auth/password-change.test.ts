@@ -1,3 +1,4 @@
+// @scaled: sockets of other nodes closed through the Redis adapter
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Session } from 'fastify';
 import { describe, expect, it } from 'vitest';

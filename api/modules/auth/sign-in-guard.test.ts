@@ -1,3 +1,4 @@
+// @scaled: failure counters in Redis
 import { describe, expect, it } from 'vitest';
 import { underAttackAfterFailures, waitAfterFailureMs } from './sign-in-guard';
 

@@ -1,3 +1,4 @@
+// @scaled: several processes bootstrapping at once (PostgreSQL only)
 import { describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../../db/migrate';
 import { onPostgres, testDatabaseOpener } from '../../../test/support/database';

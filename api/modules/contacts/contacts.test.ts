@@ -1,3 +1,4 @@
+// @scaled: one contact per address under concurrent writes, case-insensitive match per dialect
 import { describe, expect, it } from 'vitest';
 import type { ContactTimeline } from '../../contract/contacts';
 import type { LeadKind } from '../../contract/leads';

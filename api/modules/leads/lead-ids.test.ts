@@ -1,3 +1,4 @@
+// @scaled: lead ids per dialect and per process
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../../db/client';
 import { migrateToLatest } from '../../../db/migrate';

@@ -1,3 +1,4 @@
+// @scaled: notice jobs through SMTP outages, claims per dialect
 import type { FastifyInstance } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../../test/support/clock';

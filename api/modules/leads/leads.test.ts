@@ -1,3 +1,4 @@
+// @scaled: search, keyset paging and CSV: text and cursor statements per dialect
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';

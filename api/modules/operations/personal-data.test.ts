@@ -1,3 +1,4 @@
+// @scaled: export and erase statements (text concatenation, IN lists) per dialect
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';

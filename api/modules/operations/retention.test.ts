@@ -1,3 +1,4 @@
+// @scaled: date comparisons and deletes by a job, per dialect
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type DeadJob, operationsPaths } from '../../contract/admin-operations';
 import { pathTo } from '../../contract/paths';

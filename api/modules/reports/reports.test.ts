@@ -1,3 +1,4 @@
+// @scaled: aggregates and day buckets, counts typed per dialect
 import { describe, expect, it } from 'vitest';
 import type { LeadKind } from '../../contract/leads';
 import { leadPaths } from '../../contract/paths';

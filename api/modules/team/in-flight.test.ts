@@ -1,3 +1,4 @@
+// @scaled: a request against an account change: row locks (FOR SHARE) on PostgreSQL
 import type { FastifyRequest, RouteOptions } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { adminsOnlyMessage, notAuthenticatedMessage } from '../../contract/auth';

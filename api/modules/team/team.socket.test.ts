@@ -1,3 +1,4 @@
+// @scaled: deactivation closing sockets through the Redis adapter
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pathTo } from '../../contract/paths';

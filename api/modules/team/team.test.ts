@@ -1,3 +1,4 @@
+// @scaled: last-admin checks lock rows (FOR UPDATE) on PostgreSQL
 import { describe, expect, it } from 'vitest';
 import { apiPaths, pathTo } from '../../contract/paths';
 import { auditPaths, type AuditPage } from '../../contract/audit';

@@ -1,3 +1,4 @@
+// @scaled: webhook jobs beside the other job classes, claims per dialect
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';

@@ -1,3 +1,4 @@
+// @scaled: subscription changes told to every node through the Redis adapter
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';

@@ -1,3 +1,4 @@
+// @scaled: assignment statements lock rows (FOR UPDATE) on PostgreSQL
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatSessionSummary } from '../../../contract/chat';
 import type { AdminCounts, Lead } from '../../../contract/leads';

@@ -1,3 +1,4 @@
+// @scaled: assignment statements lock rows (FOR UPDATE) on PostgreSQL
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, inject, it } from 'vitest';

@@ -1,3 +1,4 @@
+// @scaled: who views and types, shared through Redis
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../../contract/chat';

@@ -1,3 +1,4 @@
+// @scaled: continuity statements lock rows (FOR UPDATE) on PostgreSQL
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// @scaled: message inserts chain writes on PostgreSQL (chainsWrites)
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StaffChatMessage } from '../../../contract/chat';
 import { signInNewStaff, type StaffSignIn } from '../../../../test/support/factories';

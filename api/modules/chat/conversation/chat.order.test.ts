@@ -1,3 +1,4 @@
+// @scaled: message numbering under concurrent writers
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../../../db/client';

@@ -1,3 +1,4 @@
+// @scaled: message inserts chain writes on PostgreSQL (chainsWrites)
 import { describe, expect, it } from 'vitest';
 import { chatLimits } from '../../../contract/brand';
 import type { ChatMessage, ChatSessionSummary } from '../../../contract/chat';

@@ -1,3 +1,4 @@
+// @scaled: conversation creation races (unique violation on PostgreSQL)
 import { describe, expect, it } from 'vitest';
 import { testDatabase } from '../../../../test/support/database';
 import { EventBus } from '../../../events/bus';

@@ -1,3 +1,4 @@
+// @scaled: escalation jobs through a kill -9 of the process
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { crashHarness } from '../../../../test/support/crash-harness';

@@ -1,3 +1,4 @@
+// @scaled: rate limits and socket counts in Redis
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChatMessage } from '../../../contract/chat';
 import { socketLimits } from '../../../contract/socket';

@@ -1,3 +1,4 @@
+// @scaled: Socket.IO through the Redis adapter
 import { io as connect } from 'socket.io-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatMessage, ChatSessionSummary, StaffChatMessage } from '../../../contract/chat';

@@ -1,3 +1,4 @@
+// @scaled: typing relayed to dashboards through the Redis adapter
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TypingPayload } from '../../../contract/socket';
 import { manualClock } from '../../../../test/support/clock';

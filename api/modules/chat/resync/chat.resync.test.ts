@@ -1,3 +1,4 @@
+// @scaled: cursor reads and numbered messages, statements per dialect
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import type { ChatMessage, ChatSessionSummary, StaffChatMessage } from '../../../contract/chat';

@@ -1,3 +1,4 @@
+// @scaled: seen receipts read back through RETURNING, statements per dialect
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatMessage, ChatSessionSummary } from '../../../contract/chat';
