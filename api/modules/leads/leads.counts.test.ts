@@ -1,3 +1,4 @@
+// @scaled: counts by status in SQL per dialect, and the form rate limit in Redis
 import { describe, expect, it } from 'vitest';
 import type { LeadKind } from '../../contract/leads';
 import { staffEnv, signInStaff, validInput } from '../../../test/support/factories';

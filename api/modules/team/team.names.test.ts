@@ -1,3 +1,4 @@
+// @scaled: name checks read members and invites together; audit rows per dialect
 import { describe, expect, it } from 'vitest';
 import { controlCharacterMessage } from '../../contract/common';
 import {

@@ -1,3 +1,4 @@
+// @scaled: an ended sign-in closes its sockets on every node, through the Redis adapter
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../../contract/chat';
 import { buildTestServer } from '../../../../test/support/helper';
