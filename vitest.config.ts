@@ -43,6 +43,9 @@ export default defineConfig({
     // The server tests wait on servers, sockets and databases more than they compute: more files at once
     // than the one worker Vitest gives 2 cores by default; 3 timed out CPU-bound tests (password hashing) on a loaded machine.
     maxWorkers: Number(process.env.VITEST_MAX_WORKERS ?? 2),
+    // expect.poll waits on the condition itself; 1 s (Vitest's default) is less than a push through
+    // Redis takes with two test files and a build on 2 cores, so it waits up to 5 s before failing.
+    expect: { poll: { timeout: 5000 } },
     projects: [
       {
         extends: true,

@@ -1,4 +1,4 @@
-import { afterAll, expect, onTestFinished } from 'vitest';
+import { afterAll, onTestFinished } from 'vitest';
 
 /** What waits for the end of the test file: the cleanups of things made outside a running test. */
 const atFileEnd: (() => unknown)[] = [];
@@ -15,6 +15,11 @@ afterAll(async () => {
  * Every helper that starts a server, a process or a folder registers its cleanup here.
  */
 export function cleanUpLater(cleanup: () => unknown): void {
-  if (expect.getState().currentTestName !== undefined) onTestFinished(async () => void (await cleanup()));
-  else atFileEnd.push(cleanup);
+  // Vitest says itself whether a test is running: onTestFinished throws outside one. (expect's state
+  // is no witness: in a beforeAll after a test it still names that test.)
+  try {
+    onTestFinished(async () => void (await cleanup()));
+  } catch {
+    atFileEnd.push(cleanup);
+  }
 }
