@@ -1,78 +1,43 @@
-import { act, fireEvent, render, screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import { timings } from '../../../api/contract/brand';
-import { Toaster } from '../../components/ui/toast';
-import { AdminRoute } from './test/admin-route';
-import { chatMessage, chatSession, contactRow, emptyCounts, fakeServer, type FakeServer, ticketRow } from './test/fake-server';
-import { advance, chatTab, conversationPane, fakeAudioContext, fakeNotification, freshDashboard, openChatTab, type ShownNotification } from './test/dashboard';
-import type { FakeAdminSocket } from './test/fake-socket';
+import { liveDashboard, liveSessionId, messageCountShown, renderDashboard } from './test/live-dashboard';
+import { chatMessage, chatSession, contactRow, ticketRow } from './test/fake-server';
+import { advance, chatTab, conversationPane, fakeAudioContext, fakeNotification, openChatTab, type ShownNotification } from './test/dashboard';
 
 vi.mock('./api/admin-socket', async (importOriginal) => {
   const original = await importOriginal<typeof import('./api/admin-socket')>();
   return { ...original, connectAdminSocket: vi.fn() };
 });
 
-const sessionId = 'session_1732200000000_abcdef';
-let socket: FakeAdminSocket;
-let server: FakeServer;
-
-beforeEach(() => {
-  socket = freshDashboard();
-  server = fakeServer({ admin: 'staff@lotwise.example' });
-  server.on('GET /api/admin/counts', () => ({ body: emptyCounts({ contact: 1, support: 1, chatSessions: 1, unreadChats: 0 }) }));
-  server.on('GET /api/contact-submissions', () => ({ body: [contactRow({ id: 1, name: 'Older Lead' })] }));
-  server.on('GET /api/chat-sessions', () => ({
-    body: [chatSession({ id: sessionId, unreadCount: 0, lastActivity: '2026-11-21T11:00:00.000Z', senderEmail: 'buyer@lot.example' })],
-  }));
-});
-
-afterEach(() => {
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-});
-
-async function renderDashboard() {
-  render(
-    <>
-      <AdminRoute />
-      <Toaster />
-    </>,
-  );
-  await advance();
-}
+const live = liveDashboard();
+const sessionId = liveSessionId;
 
 /** The ids of the rows a table shows. */
 function shownIds(table: string): string[] {
   return [...screen.getByRole('table', { name: table }).querySelectorAll('[data-row-key]')].map((row) => row.getAttribute('data-row-key')!);
 }
 
-/** A chat row's Messages figure. */
-function messageCountShown(): string | null {
-  return within(within(screen.getByRole('table', { name: 'Chat Messages' })).getAllByRole('row')[1]!).getAllByRole('cell')[3]!.textContent;
-}
 
-function push(event: string, ...args: unknown[]) {
-  act(() => socket.serverPush(event, ...args));
-}
 
 describe('live submissions and lead updates', () => {
   it('puts a new submission at the top of its tab and bumps its count card', async () => {
     await renderDashboard();
     expect(within(screen.getByTestId('count-contact')).getByText('1')).toBeInTheDocument();
-    push('submission:new', { kind: 'contact', item: contactRow({ id: 2, name: 'Brand New Lead' }) });
+    live.push('submission:new', { kind: 'contact', item: contactRow({ id: 2, name: 'Brand New Lead' }) });
     const rows = within(screen.getByRole('table', { name: 'Contact Forms' })).getAllByRole('row');
     expect(rows[1]).toHaveTextContent('Brand New Lead');
     expect(rows[2]).toHaveTextContent('Older Lead');
     expect(within(screen.getByTestId('count-contact')).getByText('2')).toBeInTheDocument();
     // The same push twice (a reconnect) is shown once.
-    push('submission:new', { kind: 'contact', item: contactRow({ id: 2, name: 'Brand New Lead' }) });
+    live.push('submission:new', { kind: 'contact', item: contactRow({ id: 2, name: 'Brand New Lead' }) });
     expect(within(screen.getByRole('table', { name: 'Contact Forms' })).getAllByText('Brand New Lead')).toHaveLength(1);
   });
 
   it("alerts staff when the site's anonymous chat traffic passes its daily limit", async () => {
     await renderDashboard();
     expect(screen.queryByText('Unusual chat traffic today')).not.toBeInTheDocument();
-    push('alert:anonymous-budget', { day: '2026-12-23', conversations: 2001, messages: 9000, dailyConversations: 2000, dailyMessages: 20000, overToday: true });
+    live.push('alert:anonymous-budget', { day: '2026-12-23', conversations: 2001, messages: 9000, dailyConversations: 2000, dailyMessages: 20000, overToday: true });
     const alert = screen.getByText('Unusual chat traffic today').closest('[data-testid="toast"]')!;
     expect(alert).toHaveAttribute('data-variant', 'destructive');
     expect(alert).toHaveTextContent('2001 new chats and 9000 visitor messages so far today');
@@ -85,19 +50,19 @@ describe('live submissions and lead updates', () => {
     await advance();
     fireEvent.change(screen.getByRole('searchbox', { name: 'Search Support Tickets' }), { target: { value: 'invoice' } });
     await advance(400);
-    push('submission:new', { kind: 'support', item: ticketRow({ id: 7, subject: 'Login broken', name: 'Other Person' }) });
+    live.push('submission:new', { kind: 'support', item: ticketRow({ id: 7, subject: 'Login broken', name: 'Other Person' }) });
     // Under a search, the server says whether a new row matches it.
     await advance(100);
     expect(shownIds('Support Tickets')).not.toContain('7');
     expect(within(screen.getByTestId('count-support')).getByText('2')).toBeInTheDocument();
-    push('submission:new', { kind: 'support', item: ticketRow({ id: 8, subject: 'Invoice twice', name: 'Match Person' }) });
+    live.push('submission:new', { kind: 'support', item: ticketRow({ id: 8, subject: 'Invoice twice', name: 'Match Person' }) });
     await advance(100);
     expect(shownIds('Support Tickets')).toContain('8');
   });
 
   it("shows another staff member's status change and note", async () => {
     await renderDashboard();
-    push('lead:updated', { kind: 'contact', item: contactRow({ id: 1, name: 'Older Lead', status: 'closed', note: 'Signed up' }) });
+    live.push('lead:updated', { kind: 'contact', item: contactRow({ id: 1, name: 'Older Lead', status: 'closed', note: 'Signed up' }) });
     expect(screen.getByRole('combobox', { name: 'Status of Older Lead' })).toHaveValue('closed');
     expect(screen.getByRole('textbox', { name: 'Note for Older Lead' })).toHaveValue('Signed up');
   });
@@ -107,9 +72,9 @@ describe('live chat inbox', () => {
   it('counts unread visitor messages per session, in the tab label and in the page title', async () => {
     await renderDashboard();
     expect(document.title).toBe('Admin Dashboard · Lotwise');
-    push('chat:message', chatMessage({ message: 'First question' }));
-    push('chat:message', chatMessage({ message: 'Second question' }));
-    push('chat:message', chatMessage({ sessionId: 'session_1732200099999_zzzz', message: 'Someone new' }));
+    live.push('chat:message', chatMessage({ message: 'First question' }));
+    live.push('chat:message', chatMessage({ message: 'Second question' }));
+    live.push('chat:message', chatMessage({ sessionId: 'session_1732200099999_zzzz', message: 'Someone new' }));
     expect(within(chatTab()).getByLabelText('2 unread')).toBeInTheDocument();
     expect(document.title).toBe('(2) Admin Dashboard · Lotwise');
     await openChatTab();
@@ -128,10 +93,10 @@ describe('live chat inbox', () => {
     await openChatTab();
     const message = chatMessage({ message: 'Are you still there?' });
     // The server holds more of this conversation than this screen saw pushed.
-    server.on('GET /api/chat-sessions', () => ({
+    live.server.on('GET /api/chat-sessions', () => ({
       body: [chatSession({ id: sessionId, unreadCount: 4, messageCount: 9, lastMessageId: message.id, lastMessageSeq: message.seq, lastMessage: message.message, senderEmail: 'buyer@lot.example' })],
     }));
-    push('chat:message', message);
+    live.push('chat:message', message);
     await advance();
     const row = within(screen.getByRole('table', { name: 'Chat Messages' })).getAllByRole('row')[1]!;
     expect(row).toHaveTextContent('Are you still there?');
@@ -141,12 +106,12 @@ describe('live chat inbox', () => {
 
   it('asks the server about a flood of new sessions with a few reads of the first page, not a request a session', async () => {
     await renderDashboard();
-    const before = server.calls.length;
+    const before = live.server.calls.length;
     for (let index = 0; index < 500; index++) {
-      push('chat:message', chatMessage({ sessionId: `session_17322${String(index).padStart(8, '0')}_flood`, message: `Flood ${index}` }));
+      live.push('chat:message', chatMessage({ sessionId: `session_17322${String(index).padStart(8, '0')}_flood`, message: `Flood ${index}` }));
     }
     await advance(1000);
-    const reads = server.calls.slice(before).filter((call) => call.startsWith('GET /api/chat-sessions'));
+    const reads = live.server.calls.slice(before).filter((call) => call.startsWith('GET /api/chat-sessions'));
     expect(reads.length).toBeGreaterThan(0);
     expect(reads.length).toBeLessThanOrEqual(3);
     expect(new Set(reads)).toEqual(new Set(['GET /api/chat-sessions?limit=100']));
@@ -157,8 +122,8 @@ describe('live chat inbox', () => {
     const shown: ShownNotification[] = [];
     vi.stubGlobal('Notification', fakeNotification(shown));
     await renderDashboard();
-    push('chat:message', chatMessage({ message: 'Do you do financing?' }));
-    push('chat:message', chatMessage({ isFromUser: false, message: 'Yes we do' }));
+    live.push('chat:message', chatMessage({ message: 'Do you do financing?' }));
+    live.push('chat:message', chatMessage({ isFromUser: false, message: 'Yes we do' }));
     expect(shown).toEqual([{ title: 'New message from buyer@lot.example', body: 'Do you do financing?', tag: `chat-${sessionId}` }]);
   });
 
@@ -167,9 +132,9 @@ describe('live chat inbox', () => {
     vi.stubGlobal('AudioContext', fakeAudioContext(tones));
     await renderDashboard();
     fireEvent.mouseDown(document.body);
-    push('chat:message', chatMessage({ isFromUser: false, message: 'A staff reply makes no sound' }));
+    live.push('chat:message', chatMessage({ isFromUser: false, message: 'A staff reply makes no sound' }));
     expect(tones).toEqual([]);
-    push('chat:message', chatMessage({ message: 'Hello?' }));
+    live.push('chat:message', chatMessage({ message: 'Hello?' }));
     expect(tones).toEqual([880, 1320]);
   });
 
@@ -184,17 +149,17 @@ describe('live chat inbox', () => {
   });
 
   it('opens a session, marks it read, and appends live messages and typing to the open conversation', async () => {
-    server.on(`GET /api/chat-messages/${sessionId}`, () => ({
+    live.server.on(`GET /api/chat-messages/${sessionId}`, () => ({
       body: [
         chatMessage({ id: 1, message: 'Hi, I run a lot in Austin', senderName: 'Dana' }),
         chatMessage({ id: 2, message: 'Welcome Dana!', isFromUser: false }),
       ],
     }));
-    server.on(`PATCH /api/chat-sessions/${sessionId}`, () => ({
+    live.server.on(`PATCH /api/chat-sessions/${sessionId}`, () => ({
       body: chatSession({ id: sessionId, unreadCount: 0, senderEmail: 'buyer@lot.example' }),
     }));
     await renderDashboard();
-    push('chat:message', chatMessage({ message: 'Anyone?' }));
+    live.push('chat:message', chatMessage({ message: 'Anyone?' }));
     expect(document.title).toBe('(1) Admin Dashboard · Lotwise');
     await openChatTab();
     fireEvent.click(screen.getByRole('button', { name: /View & Reply/ }));
@@ -208,27 +173,27 @@ describe('live chat inbox', () => {
     expect(bubbles[0]!.className).toMatch(/justify-start/);
     expect(bubbles[1]).toHaveTextContent('Support');
     expect(bubbles[1]!.className).toMatch(/justify-end/);
-    expect(server.bodies).toContainEqual({ call: `PATCH /api/chat-sessions/${sessionId}`, body: { read: true } });
+    expect(live.server.bodies).toContainEqual({ call: `PATCH /api/chat-sessions/${sessionId}`, body: { read: true } });
     expect(document.title).toBe('Admin Dashboard · Lotwise');
 
-    push('chat:typing', { sessionId, typing: true });
+    live.push('chat:typing', { sessionId, typing: true });
     expect(within(pane).getByText('Visitor is typing...')).toBeInTheDocument();
-    push('chat:message', chatMessage({ id: 3, message: 'Do you handle Facebook Marketplace?' }));
+    live.push('chat:message', chatMessage({ id: 3, message: 'Do you handle Facebook Marketplace?' }));
     expect(within(pane).queryByText('Visitor is typing...')).not.toBeInTheDocument();
     expect(within(pane).getByText('Do you handle Facebook Marketplace?').closest('li')?.dataset.from).toBe('user');
     expect(within(pane).getAllByText('Customer').length).toBeGreaterThan(0);
     // Seen in the open pane: no unread badge comes back.
     expect(document.title).toBe('Admin Dashboard · Lotwise');
 
-    push('chat:typing', { sessionId, typing: true });
+    live.push('chat:typing', { sessionId, typing: true });
     await advance(timings.typingShownMaxMs + 100);
     expect(within(pane).queryByText('Visitor is typing...')).not.toBeInTheDocument();
   });
 
   it('sends a reply: disabled while empty, staff typing sent, toast Reply sent, shown on the right', async () => {
-    server.on(`GET /api/chat-messages/${sessionId}`, () => ({ body: [chatMessage({ id: 1, message: 'Price for 60 cars?' })] }));
-    server.on(`PATCH /api/chat-sessions/${sessionId}`, () => ({ body: chatSession({ id: sessionId, unreadCount: 0 }) }));
-    server.on('POST /api/admin-chat-reply', ({ body }) => ({
+    live.server.on(`GET /api/chat-messages/${sessionId}`, () => ({ body: [chatMessage({ id: 1, message: 'Price for 60 cars?' })] }));
+    live.server.on(`PATCH /api/chat-sessions/${sessionId}`, () => ({ body: chatSession({ id: sessionId, unreadCount: 0 }) }));
+    live.server.on('POST /api/admin-chat-reply', ({ body }) => ({
       status: 201,
       body: chatMessage({ id: 50, isFromUser: false, message: (body as { message: string }).message }),
     }));
@@ -245,19 +210,19 @@ describe('live chat inbox', () => {
     expect(send).toBeDisabled();
     fireEvent.change(box, { target: { value: '  $199 a month on Professional.  ' } });
     expect(send).toBeEnabled();
-    expect(socket.emitted).toContainEqual({ event: 'chat:typing', args: [{ sessionId, typing: true }] });
+    expect(live.socket.emitted).toContainEqual({ event: 'chat:typing', args: [{ sessionId, typing: true }] });
     fireEvent.click(send);
     await advance();
-    expect(server.bodies).toContainEqual({
+    expect(live.server.bodies).toContainEqual({
       call: 'POST /api/admin-chat-reply',
       body: { sessionId, message: '$199 a month on Professional.' },
     });
     expect(screen.getByText('Reply sent')).toBeInTheDocument();
     expect(box).toHaveValue('');
     expect(within(pane).getByText('$199 a month on Professional.').closest('li')?.dataset.from).toBe('support');
-    expect(socket.emitted).toContainEqual({ event: 'chat:typing', args: [{ sessionId, typing: false }] });
+    expect(live.socket.emitted).toContainEqual({ event: 'chat:typing', args: [{ sessionId, typing: false }] });
     // The server's push of the same reply does not show it twice or count it twice.
-    push('chat:message', chatMessage({ id: 50, isFromUser: false, message: '$199 a month on Professional.' }));
+    live.push('chat:message', chatMessage({ id: 50, isFromUser: false, message: '$199 a month on Professional.' }));
     expect(within(pane).getAllByText('$199 a month on Professional.')).toHaveLength(1);
     fireEvent.click(within(pane).getByRole('button', { name: 'Close' }));
     await advance(100);
@@ -265,8 +230,8 @@ describe('live chat inbox', () => {
   });
 
   it('says Failed to send reply. and keeps the text when the reply fails', async () => {
-    server.on(`GET /api/chat-messages/${sessionId}`, () => ({ body: [] }));
-    server.on('POST /api/admin-chat-reply', () => ({ status: 500, body: { message: 'Internal Server Error' } }));
+    live.server.on(`GET /api/chat-messages/${sessionId}`, () => ({ body: [] }));
+    live.server.on('POST /api/admin-chat-reply', () => ({ status: 500, body: { message: 'Internal Server Error' } }));
     await renderDashboard();
     await openChatTab();
     fireEvent.click(screen.getByRole('button', { name: /View & Reply/ }));
@@ -280,7 +245,7 @@ describe('live chat inbox', () => {
   });
 
   it('says Failed to load chat session. when the history does not load', async () => {
-    server.on(`GET /api/chat-messages/${sessionId}`, () => ({ status: 500, body: { message: 'Internal Server Error' } }));
+    live.server.on(`GET /api/chat-messages/${sessionId}`, () => ({ status: 500, body: { message: 'Internal Server Error' } }));
     await renderDashboard();
     await openChatTab();
     fireEvent.click(screen.getByRole('button', { name: /View & Reply/ }));
@@ -289,15 +254,15 @@ describe('live chat inbox', () => {
   });
 
   it('resolves a session and shows a resolution pushed by another staff member', async () => {
-    server.on(`PATCH /api/chat-sessions/${sessionId}`, ({ body }) => ({ body: chatSession({ id: sessionId, ...(body as object), unreadCount: 0 }) }));
+    live.server.on(`PATCH /api/chat-sessions/${sessionId}`, ({ body }) => ({ body: chatSession({ id: sessionId, ...(body as object), unreadCount: 0 }) }));
     await renderDashboard();
     await openChatTab();
     const select = screen.getByRole('combobox', { name: 'Status of chat 0_abcdef' });
     fireEvent.change(select, { target: { value: 'resolved' } });
     await advance();
-    expect(server.bodies).toContainEqual({ call: `PATCH /api/chat-sessions/${sessionId}`, body: { status: 'resolved' } });
+    expect(live.server.bodies).toContainEqual({ call: `PATCH /api/chat-sessions/${sessionId}`, body: { status: 'resolved' } });
     expect(select).toHaveValue('resolved');
-    push('chat-session:updated', chatSession({ id: sessionId, status: 'open', unreadCount: 0 }));
+    live.push('chat-session:updated', chatSession({ id: sessionId, status: 'open', unreadCount: 0 }));
     expect(screen.getByRole('combobox', { name: 'Status of chat 0_abcdef' })).toHaveValue('open');
   });
 });
