@@ -57,6 +57,8 @@ export function FormGuide({
   const anchor = useRef<HTMLDivElement>(null);
   const guidedSubmit = useRef(0);
   const [entries, setEntries] = useState<ErrorEntry[]>([]);
+  /** The field to go to after a refused submit: gone to once the summary above it is in the page. */
+  const [firstInvalid, setFirstInvalid] = useState<{ targetId: string; submit: number } | null>(null);
 
   const formElement = () => anchor.current?.closest('form') ?? null;
 
@@ -68,8 +70,14 @@ export function FormGuide({
     guidedSubmit.current = submitCount;
     const found = invalidControls(formElement(), form, errors);
     setEntries(found);
-    if (found.length > 0) focusControl(document.getElementById(found[0]!.targetId));
+    if (found.length > 0) setFirstInvalid({ targetId: found[0]!.targetId, submit: submitCount });
   }, [submitCount, isSubmitting, isValidating, errors, form]);
+
+  // After the render that shows the summary: a scroll worked out before it would end off target by
+  // the summary's height (on a phone, the whole screen) once it appears above the field.
+  useEffect(() => {
+    if (firstInvalid) focusControl(document.getElementById(firstInvalid.targetId));
+  }, [firstInvalid]);
 
   const goTo = (event: MouseEvent<HTMLAnchorElement>, targetId: string) => {
     event.preventDefault();
