@@ -1,32 +1,17 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { AssigneeFilter } from '../../../../api/contract/assignment';
 import type { ChatSessionStatus } from '../../../../api/contract/chat';
 import { useAssigneeFilter } from '../stores/assignee-filter-store';
-import { useChatUi } from '../stores/chat-ui-store';
+import { freshTablesEachTest, headers } from '../test/tables';
 import { useListFilters } from '../stores/list-filters-store';
-import { freshQueryClient, renderWithQueries as render, seedChatSessions, seedCounts } from '../test/query-cache';
+import { renderWithQueries as render, seedChatSessions, seedCounts } from '../test/query-cache';
 import { chatSession, emptyCounts, fakeServer, type FakeServer } from '../test/fake-server';
 import { ChatSessionsTable } from './chat-sessions-table';
 import { CountCards } from './count-cards';
 
-beforeEach(() => {
-  freshQueryClient();
-  useListFilters.getState().reset();
-  useChatUi.getState().reset();
-  seedCounts(emptyCounts());
-});
-afterEach(() => {
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-});
-
-function headers(table: HTMLElement): string[] {
-  return within(table)
-    .getAllByRole('columnheader')
-    .map((cell) => cell.textContent ?? '');
-}
+freshTablesEachTest();
 
 /** The rows the contact list shows, from the table. */
 

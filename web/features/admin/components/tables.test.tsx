@@ -1,31 +1,16 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AssigneeFilter } from '../../../../api/contract/assignment';
 import type { LeadKind, LeadStatus } from '../../../../api/contract/leads';
 import { useAssigneeFilter } from '../stores/assignee-filter-store';
-import { useChatUi } from '../stores/chat-ui-store';
+import { freshTablesEachTest, headers } from '../test/tables';
 import { useListFilters } from '../stores/list-filters-store';
-import { freshQueryClient, renderWithQueries as render, seedCounts, seedLeads, testQueryClient } from '../test/query-cache';
+import { renderWithQueries as render, seedCounts, seedLeads, testQueryClient } from '../test/query-cache';
 import { createInboxController } from '../inbox-controller';
 import { contactRow, emptyCounts, fakeServer, getStartedRow, ticketRow } from '../test/fake-server';
 import { LeadTable } from './lead-table';
 
-beforeEach(() => {
-  freshQueryClient();
-  useListFilters.getState().reset();
-  useChatUi.getState().reset();
-  seedCounts(emptyCounts());
-});
-afterEach(() => {
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-});
-
-function headers(table: HTMLElement): string[] {
-  return within(table)
-    .getAllByRole('columnheader')
-    .map((cell) => cell.textContent ?? '');
-}
+freshTablesEachTest();
 
 const seed = seedLeads;
 
