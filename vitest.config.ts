@@ -37,6 +37,21 @@ function scaledTestFiles(): string[] {
   });
 }
 
+/**
+ * What the server projects share: Node, the timeouts of tests that start servers, and one module graph
+ * per worker (`isolate: false`). Every server test file imports the whole app, and importing it anew for
+ * each file was most of the run (468 of 700 s summed, 2026-11-28); a file's state lives in the servers and
+ * databases it makes, never in a module, so files share the imported modules and only pay once per
+ * worker. The setup file gives every file its end-of-file cleanup (test/support/cleanup.ts).
+ */
+const serverProject = {
+  environment: 'node' as const,
+  testTimeout: 30_000,
+  hookTimeout: 30_000,
+  isolate: false,
+  setupFiles: ['test/setup/file-end.ts'],
+};
+
 export default defineConfig({
   plugins: [react()],
   test: {
@@ -50,11 +65,9 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          ...serverProject,
           name: 'server',
-          environment: 'node',
           include: serverTests.map((dir) => `${dir}/**/*.test.ts`),
-          testTimeout: 30_000,
-          hookTimeout: 30_000,
         },
       },
       {
@@ -63,11 +76,9 @@ export default defineConfig({
           // The tests marked `// @scaled: <why>` again, on PostgreSQL and Redis as several processes use them
           // (test/setup/ starts one of each for the run, through scripts/services/; each test server makes
           // its own database and takes its own Redis key prefix, so files in parallel do not meet).
+          ...serverProject,
           name: 'server-scaled',
-          environment: 'node',
           include: scaledTestFiles(),
-          testTimeout: 30_000,
-          hookTimeout: 30_000,
           globalSetup: ['test/setup/postgres.ts', 'test/setup/redis.ts'],
         },
       },

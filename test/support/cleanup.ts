@@ -1,13 +1,17 @@
-import { afterAll, onTestFinished } from 'vitest';
+import { onTestFinished } from 'vitest';
 
 /** What waits for the end of the test file: the cleanups of things made outside a running test. */
 const atFileEnd: (() => unknown)[] = [];
 
-// Registered as this module is imported, while the test file is collected: the one moment Vitest
-// keeps an afterAll (one registered inside a running test or a beforeAll is dropped without a word).
-afterAll(async () => {
+/**
+ * Runs the cleanups waiting for the end of the test file, last made first. The server projects' setup
+ * file (test/setup/file-end.ts) registers it as an `afterAll` of every file: a setup file runs again
+ * before each test file, while this module, imported once per worker (the server projects share their
+ * modules between files), could not register it for more than the first.
+ */
+export async function cleanUpFileEnd(): Promise<void> {
   for (const cleanup of atFileEnd.splice(0).reverse()) await cleanup();
-});
+}
 
 /**
  * Runs `cleanup` when what it undoes is done with, and never drops it: at the end of the running test
