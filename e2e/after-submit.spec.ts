@@ -74,6 +74,8 @@ for (const viewport of [phone, desktop]) {
 
 test('a plan picked on a pricing card: shown on get-started, in the thank-you with the reference, and on /payment (375 px)', async ({ page }) => {
   const problems = watchConsole(page);
+  // The page's clock runs as usual until the test moves it on (below: past a toast's lifetime at once).
+  await page.clock.install();
   await page.setViewportSize(phone);
   await page.goto('/');
   await dismissCookieBanner(page);
@@ -96,8 +98,8 @@ test('a plan picked on a pricing card: shown on get-started, in the thank-you wi
   await expect(thankYou.getByText('maria.plan@hillcountry.example')).toBeVisible();
   await expect(thankYou.getByRole('heading', { name: 'What happens next' })).toBeVisible();
   await page.screenshot({ path: `${shots}/thank-you-375.png` });
-  // Lasting: still there well after a toast would have gone.
-  await page.waitForTimeout(5500);
+  // Lasting: still there well after a toast would have gone (its timers fire as the clock jumps).
+  await page.clock.fastForward(5500);
   await expect(thankYou).toBeVisible();
   await expect(page).toHaveURL(/\/get-started\?plan=professional$/);
 
