@@ -24,8 +24,8 @@ declare module 'fastify' {
 
 type SessionData = Pick<Session, 'adminId' | 'staffLastActiveAt'>;
 
-/** True while a session holds a staff sign-in that has seen a staff request within the idle limit. */
-export function isLiveStaffSession(session: SessionData | null | undefined, staffIdleMs: number, now = Date.now()): boolean {
+/** True while a session holds a staff sign-in that has seen a staff request within the idle limit, at `now` (the app's clock). */
+export function isLiveStaffSession(session: SessionData | null | undefined, staffIdleMs: number, now: number): boolean {
   return Boolean(session?.adminId && session.staffLastActiveAt && now - session.staffLastActiveAt <= staffIdleMs);
 }
 
@@ -71,7 +71,7 @@ export async function startStaffSession(request: FastifyRequest, staff: { id: nu
   request.session.adminId = staff.id;
   request.session.adminEmail = staff.email;
   request.session.adminCredentialVersion = staff.credentialVersion;
-  request.session.staffLastActiveAt = Date.now();
+  request.session.staffLastActiveAt = request.server.clock.now();
 }
 
 /** Forgets the staff sign-in of a session, leaving any dealer sign-in in place. */
@@ -85,17 +85,18 @@ export default fp(
     app.decorate('staffIdleMs', staffIdleMs);
     app.decorate('liveStaffIdOf', async (sid: string) => {
       const session = await app.loadSession(sid);
-      return isLiveStaffSession(session, staffIdleMs) ? session?.adminId : undefined;
+      return isLiveStaffSession(session, staffIdleMs, app.clock.now()) ? session?.adminId : undefined;
     });
     app.decorate('isLiveStaffSid', async (sid: string) => (await app.liveStaffIdOf(sid)) !== undefined);
 
     app.decorate('requireStaff', async (request: FastifyRequest) => {
       const { session } = request;
-      if (!isLiveStaffSession(session, staffIdleMs)) {
+      const now = app.clock.now();
+      if (!isLiveStaffSession(session, staffIdleMs, now)) {
         if (session.adminId) clearStaff(session);
         throw new HttpError(401, notAuthenticatedMessage);
       }
-      session.staffLastActiveAt = Date.now();
+      session.staffLastActiveAt = now;
     });
 
     app.decorate('requireAdmin', async (request: FastifyRequest, reply: FastifyReply) => {

@@ -134,9 +134,10 @@ export default async function authRoutes(app: FastifyInstance, options: { config
     // Only for a browser nobody is signed in on: staff and dealers never chat as visitors.
     if (!session.adminId && !session.dealerId) await request.offerVisitorId(reply);
     let admin: StaffAccount | null = null;
-    if (isLiveStaffSession(session, app.staffIdleMs)) {
+    const now = app.clock.now();
+    if (isLiveStaffSession(session, app.staffIdleMs, now)) {
       // The dashboard calls this on user activity: it counts as staff activity, like any staff request.
-      session.staffLastActiveAt = Date.now();
+      session.staffLastActiveAt = now;
       // A live sign-in's account exists: the session store drops the sign-in of one deleted.
       admin = (await auth.staffAccountOf(app.db, signedInStaffId(session))) ?? null;
     } else if (session.adminId) {

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { commonPasswordMessage, forgotPasswordAnswer, passwordIsIdentityMessage } from '../../contract/auth';
 import { rooms } from '../../contract/socket';
+import { manualClock } from '../../../test/support/clock';
 import { signInStaff, staffEmail, staffEnv, staffPassword } from '../../../test/support/factories';
 import { buildTestServer, cookiesFrom } from '../../../test/support/helper';
 import { readOutbox } from '../../../test/support/outbox';
@@ -142,8 +142,9 @@ describe('sign-in, session and sign-out', async () => {
 });
 
 describe('staff idle expiry', async () => {
-  // 0.02 minutes = 1.2 seconds of idleness ends a staff session.
-  const { app } = await buildTestServer({ ...staffEnv, STAFF_IDLE_MINUTES: '0.02', RATE_LIMIT_ALLOWLIST: '127.0.0.1' });
+  // 0.02 minutes = 1.2 seconds of idleness ends a staff session, on a clock the test moves.
+  const clock = manualClock();
+  const { app } = await buildTestServer({ ...staffEnv, STAFF_IDLE_MINUTES: '0.02', RATE_LIMIT_ALLOWLIST: '127.0.0.1' }, { clock });
   const counts = (cookie: string) => app.inject({ method: 'GET', url: '/api/admin/counts', headers: { cookie } });
   const session = async (cookie: string) => (await app.inject({ method: 'GET', url: '/api/session', headers: { cookie } })).json();
 
@@ -151,14 +152,16 @@ describe('staff idle expiry', async () => {
     const cookie = (await signInStaff(app)).cookie;
     expect((await session(cookie)).staffIdleMinutes).toBe(0.02);
     expect((await counts(cookie)).statusCode).toBe(200);
-    await sleep(1600);
+    clock.advance(1200);
+    expect((await session(cookie)).admin).toMatchObject({ email: staffEmail });
+    clock.advance(1201);
     expect((await counts(cookie)).statusCode).toBe(401);
     expect((await session(cookie)).admin).toBeNull();
   });
 
   it('reports admin null from GET /api/session once the limit has passed', async () => {
     const cookie = (await signInStaff(app)).cookie;
-    await sleep(1600);
+    clock.advance(1201);
     expect((await session(cookie)).admin).toBeNull();
     expect((await counts(cookie)).statusCode).toBe(401);
   });
@@ -166,9 +169,10 @@ describe('staff idle expiry', async () => {
   it('counts GET /api/session and staff calls as activity', async () => {
     const cookie = (await signInStaff(app)).cookie;
     for (let i = 0; i < 4; i += 1) {
-      await sleep(600);
+      clock.advance(1000);
       expect((await session(cookie)).admin).toMatchObject({ email: staffEmail });
     }
+    clock.advance(1000);
     expect((await counts(cookie)).statusCode).toBe(200);
   });
 });

@@ -22,14 +22,15 @@ export function closeEndedStaffSessions(app: FastifyInstance): void {
 }
 
 /**
- * Idle staff sessions end server-side: a timer checks the session of each staff socket of this
- * process (every 30 seconds, or twice per idle limit when that is shorter) and expires those that ended.
- * Safe on every node of a cluster: each reads the session from the shared store and looks at its own
- * sockets only. Two nodes holding sockets of one session may both expire it: the dashboard acts once.
+ * Idle staff sessions end server-side: a check of the session of each staff socket of this process
+ * (every 30 seconds, or twice per idle limit when that is shorter, on the app's clock) expires those
+ * that ended. Safe on every node of a cluster: each reads the session from the shared store and looks
+ * at its own sockets only. Two nodes holding sockets of one session may both expire it: the dashboard
+ * acts once. Nothing is owed if a node stops: its sockets go with it.
  */
 export function expireIdleStaffSockets(app: FastifyInstance): void {
   const checkEveryMs = Math.min(timings.staffIdleCheckMs, Math.max(250, app.staffIdleMs / 2));
-  const expiryTimer = setInterval(() => {
+  const check = () => {
     const sids = new Set<string>();
     for (const socket of app.staffSockets.sockets.values()) {
       const sid = (socket.data as Partial<StaffSocketData>).sid;
@@ -43,7 +44,8 @@ export function expireIdleStaffSockets(app: FastifyInstance): void {
         (error: unknown) => app.log.warn({ err: error }, 'staff session expiry check failed'),
       );
     }
-  }, checkEveryMs);
-  expiryTimer.unref();
-  app.addHook('onClose', async () => clearInterval(expiryTimer));
+    cancel = app.clock.after(checkEveryMs, check);
+  };
+  let cancel = app.clock.after(checkEveryMs, check);
+  app.addHook('onClose', async () => cancel());
 }
