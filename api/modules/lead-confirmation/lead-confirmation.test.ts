@@ -5,20 +5,13 @@ import type { LeadKind } from '../../contract/leads';
 import { leadPaths } from '../../contract/paths';
 import { contactSubmission, getStartedRequest, validInput } from '../../../test/support/factories';
 import { buildTestServer } from '../../../test/support/helper';
+import { jobsSettled } from '../../../test/support/jobs';
 import { type SinkMail, startSmtpSink } from '../../../test/support/smtp-sink';
 
 const notifyEmail = 'leads@lotwise.example';
 
-/** Resolves once no confirmation job is pending. */
-async function confirmationsSettled(app: FastifyInstance, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const pending = await app.db.selectFrom('jobs').select('id').where('kind', '=', 'lead-confirmation-mail').where('state', '=', 'pending').execute();
-    if (pending.length === 0) return;
-    if (Date.now() > deadline) throw new Error(`${pending.length} confirmations still pending`);
-    await sleep(50);
-  }
-}
+/** Every confirmation promised so far was sent or decided against (test/support/jobs.ts). */
+const confirmationsSettled = (app: FastifyInstance) => jobsSettled(app.db, ['lead-confirmation-mail']);
 
 const mailsTo = (mails: readonly SinkMail[], email: string) => mails.filter((mail) => mail.to === email);
 
@@ -44,7 +37,6 @@ describe('the confirmation mail to the submitter', async () => {
     const { reference } = await post('contact', contactSubmission({ email, name: 'Carla Confirm' }));
     await sink.waitFor((accepted) => mailsTo(accepted, email).length > 0);
     await confirmationsSettled(app);
-    await sleep(300);
     const [mail, ...more] = mailsTo(sink.accepted, email);
     expect(more).toEqual([]);
     expect(mail!.subject).toBe(`We received your message (${reference})`);
@@ -107,7 +99,6 @@ describe('the confirmation mail to the submitter', async () => {
     await post('contact', contactSubmission({ email: other }));
     await sink.waitFor((accepted) => mailsTo(accepted, other).length > 0);
     await confirmationsSettled(app);
-    await sleep(300);
     const mails = sink.accepted.filter((mail) => mail.to.toLowerCase() === email);
     expect(mails.map((mail) => mail.subject)).toEqual([`We received your message (${first.reference})`]);
     // The job table keeps no address, even in its keys.
@@ -134,7 +125,6 @@ describe('the confirmation mail to the submitter', async () => {
     sink.setMode('accept');
     await sink.waitFor((accepted) => mailsTo(accepted, email).length > 0);
     await confirmationsSettled(app);
-    await sleep(300);
     const [mail, ...more] = mailsTo(sink.accepted, email);
     expect(more).toEqual([]);
     expect(new Set(mailsTo(sink.refused, email).map((each) => each.messageId))).toEqual(new Set([mail!.messageId]));
@@ -156,7 +146,6 @@ describe('the confirmation mail to the submitter', async () => {
     await post('demo', { ...validInput.demo(), email: 'Una.Unsubscribed@dealer.example', name: 'Una Again' });
     await sink.waitFor((accepted) => mailsTo(accepted, notifyEmail).some((each) => each.text.includes('Name: Una Again\n')));
     await confirmationsSettled(app);
-    await sleep(300);
     expect(mailsTo(sink.accepted, email)).toHaveLength(1);
     expect(sink.accepted.filter((mail) => mail.to.toLowerCase() === email && mail.text.includes('Una Again'))).toEqual([]);
   });
@@ -165,7 +154,6 @@ describe('the confirmation mail to the submitter', async () => {
     const email = 'bot@spam.example';
     await post('contact', { ...contactSubmission({ email }), _gotcha: 'http://spam.example' });
     await confirmationsSettled(app);
-    await sleep(300);
     expect(sink.accepted.filter((mail) => mail.to === email)).toEqual([]);
   });
 });

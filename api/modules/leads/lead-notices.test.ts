@@ -5,8 +5,9 @@ import { manualClock } from '../../../test/support/clock';
 import { onPostgres } from '../../../test/support/database';
 import { contactSubmission } from '../../../test/support/factories';
 import { buildTestServer, freshDatabaseEnv } from '../../../test/support/helper';
+import { jobsSettled } from '../../../test/support/jobs';
 import { type SinkMail, startSmtpSink } from '../../../test/support/smtp-sink';
-import { waitFor, waitUntil } from '../../../test/support/wait';
+import { waitUntil } from '../../../test/support/wait';
 
 const notifyEmail = 'leads@lotwise.example';
 
@@ -31,17 +32,6 @@ const staffMails = (mails: readonly SinkMail[]) => mails.filter((mail) => mail.t
 /** How many mails name the lead `name`. */
 const mailsAbout = (mails: readonly SinkMail[], name: string) => mails.filter((mail) => mail.text.includes(`Name: ${name}\n`));
 
-/** Resolves once no job of these kinds is pending: every promise kept (or given up). */
-async function jobsSettled(app: FastifyInstance, kinds: string[], timeoutMs = 20_000): Promise<void> {
-  await waitFor(
-    async () => {
-      const pending = await app.db.selectFrom('jobs').select('id').where('kind', 'in', kinds).where('state', '=', 'pending').execute();
-      if (pending.length > 0) throw new Error(`${pending.length} jobs still pending`);
-    },
-    { timeoutMs, intervalMs: 50 },
-  );
-}
-
 /** The attempts of each pending job of `kind`. */
 async function pendingAttempts(app: FastifyInstance, kind: string): Promise<number[]> {
   const rows = await app.db.selectFrom('jobs').select('attempts').where('kind', '=', kind).where('state', '=', 'pending').execute();
@@ -62,7 +52,7 @@ describe('lead notices through an SMTP outage, without a restart', async () => {
     await waitUntil(() => names.every((name) => mailsAbout(sink.refused, name).length >= 2), { timeoutMs: 10_000, intervalMs: 50 });
     sink.setMode('accept');
     await sink.waitFor((accepted) => names.every((name) => mailsAbout(accepted, name).length > 0));
-    await jobsSettled(app, ['lead-notice']);
+    await jobsSettled(app.db, ['lead-notice']);
 
     for (const name of names) {
       const [mail, ...more] = mailsAbout(sink.accepted, name);
@@ -89,7 +79,7 @@ describe('lead notices through an SMTP outage, without a restart', async () => {
     expect(sink.accepted.length).toBe(before);
     await sink.up();
     await sink.waitFor((accepted) => names.every((name) => mailsAbout(accepted, name).length > 0));
-    await jobsSettled(app, ['lead-notice']);
+    await jobsSettled(app.db, ['lead-notice']);
     for (const name of names) expect(mailsAbout(sink.accepted, name)).toHaveLength(1);
   });
 });
@@ -109,7 +99,7 @@ describe('lead notices to an SMTP server that hangs', async () => {
     expect(sink.mostHeldAtOnce()).toBe(1);
     sink.setMode('accept');
     await sink.waitFor((accepted) => mailsAbout(accepted, 'Hung Ida').length > 0);
-    await jobsSettled(app, ['lead-notice']);
+    await jobsSettled(app.db, ['lead-notice']);
     await app.jobs.runDue();
     expect(mailsAbout(sink.accepted, 'Hung Ida')).toHaveLength(1);
   });
@@ -156,7 +146,7 @@ describe('a burst of leads: the notices past the limit go out as one digest', as
     expect(staffMails(sink.accepted).map((mail) => mail.subject).sort()).toEqual(people.slice(0, perWindow).map((person) => `Contact form: ${person.name}`).sort());
     clock.advance(windowMs + gatherMs);
     await runDue();
-    await jobsSettled(first.app, ['lead-notice', 'staff-digest']);
+    await jobsSettled(first.app.db, ['lead-notice', 'staff-digest']);
 
     for (const person of people) expect(mentions(sink.accepted, person.name, person.email)).toBe(1);
     // The first four by arrival alone (sent in any order by two runners), the rest in one digest.
@@ -185,7 +175,7 @@ describe('a burst of leads: the notices past the limit go out as one digest', as
     await runDue();
     clock.advance(windowMs + gatherMs);
     await runDue();
-    await jobsSettled(first.app, ['lead-notice', 'staff-digest']);
+    await jobsSettled(first.app.db, ['lead-notice', 'staff-digest']);
     const mails = staffMails(sink.accepted.slice(before));
     for (const person of people) expect(mentions(mails, person.name, person.email)).toBe(1);
     expect(digests(mails).map((mail) => mail.subject)).toEqual([`Digest: ${people.length - perWindow} new leads`]);
@@ -202,7 +192,7 @@ describe('NOTIFY_DIGEST_PER_MINUTE=0', async () => {
     const names = Array.from({ length: 15 }, (_, index) => `Undigested ${index}`);
     for (const name of names) await postLead(app, name);
     await sink.waitFor((accepted) => names.every((name) => mailsAbout(accepted, name).length > 0));
-    await jobsSettled(app, ['lead-notice']);
+    await jobsSettled(app.db, ['lead-notice']);
     expect(digests(sink.accepted)).toEqual([]);
     for (const name of names) expect(mailsAbout(sink.accepted, name)).toHaveLength(1);
   });

@@ -1,5 +1,4 @@
 // @scaled: continuity statements lock rows (FOR UPDATE) on PostgreSQL
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../../contract/chat';
@@ -7,6 +6,7 @@ import { apiPaths, pathTo } from '../../../contract/paths';
 import { signInNewStaff, type StaffSignIn } from '../../../../test/support/factories';
 import { crashHarness } from '../../../../test/support/crash-harness';
 import { buildTestServer } from '../../../../test/support/helper';
+import { jobsSettled } from '../../../../test/support/jobs';
 import { manualClock } from '../../../../test/support/clock';
 import { type SinkMail, startSmtpSink } from '../../../../test/support/smtp-sink';
 import { visitorCookie } from '../../../../test/support/visitor-socket';
@@ -56,21 +56,7 @@ async function staffReply(app: FastifyInstance, staff: StaffSignIn, sessionId: s
 const mailsTo = (mails: readonly SinkMail[], email: string) => mails.filter((mail) => mail.to === email);
 
 /** Resolves once no continuity job is pending and due: every mail that was to go has gone. */
-async function continuitySettled(app: FastifyInstance, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const due = await app.db
-      .selectFrom('jobs')
-      .select('id')
-      .where('kind', '=', 'chat-continuity-mail')
-      .where('state', '=', 'pending')
-      .where('runAt', '<=', Date.now() + 60_000)
-      .execute();
-    if (due.length === 0) return;
-    if (Date.now() > deadline) throw new Error(`${due.length} continuity jobs still pending`);
-    await sleep(50);
-  }
-}
+const continuitySettled = (app: FastifyInstance) => jobsSettled(app.db, ['chat-continuity-mail'], { dueBy: () => Date.now() + 60_000 });
 
 const linkIn = (mail: SinkMail) => /Continue the conversation: (\S+)/.exec(mail.text)![1]!;
 const tokenIn = (mail: SinkMail) => new URL(linkIn(mail)).searchParams.get('chat')!;
@@ -328,7 +314,6 @@ describe('email continuity, the next mail after the spacing', async () => {
     expect(second!.text).not.toContain('First answer');
     expect(second!.messageId).not.toBe(first!.messageId);
     await continuitySettled(app);
-    await sleep(500);
     expect(mailsTo(sink.accepted, email)).toHaveLength(2);
   });
 });
@@ -361,7 +346,7 @@ describe('a continuity mail promised before a kill -9', async () => {
 
     await start();
     await sink.waitFor((mails) => mailsTo(mails, email).length > 0);
-    await sleep(1000);
+    await jobsSettled(db, ['chat-continuity-mail']);
     expect(mailsTo(sink.accepted, email)).toHaveLength(1);
     expect(mailsTo(sink.accepted, email)[0]!.text).toContain('Yes, we are here');
   }, 90_000);

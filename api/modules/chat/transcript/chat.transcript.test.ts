@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { apiPaths, pathTo } from '../../../contract/paths';
@@ -6,6 +5,7 @@ import { addressHash } from '../../mail';
 import { chatLinkToken } from '../continuity/chat.links';
 import { signInNewStaff, type StaffSignIn } from '../../../../test/support/factories';
 import { buildTestServer } from '../../../../test/support/helper';
+import { jobsSettled } from '../../../../test/support/jobs';
 import { type SinkMail, startSmtpSink } from '../../../../test/support/smtp-sink';
 import { visitorCookie } from '../../../../test/support/visitor-socket';
 
@@ -48,15 +48,7 @@ function confirmationPath(mail: SinkMail): string {
 }
 
 /** Resolves once no mail job is pending: what was promised went (or was withheld). */
-async function mailJobsSettled(app: FastifyInstance, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const pending = await app.db.selectFrom('jobs').select('id').where('kind', 'in', ['chat-transcript-mail', 'mail-address-confirmation']).where('state', '=', 'pending').execute();
-    if (pending.length === 0) return;
-    if (Date.now() > deadline) throw new Error(`${pending.length} mail jobs still pending`);
-    await sleep(50);
-  }
-}
+const mailJobsSettled = (app: FastifyInstance) => jobsSettled(app.db, ['chat-transcript-mail', 'mail-address-confirmation']);
 
 describe('transcripts', async () => {
   const sink = await startSmtpSink();
@@ -77,7 +69,6 @@ describe('transcripts', async () => {
     expect(asked.json()).toEqual({ email: victim, confirmationSent: true });
     await sink.waitFor((mails) => mailsTo(mails, victim).length > 0);
     await mailJobsSettled(app);
-    await sleep(200);
     const [confirmation, ...more] = mailsTo(sink.accepted, victim);
     expect(more).toEqual([]);
     expect(confirmation!.subject).toBe('Confirm your address to receive your Lotwise conversation');
@@ -93,7 +84,8 @@ describe('transcripts', async () => {
     const page = await app.inject({ method: 'GET', url: path });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('<button type="submit">Confirm my address</button>');
-    await sleep(300);
+    // Had the GET confirmed the address, the transcript's job would be written by now: run it out.
+    await mailJobsSettled(app);
     expect(mailsTo(sink.accepted, victim)).toHaveLength(1);
     const forged = await app.inject({ method: 'POST', url: `${path.slice(0, -3)}xyz` });
     expect(forged.statusCode).toBe(400);
@@ -104,7 +96,6 @@ describe('transcripts', async () => {
     }
     await sink.waitFor((mails) => mailsTo(mails, victim).length > 1);
     await mailJobsSettled(app);
-    await sleep(300);
     const [, transcript, ...after] = mailsTo(sink.accepted, victim);
     expect(after).toEqual([]);
     expect(transcript!.subject).toBe('Your chat with Lotwise');
@@ -125,7 +116,6 @@ describe('transcripts', async () => {
     expect(asked.json()).toEqual({ email, confirmationSent: true });
     await sink.waitFor((mails) => mailsTo(mails, email).length > 0);
     await mailJobsSettled(app);
-    await sleep(200);
     expect(mailsTo(sink.accepted, email).map((mail) => mail.subject)).toEqual(['Confirm your address to receive your Lotwise conversation']);
   });
 
@@ -211,7 +201,7 @@ describe('transcripts', async () => {
       expect(refused.statusCode).toBe(409);
       expect(refused.json()).toEqual({ message: 'This address unsubscribed from our emails, so no transcript can be sent.' });
     }
-    await sleep(300);
+    await mailJobsSettled(app);
     expect(mailsTo(sink.accepted, email)).toEqual([]);
   });
 });
