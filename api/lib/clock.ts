@@ -1,6 +1,7 @@
 /**
- * The time as the server's in-memory bounds (the typing relay, the anonymous daily budget) and the
- * job runner see it (a job's run and due times, the runner's waits, a job's deadline): `buildApp`
+ * The time as the server's in-memory bounds (the typing relay, the anonymous daily budget), staff idle
+ * expiry (a sign-in's last activity, the sweep of idle dashboards' sockets) and the job runner see it
+ * (a job's run and due times, the runner's waits, a job's deadline): `buildApp`
  * takes one, so a test moves time on instead of sleeping. Never for promised work itself: that is a
  * job (DESIGN.md 14); a timer here may be lost in a crash, and nothing is owed if it is.
  */
