@@ -1,7 +1,6 @@
-import type { ExpressionBuilder } from 'kysely';
 import { equalsIgnoringCase } from '../../../../db/query-helpers';
-import type { ChatPageViewRow, Database } from '../../../../db/schema';
-import type { Executor } from '../conversation/chat.repository';
+import type { ChatPageViewRow } from '../../../../db/schema';
+import { conversationListColumns, type Executor } from '../conversation/chat.repository';
 
 // The visitor's context (the staff inbox's side pane): the pages they viewed, their other conversations.
 
@@ -73,19 +72,10 @@ export async function listRelatedSessions(
   of: { sessionId: string; visitorId: string; email: string | null },
   limit: number,
 ): Promise<EarlierSessionRow[]> {
-  const messagesOf = (eb: ExpressionBuilder<Database, 'chatSessions'>) => eb.selectFrom('chatMessages as m').whereRef('m.sessionId', '=', 'chatSessions.id');
   const { email } = of;
   return db
     .selectFrom('chatSessions')
-    .select((eb) => [
-      'chatSessions.id',
-      'chatSessions.status',
-      'chatSessions.lastMessageAt as lastActivity',
-      messagesOf(eb).select('m.message').orderBy('m.seq', 'desc').limit(1).as('lastMessage'),
-      messagesOf(eb)
-        .select((inner) => inner.fn.countAll<number>().as('count'))
-        .as('messageCount'),
-    ])
+    .select(conversationListColumns)
     .where('chatSessions.id', '!=', of.sessionId)
     .where((eb) =>
       eb.or([eb('chatSessions.visitorId', '=', of.visitorId), ...(email ? [equalsIgnoringCase('chatSessions.senderEmail', email)] : [])]),

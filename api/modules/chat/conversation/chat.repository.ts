@@ -309,3 +309,19 @@ function resolution(eb: ExpressionBuilder<Database, 'chatSessions'>, byStaffId: 
     resolvedByStaffId: eb.case().when(wasResolved).then(eb.ref('resolvedByStaffId')).else(byStaffId ?? null).end(),
   };
 }
+
+/** The messages of the conversation a query over `chatSessions` is at. */
+export const messagesOfListed = (eb: ExpressionBuilder<Database, 'chatSessions'>) => eb.selectFrom('chatMessages as m').whereRef('m.sessionId', '=', 'chatSessions.id');
+
+/** What a list of conversations shows of each: its id and status, its last activity and message, and how many messages it holds. */
+export function conversationListColumns(eb: ExpressionBuilder<Database, 'chatSessions'>) {
+  return [
+    'chatSessions.id',
+    'chatSessions.status',
+    'chatSessions.lastMessageAt as lastActivity',
+    messagesOfListed(eb).select('m.message').orderBy('m.seq', 'desc').limit(1).as('lastMessage'),
+    messagesOfListed(eb)
+      .select((inner) => inner.fn.countAll<number>().as('count'))
+      .as('messageCount'),
+  ] as const;
+}

@@ -1,7 +1,6 @@
-import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../../../../db/client';
-import type { ChatMessageRow, Database } from '../../../../db/schema';
-import { type AuthoredMessageRow, withAuthor } from '../conversation/chat.repository';
+import type { ChatMessageRow } from '../../../../db/schema';
+import { type AuthoredMessageRow, conversationListColumns, messagesOfListed, withAuthor } from '../conversation/chat.repository';
 import { type ChatSessionSummaryRow, summaryQuery } from '../conversation/chat.inbox.repository';
 
 type Executor = Pick<Db, 'selectFrom' | 'insertInto' | 'updateTable' | 'deleteFrom'>;
@@ -73,19 +72,9 @@ export interface VisitorSessionRow {
 
 /** The sessions of one visitor identity and no other, newest activity first (the `visitor_id` index). */
 export function listVisitorSessions(db: Executor, visitorId: string, limit: number): Promise<VisitorSessionRow[]> {
-  const messagesOf = (eb: ExpressionBuilder<Database, 'chatSessions'>) => eb.selectFrom('chatMessages as m').whereRef('m.sessionId', '=', 'chatSessions.id');
   return db
     .selectFrom('chatSessions')
-    .select((eb) => [
-      'chatSessions.id',
-      'chatSessions.status',
-      'chatSessions.lastMessageAt as lastActivity',
-      messagesOf(eb).select('m.message').orderBy('m.seq', 'desc').limit(1).as('lastMessage'),
-      messagesOf(eb).select('m.isFromUser').orderBy('m.seq', 'desc').limit(1).as('lastMessageFromUser'),
-      messagesOf(eb)
-        .select((inner) => inner.fn.countAll<number>().as('count'))
-        .as('messageCount'),
-    ])
+    .select((eb) => [...conversationListColumns(eb), messagesOfListed(eb).select('m.isFromUser').orderBy('m.seq', 'desc').limit(1).as('lastMessageFromUser')])
     .where('chatSessions.visitorId', '=', visitorId)
     .orderBy('chatSessions.lastMessageAt', 'desc')
     .orderBy('chatSessions.id', 'desc')
