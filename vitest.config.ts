@@ -87,6 +87,9 @@ export default defineConfig({
         test: {
           name: 'web',
           environment: 'jsdom',
+          // Their clocks are fake or absent, so a test's time is its rendering: a burst of 500 pushes, seconds
+          // of it, ran past Vitest's 5 s default on a busy machine (2026-11-28). The limit is there to catch a hang.
+          testTimeout: 15_000,
           include: ['web/**/*.test.{ts,tsx}'],
           setupFiles: ['web/test/setup.ts'],
         },

@@ -46,7 +46,9 @@ describe('demo request dialog', { timeout: 20_000 }, () => {
     });
 
     network.respond(201, { id: 1, reference: 'LW-D-1' });
-    expect(await screen.findByRole('heading', { name: 'Demo Requested!' })).toHaveFocus();
+    // The heading takes focus in an effect after it renders: wait for the focus itself.
+    const heading = await screen.findByRole('heading', { name: 'Demo Requested!' });
+    await waitFor(() => expect(heading).toHaveFocus());
     const thankYou = screen.getByTestId('thank-you');
     expect(within(thankYou).getByText("We'll contact you within 24 hours to schedule your demo.")).toBeVisible();
     expect(within(thankYou).getByTestId('lead-reference')).toHaveTextContent('LW-D-1');

@@ -126,7 +126,9 @@ describe('get started form', { timeout: 20_000 }, () => {
     expect(network.calls[0]?.body).not.toHaveProperty('otherGoalText');
 
     network.respond(201, { id: 9, reference: 'LW-G-9', plan: 'enterprise' });
-    expect(await screen.findByRole('heading', { name: 'Application submitted successfully!' })).toHaveFocus();
+    // The heading takes focus in an effect after it renders: wait for the focus itself.
+    const heading = await screen.findByRole('heading', { name: 'Application submitted successfully!' });
+    await waitFor(() => expect(heading).toHaveFocus());
     const thankYou = screen.getByTestId('thank-you');
     expect(within(thankYou).getByTestId('lead-reference')).toHaveTextContent('LW-G-9');
     expect(within(thankYou).getByText('Enterprise ($299/month)')).toBeVisible();

@@ -58,7 +58,9 @@ describe('support ticket form', { timeout: 20_000 }, () => {
     expect(await screen.findByRole('button', { name: 'Creating Ticket...' })).toBeDisabled();
     expect(network.calls[0]).toMatchObject({ url: '/api/support-ticket', body: { priority: 'high', category: 'technical' } });
     network.respond(201, { id: 3, reference: 'LW-S-3' });
-    expect(await screen.findByRole('heading', { name: 'Support ticket created!' })).toHaveFocus();
+    // The heading takes focus in an effect after it renders: wait for the focus itself.
+    const heading = await screen.findByRole('heading', { name: 'Support ticket created!' });
+    await waitFor(() => expect(heading).toHaveFocus());
     const thankYou = screen.getByTestId('thank-you');
     expect(within(thankYou).getByText("We'll respond within 2 hours during business hours.")).toBeVisible();
     expect(within(thankYou).getByTestId('lead-reference')).toHaveTextContent('LW-S-3');
