@@ -16,9 +16,13 @@ let counter = 0;
 const newSessionId = () => `session_${Date.now()}_budget${(counter += 1)}`;
 
 describe("a node's daily budget of anonymous traffic", async () => {
-  // Late in a UTC day: two hours on, the next day starts.
+  // Late in a UTC day: two hours on, the next day starts. Staff idle expiry reads the same clock: the
+  // dashboard watching may sit idle through those two hours.
   const clock = manualClock(Date.parse('2026-12-23T23:00:00.000Z'));
-  const { app } = await buildTestServer({ ANONYMOUS_DAILY_CONVERSATIONS: '2', ANONYMOUS_DAILY_MESSAGES: '4', RATE_LIMIT_ALLOWLIST: '127.0.0.1' }, { listen: true, clock });
+  const { app } = await buildTestServer(
+    { ANONYMOUS_DAILY_CONVERSATIONS: '2', ANONYMOUS_DAILY_MESSAGES: '4', RATE_LIMIT_ALLOWLIST: '127.0.0.1', STAFF_IDLE_MINUTES: '180' },
+    { listen: true, clock },
+  );
   const staff = await signInNewStaff(app);
 
   const say = async (sessionId: string, cookie: string) => {
