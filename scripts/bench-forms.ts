@@ -19,13 +19,15 @@ import { startPostgres } from './services/postgres';
  * on a shared machine hits all; the medians of the rounds are compared. BENCH_ENGINES picks the
  * engines (default "sqlite,postgres"); BENCH_VARIANTS="name:ENV=value;ENV=value,..." adds app processes
  * started with more environment (CWD=DIR: the app of another checkout, say main's, for a before and
- * after), measured in the same rounds.
+ * after), measured in the same rounds. BENCH_SERVER_FLAGS adds node flags to the app's processes (a CPU profile).
  */
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 5);
 const target = 0.7;
+/** BENCH_SERVER_FLAGS: extra node flags for the app's processes, not the floor's (e.g. "--cpu-prof --cpu-prof-dir=DIR"). */
+const serverNodeFlags = (process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean);
 const engines = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',') as Engine[];
 type Engine = 'sqlite' | 'postgres';
 const variants: [string, Record<string, string>][] = (process.env.BENCH_VARIANTS ?? '')
@@ -78,7 +80,7 @@ async function start(label: string, script: string, path: string, env: Record<st
   const port = await freePort();
   // A variant's CWD: the app of another checkout (another commit), measured in the same rounds.
   const { CWD: cwd, ...rest } = env;
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  const child = spawn(process.execPath, [...(label === 'floor' ? [] : serverNodeFlags), '--import', 'tsx', script], {
     ...(cwd ? { cwd } : {}),
     env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...rest },
     stdio: ['ignore', 'ignore', 'inherit'],
